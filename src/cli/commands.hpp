@@ -1,0 +1,18 @@
+// The CLI's subcommands. Each takes the parsed arguments after its name, writes JSON on
+// stdout and returns the exit code; errors are thrown as embedlab::Error and printed by main.
+#pragma once
+
+#include "cli/args.hpp"
+
+namespace embedlab::cli {
+
+using Command = int (*)(Args&);
+
+// embed: cmd_embed.cpp
+int cmd_init(Args& a);
+int cmd_lookup(Args& a);
+int cmd_posenc(Args& a);
+// bench: cmd_bench.cpp (dispatches on the first positional: lookup, tokenize, train)
+int cmd_bench(Args& a);
+
+}  // namespace embedlab::cli

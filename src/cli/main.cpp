@@ -1,0 +1,56 @@
+// embedlab: the command-line interface. JSON on stdout; on bad input a one-line message on
+// stderr ("embedlab: lookup: token id 10 out of range [0, 10)") and exit code 2.
+#include <cstring>
+#include <exception>
+#include <iostream>
+#include <string>
+
+#include "cli/commands.hpp"
+#include "core/error.hpp"
+
+namespace {
+
+struct Entry {
+  const char* name;
+  embedlab::cli::Command run;
+  const char* usage;
+};
+
+const Entry kCommands[] = {
+    {"init", embedlab::cli::cmd_init, "init --seed S --num-embeddings V --embedding-dim D [--padding-idx P]"},
+    {"lookup", embedlab::cli::cmd_lookup,
+     "lookup --seed S --num-embeddings V --embedding-dim D --ids 2,3,1 [--scale] [--padding-idx P] [--max-norm M]"},
+    {"posenc", embedlab::cli::cmd_posenc,
+     "posenc --kind sinusoidal|learned|rope|alibi --positions T --dim D [--seed S] [--base 10000]"},
+    {"bench", embedlab::cli::cmd_bench,
+     "bench lookup [--num-embeddings V --embedding-dim D --batch B --context T --reps R]"},
+};
+
+int usage(std::ostream& os) {
+  os << "usage: embedlab <command> [options]\n";
+  for (const auto& e : kCommands) os << "  embedlab " << e.usage << "\n";
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) return usage(std::cerr);
+  const std::string name = argv[1];
+  if (name == "--help" || name == "-h" || name == "help") {
+    usage(std::cout);
+    return 0;
+  }
+  for (const auto& e : kCommands) {
+    if (name != e.name) continue;
+    try {
+      embedlab::cli::Args args(argc, argv, 2);
+      return e.run(args);
+    } catch (const std::exception& ex) {
+      std::cerr << "embedlab: " << ex.what() << "\n";
+      return 2;
+    }
+  }
+  std::cerr << "embedlab: unknown command '" << name << "'\n";
+  return usage(std::cerr);
+}

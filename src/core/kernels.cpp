@@ -1,0 +1,178 @@
+#include "core/kernels.hpp"
+
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#define EMBEDLAB_WASM_SIMD 1
+#elif defined(__SSE2__)
+#include <emmintrin.h>
+#define EMBEDLAB_SSE2 1
+#endif
+
+namespace embedlab::kernels {
+
+// ---- scalar references ------------------------------------------------------------------
+namespace ref {
+
+void gather_scale_add(float* out, const float* table, size_t D, const int32_t* ids, size_t n,
+                      float scale, const float* pos, size_t T) {
+  for (size_t i = 0; i < n; ++i) {
+    const float* row = table + static_cast<size_t>(ids[i]) * D;
+    const float* p = pos ? pos + (i % T) * D : nullptr;
+    float* o = out + i * D;
+    for (size_t j = 0; j < D; ++j) o[j] = p ? row[j] * scale + p[j] : row[j] * scale;
+  }
+}
+
+void axpy(size_t n, float a, const float* x, float* y) {
+  for (size_t i = 0; i < n; ++i) y[i] = y[i] + a * x[i];
+}
+
+float dot(size_t n, const float* x, const float* y) {
+  float s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    for (int k = 0; k < 8; ++k) s[k] = s[k] + x[i + k] * y[i + k];
+  }
+  float total = ((s[0] + s[4]) + (s[2] + s[6])) + ((s[1] + s[5]) + (s[3] + s[7]));
+  for (; i < n; ++i) total = total + x[i] * y[i];
+  return total;
+}
+
+void scale(size_t n, float a, const float* x, float* y) {
+  for (size_t i = 0; i < n; ++i) y[i] = a * x[i];
+}
+
+void scatter_add(float* dtable, size_t D, const int32_t* ids, size_t n, const float* grad,
+                 float scale) {
+  for (size_t i = 0; i < n; ++i) {
+    float* row = dtable + static_cast<size_t>(ids[i]) * D;
+    for (size_t j = 0; j < D; ++j) row[j] = row[j] + grad[i * D + j] * scale;
+  }
+}
+
+}  // namespace ref
+
+// ---- SIMD versions ----------------------------------------------------------------------
+#if defined(EMBEDLAB_WASM_SIMD)
+using V4 = v128_t;
+static inline V4 load(const float* p) { return wasm_v128_load(p); }
+static inline void store(float* p, V4 v) { wasm_v128_store(p, v); }
+static inline V4 splat(float a) { return wasm_f32x4_splat(a); }
+static inline V4 add(V4 a, V4 b) { return wasm_f32x4_add(a, b); }
+static inline V4 mul(V4 a, V4 b) { return wasm_f32x4_mul(a, b); }
+static inline void store_lanes(float* out, V4 v) { wasm_v128_store(out, v); }
+#elif defined(EMBEDLAB_SSE2)
+using V4 = __m128;
+static inline V4 load(const float* p) { return _mm_loadu_ps(p); }
+static inline void store(float* p, V4 v) { _mm_storeu_ps(p, v); }
+static inline V4 splat(float a) { return _mm_set1_ps(a); }
+static inline V4 add(V4 a, V4 b) { return _mm_add_ps(a, b); }
+static inline V4 mul(V4 a, V4 b) { return _mm_mul_ps(a, b); }
+static inline void store_lanes(float* out, V4 v) { _mm_storeu_ps(out, v); }
+#endif
+
+#if defined(EMBEDLAB_WASM_SIMD) || defined(EMBEDLAB_SSE2)
+
+const char* isa() {
+#if defined(EMBEDLAB_WASM_SIMD)
+  return "wasm_simd128";
+#else
+  return "sse2";
+#endif
+}
+
+// One output row: o[j] = r[j]*s (+ p[j]).
+static inline void row_scale_add(float* o, const float* r, const float* p, size_t D, V4 vs,
+                                 float s) {
+  size_t j = 0;
+  if (p) {
+    for (; j + 8 <= D; j += 8) {
+      store(o + j, add(mul(load(r + j), vs), load(p + j)));
+      store(o + j + 4, add(mul(load(r + j + 4), vs), load(p + j + 4)));
+    }
+    for (; j + 4 <= D; j += 4) store(o + j, add(mul(load(r + j), vs), load(p + j)));
+    for (; j < D; ++j) o[j] = r[j] * s + p[j];
+  } else {
+    for (; j + 8 <= D; j += 8) {
+      store(o + j, mul(load(r + j), vs));
+      store(o + j + 4, mul(load(r + j + 4), vs));
+    }
+    for (; j + 4 <= D; j += 4) store(o + j, mul(load(r + j), vs));
+    for (; j < D; ++j) o[j] = r[j] * s;
+  }
+}
+
+void gather_scale_add(float* out, const float* table, size_t D, const int32_t* ids, size_t n,
+                      float scale, const float* pos, size_t T) {
+  const V4 vs = splat(scale);
+  size_t t = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const float* p = pos ? pos + t * D : nullptr;
+    row_scale_add(out + i * D, table + static_cast<size_t>(ids[i]) * D, p, D, vs, scale);
+    if (pos && ++t == T) t = 0;
+  }
+}
+
+void axpy(size_t n, float a, const float* x, float* y) {
+  const V4 va = splat(a);
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    store(y + i, add(load(y + i), mul(va, load(x + i))));
+    store(y + i + 4, add(load(y + i + 4), mul(va, load(x + i + 4))));
+  }
+  for (; i + 4 <= n; i += 4) store(y + i, add(load(y + i), mul(va, load(x + i))));
+  for (; i < n; ++i) y[i] = y[i] + a * x[i];
+}
+
+float dot(size_t n, const float* x, const float* y) {
+  V4 lo = splat(0.0f), hi = splat(0.0f);  // lo holds sums 0..3, hi sums 4..7
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    lo = add(lo, mul(load(x + i), load(y + i)));
+    hi = add(hi, mul(load(x + i + 4), load(y + i + 4)));
+  }
+  float s[8];
+  store_lanes(s, lo);
+  store_lanes(s + 4, hi);
+  float total = ((s[0] + s[4]) + (s[2] + s[6])) + ((s[1] + s[5]) + (s[3] + s[7]));
+  for (; i < n; ++i) total = total + x[i] * y[i];
+  return total;
+}
+
+void scale(size_t n, float a, const float* x, float* y) {
+  const V4 va = splat(a);
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) store(y + i, mul(va, load(x + i)));
+  for (; i < n; ++i) y[i] = a * x[i];
+}
+
+void scatter_add(float* dtable, size_t D, const int32_t* ids, size_t n, const float* grad,
+                 float scale) {
+  const V4 vs = splat(scale);
+  for (size_t i = 0; i < n; ++i) {
+    float* row = dtable + static_cast<size_t>(ids[i]) * D;
+    const float* g = grad + i * D;
+    size_t j = 0;
+    for (; j + 4 <= D; j += 4) store(row + j, add(load(row + j), mul(load(g + j), vs)));
+    for (; j < D; ++j) row[j] = row[j] + g[j] * scale;
+  }
+}
+
+#else  // no SIMD: the references are the kernels
+
+const char* isa() { return "scalar"; }
+void gather_scale_add(float* out, const float* table, size_t D, const int32_t* ids, size_t n,
+                      float scale, const float* pos, size_t T) {
+  ref::gather_scale_add(out, table, D, ids, n, scale, pos, T);
+}
+void axpy(size_t n, float a, const float* x, float* y) { ref::axpy(n, a, x, y); }
+float dot(size_t n, const float* x, const float* y) { return ref::dot(n, x, y); }
+void scale(size_t n, float a, const float* x, float* y) { ref::scale(n, a, x, y); }
+void scatter_add(float* dtable, size_t D, const int32_t* ids, size_t n, const float* grad,
+                 float scale) {
+  ref::scatter_add(dtable, D, ids, n, grad, scale);
+}
+
+#endif
+
+}  // namespace embedlab::kernels

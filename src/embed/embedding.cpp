@@ -1,0 +1,174 @@
+#include "embed/embedding.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "core/detmath.hpp"
+#include "core/error.hpp"
+#include "core/kernels.hpp"
+
+namespace embedlab {
+namespace {
+
+int64_t resolve_padding(int64_t padding_idx, int64_t V) {
+  if (padding_idx == -1 && V > 0) return -1;
+  // torch: padding_idx in [-V, V); negative values count from the end.
+  if (padding_idx < -V || padding_idx >= V) {
+    fail("Embedding", "padding_idx " + std::to_string(padding_idx) + " out of range [" +
+                          std::to_string(-V) + ", " + std::to_string(V) + ")");
+  }
+  return padding_idx < 0 ? padding_idx + V : padding_idx;
+}
+
+}  // namespace
+
+Embedding::Embedding(int64_t V, int64_t D, const EmbeddingOptions& opts) : V_(V), D_(D), opts_(opts) {
+  check_at_least("Embedding", "num_embeddings", V, 1);
+  check_at_least("Embedding", "embedding_dim", D, 1);
+  if (!(opts.max_norm >= 0.0f) || !std::isfinite(opts.max_norm)) {
+    fail("Embedding", "max_norm must be a finite number >= 0, got " + std::to_string(opts.max_norm));
+  }
+  if (!(opts.norm_type > 0.0f) || !std::isfinite(opts.norm_type)) {
+    fail("Embedding", "norm_type must be a finite number > 0, got " + std::to_string(opts.norm_type));
+  }
+  const size_t n = checked_elements("Embedding", "a table", V, D);
+  opts_.padding_idx = resolve_padding(opts.padding_idx, V);
+  W_.assign(n, 0.0f);
+}
+
+Embedding::Embedding(int64_t V, int64_t D, Generator& g, const EmbeddingOptions& opts)
+    : Embedding(V, D, opts) {
+  g.normal(W_.data(), W_.size());
+  if (opts_.padding_idx >= 0) {
+    std::fill_n(W_.begin() + opts_.padding_idx * D_, D_, 0.0f);
+  }
+}
+
+Embedding Embedding::from_pretrained(std::vector<float> weights, int64_t V, int64_t D,
+                                     const EmbeddingOptions& opts, bool freeze) {
+  Embedding e(V, D, opts);
+  if (weights.size() != e.W_.size()) {
+    fail("Embedding.from_pretrained", "weights have " + std::to_string(weights.size()) +
+                                          " values, expected " + std::to_string(V) + " x " +
+                                          std::to_string(D) + " = " + std::to_string(e.W_.size()));
+  }
+  e.W_ = std::move(weights);
+  e.frozen_ = freeze;
+  return e;
+}
+
+float Embedding::scale_factor() const {
+  return opts_.scale ? static_cast<float>(std::sqrt(static_cast<double>(D_))) : 1.0f;
+}
+
+std::span<const float> Embedding::row(int64_t id) const {
+  check_index("Embedding.row", "token id", id, 0, V_);
+  return {W_.data() + id * D_, static_cast<size_t>(D_)};
+}
+
+void Embedding::check_ids(std::span<const int32_t> ids, const char* where) const {
+  for (int32_t id : ids) check_index(where, "token id", id, 0, V_);
+}
+
+void Embedding::renorm(std::span<const int32_t> ids) {
+  if (opts_.max_norm <= 0.0f) return;
+  std::vector<int32_t> unique(ids.begin(), ids.end());
+  std::sort(unique.begin(), unique.end());
+  unique.erase(std::unique(unique.begin(), unique.end()), unique.end());
+  const double p = opts_.norm_type;
+  for (int32_t id : unique) {
+    float* r = W_.data() + static_cast<size_t>(id) * D_;
+    double norm = 0.0;
+    if (p == 2.0) {
+      norm = std::sqrt(static_cast<double>(kernels::dot(D_, r, r)));
+    } else {
+      // subtle: a general p-norm needs pow; exp(p log a) from detmath keeps builds bit-identical.
+      double acc = 0.0;
+      for (int64_t j = 0; j < D_; ++j) {
+        const double a = std::fabs(static_cast<double>(r[j]));
+        if (a > 0) acc += detmath::exp(p * detmath::log(a));
+      }
+      norm = acc > 0 ? detmath::exp(detmath::log(acc) / p) : 0.0;
+    }
+    if (norm > opts_.max_norm) {
+      const float s = static_cast<float>(opts_.max_norm / (norm + 1e-7));
+      kernels::scale(D_, s, r, r);
+    }
+  }
+}
+
+void Embedding::forward(std::span<const int32_t> ids, float* out) {
+  forward_with_positions(ids, nullptr, 0, out);
+}
+
+std::vector<float> Embedding::forward(std::span<const int32_t> ids) {
+  check_ids(ids, "lookup");
+  std::vector<float> out(ids.size() * D_);
+  forward(ids, out.data());
+  return out;
+}
+
+void Embedding::forward_with_positions(std::span<const int32_t> ids, const float* pos, size_t T,
+                                       float* out) {
+  check_ids(ids, "lookup");
+  if (pos && T == 0) fail("lookup", "a position table needs at least 1 row, got 0");
+  renorm(ids);
+  kernels::gather_scale_add(out, W_.data(), D_, ids.data(), ids.size(), scale_factor(), pos, T);
+}
+
+void Embedding::check_backward(std::span<const int32_t> ids, std::span<const float> dout,
+                               const char* where) const {
+  if (frozen_) fail(where, "the table is frozen (from_pretrained with freeze); it has no gradient");
+  check_ids(ids, where);
+  if (dout.size() != ids.size() * static_cast<size_t>(D_)) {
+    fail(where, "dout has " + std::to_string(dout.size()) + " values, expected " +
+                    std::to_string(ids.size()) + " x " + std::to_string(D_));
+  }
+}
+
+SparseGrad Embedding::backward_sparse(std::span<const int32_t> ids,
+                                      std::span<const float> dout) const {
+  check_backward(ids, dout, "backward");
+  SparseGrad g;
+  g.rows.assign(ids.begin(), ids.end());
+  std::sort(g.rows.begin(), g.rows.end());
+  g.rows.erase(std::unique(g.rows.begin(), g.rows.end()), g.rows.end());
+  if (opts_.padding_idx >= 0) {
+    auto it = std::lower_bound(g.rows.begin(), g.rows.end(), static_cast<int32_t>(opts_.padding_idx));
+    if (it != g.rows.end() && *it == opts_.padding_idx) g.rows.erase(it);
+  }
+  // row id -> slot in values
+  std::vector<int32_t> slot(ids.size());
+  for (size_t i = 0; i < ids.size(); ++i) {
+    auto it = std::lower_bound(g.rows.begin(), g.rows.end(), ids[i]);
+    slot[i] = (it != g.rows.end() && *it == ids[i]) ? static_cast<int32_t>(it - g.rows.begin()) : -1;
+  }
+  g.values.assign(g.rows.size() * D_, 0.0f);
+  const float s = scale_factor();
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (slot[i] < 0) continue;  // padding row
+    kernels::scatter_add(g.values.data(), D_, &slot[i], 1, dout.data() + i * D_, s);
+  }
+  return g;
+}
+
+std::vector<float> Embedding::backward_dense(std::span<const int32_t> ids,
+                                             std::span<const float> dout) const {
+  const SparseGrad sg = backward_sparse(ids, dout);
+  std::vector<float> g(W_.size(), 0.0f);
+  for (size_t k = 0; k < sg.rows.size(); ++k) {
+    std::copy_n(sg.values.data() + k * D_, D_, g.data() + static_cast<size_t>(sg.rows[k]) * D_);
+  }
+  return g;
+}
+
+void Embedding::apply_sparse(const SparseGrad& g, float lr) {
+  if (frozen_) fail("Embedding.apply_sparse", "the table is frozen; it cannot be updated");
+  for (size_t k = 0; k < g.rows.size(); ++k) {
+    check_index("Embedding.apply_sparse", "row", g.rows[k], 0, V_);
+    kernels::axpy(D_, -lr, g.values.data() + k * D_, W_.data() + static_cast<size_t>(g.rows[k]) * D_);
+  }
+}
+
+}  // namespace embedlab
