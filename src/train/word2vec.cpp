@@ -1,0 +1,410 @@
+#include "train/word2vec.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "bench/bench.hpp"
+#include "core/detmath.hpp"
+#include "core/error.hpp"
+#include "core/kernels.hpp"
+
+namespace embedlab {
+
+namespace {
+
+constexpr int kExpTableSize = 1000;  // gensim EXP_TABLE_SIZE
+constexpr int kMaxExp = 6;           // gensim MAX_EXP
+// subtle: gensim indexes with (EXP_TABLE_SIZE / MAX_EXP / 2), an integer expression in
+// word2vec_inner.pyx (the compiled module holds the constant 83, not 83.33), so the last
+// four entries are never read. Kept for faithfulness.
+constexpr float kExpIndexScale = static_cast<float>(kExpTableSize / kMaxExp / 2);
+constexpr int64_t kMaxSentenceLen = 10000;  // gensim MAX_SENTENCE_LEN (per job)
+constexpr uint64_t kLcgMul = 25214903917ull, kLcgAdd = 11, kLcgMask = (1ull << 48) - 1;
+
+struct SigmoidTables {
+  float exp[kExpTableSize];  // sigmoid(x) at x = (i/1000*2-1)*6, as gensim's EXP_TABLE
+  float log[kExpTableSize];  // log of it (gensim's LOG_TABLE)
+  SigmoidTables() {
+    for (int i = 0; i < kExpTableSize; ++i) {
+      const float x = (static_cast<float>(i) / static_cast<float>(kExpTableSize) * 2.0f - 1.0f) *
+                      static_cast<float>(kMaxExp);
+      float e = static_cast<float>(detmath::exp(x));
+      e = e / (e + 1.0f);
+      exp[i] = e;
+      log[i] = static_cast<float>(detmath::log(e));
+    }
+  }
+};
+
+const SigmoidTables& tables() {
+  static const SigmoidTables t;
+  return t;
+}
+
+inline int table_index(float f_dot) {
+  return static_cast<int>((f_dot + static_cast<float>(kMaxExp)) * kExpIndexScale);
+}
+
+inline uint64_t lcg(uint64_t r) { return (r * kLcgMul + kLcgAdd) & kLcgMask; }
+
+void check_positive_finite(const char* name, double v, bool allow_zero) {
+  if (!std::isfinite(v) || v < 0 || (!allow_zero && v == 0)) {
+    fail("word2vec", std::string(name) + (allow_zero ? " must be finite and >= 0" : " must be finite and > 0") +
+                         ", got " + format_rate(v));
+  }
+}
+
+}  // namespace
+
+void validate(const Word2VecSettings& s) {
+  check_at_least("word2vec", "vector_size", s.vector_size, 1);
+  check_at_least("word2vec", "window", s.window, 1);
+  if (s.negative < 1) {
+    fail("word2vec", "negative must be >= 1 (hierarchical softmax is not implemented), got " +
+                         std::to_string(s.negative));
+  }
+  check_at_least("word2vec", "min_count", s.min_count, 1);
+  check_at_least("word2vec", "epochs", s.epochs, 1);
+  check_at_least("word2vec", "batch_words", s.batch_words, 1);
+  check_positive_finite("sample", s.sample, true);
+  check_positive_finite("alpha", s.alpha, false);
+  check_positive_finite("min_alpha", s.min_alpha, true);
+  check_positive_finite("ns_exponent", s.ns_exponent, true);
+  if (s.window > 1000000) fail("word2vec", "window must be <= 1000000, got " + std::to_string(s.window));
+  if (s.negative > 1000) fail("word2vec", "negative must be <= 1000, got " + std::to_string(s.negative));
+}
+
+Word2Vec::Word2Vec(std::span<const int32_t> ids, std::span<const int64_t> sentence_starts,
+                   std::span<const int64_t> counts, const Word2VecSettings& settings)
+    : settings_(settings), ids_(ids.begin(), ids.end()),
+      starts_(sentence_starts.begin(), sentence_starts.end()), rng_(settings.seed) {
+  validate(settings_);
+  if (starts_.empty() || starts_.front() != 0 ||
+      starts_.back() != static_cast<int64_t>(ids_.size())) {
+    fail("word2vec", "sentence starts must begin at 0 and end at the number of ids " +
+                         std::to_string(ids_.size()));
+  }
+  for (size_t k = 1; k < starts_.size(); ++k) {
+    if (starts_[k] < starts_[k - 1]) {
+      fail("word2vec", "sentence starts must not decrease, got " + std::to_string(starts_[k]) +
+                           " after " + std::to_string(starts_[k - 1]));
+    }
+  }
+  std::vector<int64_t> own;
+  if (counts.empty()) {
+    int32_t max_id = -1;
+    for (int32_t id : ids_) {
+      if (id < 0) check_index("word2vec", "token id", id, 0, INT32_MAX);
+      max_id = std::max(max_id, id);
+    }
+    own.assign(static_cast<size_t>(max_id) + 1, 0);
+    for (int32_t id : ids_) ++own[static_cast<size_t>(id)];
+    counts = own;
+  }
+  for (int32_t id : ids_) check_index("word2vec", "token id", id, 0, static_cast<int64_t>(counts.size()));
+  raw_total_ = static_cast<int64_t>(ids_.size());
+  build_vocab(counts);
+  build_jobs();
+  init_tables();
+}
+
+int32_t Word2Vec::row_of(int32_t id) const {
+  if (id < 0 || static_cast<size_t>(id) >= id_to_row_.size()) return -1;
+  return id_to_row_[static_cast<size_t>(id)];
+}
+
+void Word2Vec::build_vocab(std::span<const int64_t> counts) {
+  const int64_t V = static_cast<int64_t>(counts.size());
+  std::vector<int32_t> order;
+  int64_t most = 0;
+  for (int64_t id = 0; id < V; ++id) {
+    most = std::max(most, counts[id]);
+    if (counts[id] >= settings_.min_count) order.push_back(static_cast<int32_t>(id));
+  }
+  if (order.empty()) {
+    fail("word2vec", "no word occurs at least min_count=" + std::to_string(settings_.min_count) +
+                         " times (the most frequent occurs " + std::to_string(most) +
+                         " times); lower min_count or use a longer text");
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int32_t a, int32_t b) { return counts[a] > counts[b]; });
+  checked_elements("word2vec", "input table", static_cast<int64_t>(order.size()),
+                   settings_.vector_size);
+  vocab_ids_ = order;
+  vocab_counts_.resize(order.size());
+  id_to_row_.assign(static_cast<size_t>(V), -1);
+  for (size_t r = 0; r < order.size(); ++r) {
+    vocab_counts_[r] = counts[order[r]];
+    id_to_row_[static_cast<size_t>(order[r])] = static_cast<int32_t>(r);
+  }
+
+  // Sub-sampling thresholds (gensim Word2Vec.prepare_vocab).
+  const double retain_total =
+      static_cast<double>(std::accumulate(vocab_counts_.begin(), vocab_counts_.end(), int64_t{0}));
+  double threshold;
+  if (settings_.sample == 0) threshold = retain_total;
+  else if (settings_.sample < 1.0) threshold = settings_.sample * retain_total;
+  else threshold = std::floor(settings_.sample * (3 + std::sqrt(5.0)) / 2);
+  sample_int_.resize(order.size());
+  for (size_t r = 0; r < order.size(); ++r) {
+    const double v = static_cast<double>(vocab_counts_[r]);
+    double p = (std::sqrt(v / threshold) + 1) * (threshold / v);
+    if (p >= 1.0) p = 1.0;
+    sample_int_[r] = static_cast<uint32_t>(p * 4294967295.0);
+  }
+
+  // Noise distribution (gensim Word2Vec.make_cum_table, domain 2^31 - 1).
+  const double domain = 2147483647.0;
+  std::vector<double> powed(order.size());
+  double z = 0;
+  for (size_t r = 0; r < order.size(); ++r) {
+    const double c = static_cast<double>(vocab_counts_[r]);
+    powed[r] = settings_.ns_exponent == 0 ? 1.0 : detmath::exp(settings_.ns_exponent * detmath::log(c));
+    z += powed[r];
+  }
+  cum_table_.resize(order.size());
+  double cumulative = 0;
+  for (size_t r = 0; r < order.size(); ++r) {
+    cumulative += powed[r];
+    cum_table_[r] = static_cast<uint32_t>(std::nearbyint(cumulative / z * domain));
+  }
+}
+
+void Word2Vec::build_jobs() {
+  // gensim Word2Vec._job_producer: pack whole sentences while the raw word count stays
+  // <= batch_words; a sentence that does not fit starts the next job.
+  const int64_t S = static_cast<int64_t>(starts_.size()) - 1;
+  jobs_.clear();
+  int64_t first = 0, size = 0;
+  for (int64_t s = 0; s < S; ++s) {
+    const int64_t len = starts_[s + 1] - starts_[s];
+    if (size + len <= settings_.batch_words) {
+      size += len;
+      continue;
+    }
+    if (s > first) jobs_.push_back({first, s, static_cast<double>(first) / static_cast<double>(S)});
+    first = s;
+    size = len;
+  }
+  if (S > first) jobs_.push_back({first, S, static_cast<double>(first) / static_cast<double>(S)});
+  if (jobs_.empty()) fail("word2vec", "the corpus has no sentences");
+}
+
+void Word2Vec::init_tables() {
+  const size_t D = static_cast<size_t>(settings_.vector_size);
+  const size_t n = vocab_ids_.size() * D;
+  syn0_.resize(n);
+  const float inv = static_cast<float>(settings_.vector_size);
+  for (size_t i = 0; i < n; ++i) syn0_[i] = (rng_.uniform_float() * 2.0f - 1.0f) / inv;
+  syn1neg_.assign(n, 0.0f);
+  work_.assign(D, 0.0f);
+  neu1_.assign(D, 0.0f);
+  indexes_.assign(kMaxSentenceLen, 0);
+  reduced_.assign(kMaxSentenceLen, 0);
+}
+
+void Word2Vec::reset() {
+  rng_.manual_seed(settings_.seed);
+  init_tables();
+  epoch_ = 0;
+  job_in_epoch_ = 0;
+  total_steps_ = 0;
+}
+
+double Word2Vec::job_alpha(const Job& job) const {
+  // gensim Word2Vec._get_next_alpha
+  const double progress = (static_cast<double>(epoch_) + job.progress) / static_cast<double>(settings_.epochs);
+  const double next = settings_.alpha - (settings_.alpha - settings_.min_alpha) * progress;
+  return std::max(settings_.min_alpha, next);
+}
+
+int32_t Word2Vec::draw_noise(uint64_t next_random) const {
+  // bisect_left over cum_table for (next_random >> 16) % cum_table[-1]
+  const uint64_t x = (next_random >> 16) % cum_table_.back();
+  size_t lo = 0, hi = cum_table_.size();
+  while (hi > lo) {
+    const size_t mid = (lo + hi) >> 1;
+    if (cum_table_[mid] >= x) hi = mid;
+    else lo = mid + 1;
+  }
+  return static_cast<int32_t>(lo);
+}
+
+uint64_t Word2Vec::train_pair_sg(int32_t center, int32_t context, float alpha,
+                                 uint64_t next_random, JobResult& r) {
+  // gensim fast_sentence_sg_neg(word_index=center, word2_index=context)
+  const size_t D = static_cast<size_t>(settings_.vector_size);
+  const SigmoidTables& t = tables();
+  float* l1 = syn0_.data() + static_cast<size_t>(context) * D;
+  float* work = work_.data();
+  std::fill(work, work + D, 0.0f);
+  for (int64_t d = 0; d <= settings_.negative; ++d) {
+    int32_t target;
+    float label;
+    if (d == 0) {
+      target = center;
+      label = 1.0f;
+    } else {
+      target = draw_noise(next_random);
+      next_random = lcg(next_random);
+      if (target == center) continue;
+      label = 0.0f;
+    }
+    float* l2 = syn1neg_.data() + static_cast<size_t>(target) * D;
+    const float f_dot = kernels::dot(D, l1, l2);
+    const float signed_dot = d == 0 ? f_dot : -f_dot;
+    if (signed_dot > -kMaxExp && signed_dot < kMaxExp) r.loss_sum -= t.log[table_index(signed_dot)];
+    if (!(f_dot > -kMaxExp && f_dot < kMaxExp)) {
+      if (!std::isfinite(f_dot)) r.non_finite = true;
+      continue;
+    }
+    const float f = t.exp[table_index(f_dot)];
+    const float g = (label - f) * alpha;
+    kernels::axpy(D, g, l2, work);
+    kernels::axpy(D, g, l1, l2);
+  }
+  kernels::axpy(D, 1.0f, work, l1);
+  ++r.predictions;
+  return next_random;
+}
+
+uint64_t Word2Vec::train_cbow(const int32_t* idx, int64_t i, int64_t j, int64_t k, float alpha,
+                              uint64_t next_random, JobResult& r) {
+  // gensim fast_sentence_cbow_neg
+  const size_t D = static_cast<size_t>(settings_.vector_size);
+  const SigmoidTables& t = tables();
+  const int32_t center = idx[i];
+  float* neu1 = neu1_.data();
+  float* work = work_.data();
+  std::fill(neu1, neu1 + D, 0.0f);
+  float count = 0.0f, inv_count = 1.0f;
+  for (int64_t m = j; m < k; ++m) {
+    if (m == i) continue;
+    count += 1.0f;
+    kernels::axpy(D, 1.0f, syn0_.data() + static_cast<size_t>(idx[m]) * D, neu1);
+  }
+  if (count > 0.5f) inv_count = 1.0f / count;
+  if (settings_.cbow_mean) kernels::scale(D, inv_count, neu1, neu1);
+  std::fill(work, work + D, 0.0f);
+  for (int64_t d = 0; d <= settings_.negative; ++d) {
+    int32_t target;
+    float label;
+    if (d == 0) {
+      target = center;
+      label = 1.0f;
+    } else {
+      target = draw_noise(next_random);
+      next_random = lcg(next_random);
+      if (target == center) continue;
+      label = 0.0f;
+    }
+    float* l2 = syn1neg_.data() + static_cast<size_t>(target) * D;
+    const float f_dot = kernels::dot(D, neu1, l2);
+    const float signed_dot = d == 0 ? f_dot : -f_dot;
+    if (signed_dot > -kMaxExp && signed_dot < kMaxExp) r.loss_sum -= t.log[table_index(signed_dot)];
+    if (!(f_dot > -kMaxExp && f_dot < kMaxExp)) {
+      if (!std::isfinite(f_dot)) r.non_finite = true;
+      continue;
+    }
+    const float f = t.exp[table_index(f_dot)];
+    const float g = (label - f) * alpha;
+    kernels::axpy(D, g, l2, work);
+    kernels::axpy(D, g, neu1, l2);
+  }
+  if (!settings_.cbow_mean) kernels::scale(D, inv_count, work, work);
+  for (int64_t m = j; m < k; ++m) {
+    if (m == i) continue;
+    kernels::axpy(D, 1.0f, work, syn0_.data() + static_cast<size_t>(idx[m]) * D);
+  }
+  ++r.predictions;
+  return next_random;
+}
+
+Word2Vec::JobResult Word2Vec::run_job(const Job& job, float alpha) {
+  // gensim train_batch_sg / train_batch_cbow
+  JobResult r;
+  uint64_t next_random = (uint64_t{1} << 24) * rng_.below(1u << 24) + rng_.below(1u << 24);
+  int64_t effective = 0;
+  sentence_idx_.assign(1, 0);
+  const bool sample = settings_.sample != 0;
+  for (int64_t s = job.first_sentence; s < job.end_sentence; ++s) {
+    r.raw_words += starts_[s + 1] - starts_[s];
+    if (starts_[s + 1] == starts_[s]) continue;
+    for (int64_t p = starts_[s]; p < starts_[s + 1]; ++p) {
+      const int32_t row = id_to_row_[static_cast<size_t>(ids_[static_cast<size_t>(p)])];
+      if (row < 0) continue;
+      if (sample) {
+        const uint64_t rnd = next_random >> 16;
+        next_random = lcg(next_random);
+        if (sample_int_[static_cast<size_t>(row)] < rnd) continue;
+      }
+      indexes_[static_cast<size_t>(effective++)] = row;
+      if (effective == kMaxSentenceLen) break;
+    }
+    sentence_idx_.push_back(effective);
+    if (effective == kMaxSentenceLen) break;
+  }
+  for (int64_t i = 0; i < effective; ++i) {
+    reduced_[static_cast<size_t>(i)] = static_cast<int32_t>(rng_.below(static_cast<uint32_t>(settings_.window)));
+  }
+  const int64_t window = settings_.window;
+  const int32_t* idx = indexes_.data();
+  for (size_t sent = 0; sent + 1 < sentence_idx_.size(); ++sent) {
+    const int64_t start = sentence_idx_[sent], end = sentence_idx_[sent + 1];
+    for (int64_t i = start; i < end; ++i) {
+      const int64_t b = reduced_[static_cast<size_t>(i)];
+      const int64_t j = std::max(start, i - window + b);
+      const int64_t k = std::min(end, i + window + 1 - b);
+      if (settings_.sg) {
+        for (int64_t m = j; m < k; ++m) {
+          if (m == i) continue;
+          next_random = train_pair_sg(idx[i], idx[m], alpha, next_random, r);
+        }
+      } else {
+        next_random = train_cbow(idx, i, j, k, alpha, next_random, r);
+      }
+    }
+  }
+  r.effective_words = effective;
+  return r;
+}
+
+TrainStats Word2Vec::step(int64_t n) {
+  check_at_least("word2vec step", "n", n, 0);
+  TrainStats st;
+  const double t0 = now_ms();
+  double loss_sum = 0;
+  int64_t predictions = 0;
+  while (st.steps < n && !finished()) {
+    const Job& job = jobs_[static_cast<size_t>(job_in_epoch_)];
+    const float alpha = static_cast<float>(job_alpha(job));
+    const JobResult r = run_job(job, alpha);
+    ++total_steps_;
+    ++st.steps;
+    if (r.non_finite) fail_non_finite(NAN, total_steps_, alpha);
+    loss_sum += r.loss_sum;
+    predictions += r.predictions;
+    st.last_loss = r.predictions ? r.loss_sum / static_cast<double>(r.predictions) : 0.0;
+    st.tokens += r.effective_words;
+    st.raw_tokens += r.raw_words;
+    st.learning_rate = alpha;
+    if (++job_in_epoch_ == static_cast<int64_t>(jobs_.size())) {
+      job_in_epoch_ = 0;
+      ++epoch_;
+    }
+  }
+  st.elapsed_ms = now_ms() - t0;
+  st.total_steps = total_steps_;
+  st.loss = predictions ? loss_sum / static_cast<double>(predictions) : NAN;
+  if (st.elapsed_ms > 0) {
+    st.tokens_per_s = static_cast<double>(st.tokens) / (st.elapsed_ms / 1000.0);
+    st.raw_tokens_per_s = static_cast<double>(st.raw_tokens) / (st.elapsed_ms / 1000.0);
+  }
+  st.finished = finished();
+  return st;
+}
+
+TrainStats Word2Vec::train_all() { return step(total_jobs() - total_steps_); }
+
+}  // namespace embedlab
