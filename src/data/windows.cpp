@@ -1,0 +1,82 @@
+#include "data/windows.hpp"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "core/error.hpp"
+#include "core/rng.hpp"
+
+namespace embedlab {
+
+int64_t window_count(int64_t n_tokens, int64_t max_length, int64_t stride) {
+  check_at_least("windows", "max_length", max_length, 1);
+  check_at_least("windows", "stride", stride, 1);
+  check_at_least("windows", "token count", n_tokens, 0);
+  const int64_t span = n_tokens - max_length;  // range(0, span, stride)
+  return span <= 0 ? 0 : (span + stride - 1) / stride;
+}
+
+SlidingWindows::SlidingWindows(std::span<const int32_t> ids, const WindowOptions& options)
+    : ids_(ids.begin(), ids.end()), opt_(options) {
+  const int64_t n = static_cast<int64_t>(ids.size());
+  const int64_t count = window_count(n, opt_.max_length, opt_.stride);
+  check_at_least("windows", "batch_size", opt_.batch_size, 1);
+  if (count == 0) {
+    fail("windows", std::to_string(n) + " tokens make no window of max_length " + std::to_string(opt_.max_length) +
+                        ": need at least " + std::to_string(opt_.max_length + 1) +
+                        " tokens (max_length + 1, for the shifted target)");
+  }
+  order_.resize(static_cast<size_t>(count));
+  for (int64_t k = 0; k < count; ++k) order_[k] = k * opt_.stride;
+  if (opt_.shuffle) {
+    if (count > static_cast<int64_t>(UINT32_MAX)) fail("windows", "too many samples to shuffle");
+    Generator g(opt_.seed);
+    for (int64_t k = count - 1; k >= 1; --k) {
+      std::swap(order_[k], order_[g.below(static_cast<uint32_t>(k + 1))]);
+    }
+  }
+}
+
+int64_t SlidingWindows::num_batches() const {
+  const int64_t n = num_samples(), b = opt_.batch_size;
+  return opt_.drop_last ? n / b : (n + b - 1) / b;
+}
+
+WindowBatch SlidingWindows::batch(int64_t b) const {
+  check_index("windows batch", "batch index", b, 0, num_batches());
+  const int64_t L = opt_.max_length;
+  const int64_t first = b * opt_.batch_size;
+  WindowBatch wb;
+  wb.rows = std::min(opt_.batch_size, num_samples() - first);
+  wb.max_length = L;
+  wb.starts.assign(order_.begin() + first, order_.begin() + first + wb.rows);
+  wb.inputs.resize(static_cast<size_t>(wb.rows * L));
+  wb.targets.resize(wb.inputs.size());
+  for (int64_t r = 0; r < wb.rows; ++r) {
+    const int32_t* src = ids_.data() + wb.starts[r];
+    for (int64_t t = 0; t < L; ++t) {
+      wb.inputs[r * L + t] = src[t];
+      wb.targets[r * L + t] = src[t + 1];
+    }
+  }
+  return wb;
+}
+
+std::vector<std::pair<int32_t, int32_t>> skipgram_pairs(std::span<const int32_t> ids, int64_t window) {
+  check_at_least("skipgram_pairs", "window", window, 1);
+  const int64_t n = static_cast<int64_t>(ids.size());
+  std::vector<std::pair<int32_t, int32_t>> pairs;
+  const int64_t w = std::min(window, std::max<int64_t>(n - 1, 0));
+  checked_elements("skipgram_pairs", "a pair list", n, 2 * w, sizeof(std::pair<int32_t, int32_t>));
+  pairs.reserve(static_cast<size_t>(n * 2 * w));
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t lo = std::max<int64_t>(0, i - window), hi = std::min(n - 1, i + window);
+    for (int64_t j = lo; j <= hi; ++j) {
+      if (j != i) pairs.emplace_back(ids[i], ids[j]);
+    }
+  }
+  return pairs;
+}
+
+}  // namespace embedlab
