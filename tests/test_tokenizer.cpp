@@ -11,6 +11,7 @@
 #include "tokenizer/gpt2.hpp"
 #include "tokenizer/gpt2_split.hpp"
 #include "tokenizer/unicode.hpp"
+#include "tokenizer/vocab.hpp"
 
 using namespace embedlab;
 
@@ -48,5 +49,177 @@ TEST_CASE("Gpt2Tokenizer reproduces tiktoken gpt2", "[tokenizer][gpt2]") {
   SECTION("decoding the reference ids gives back the text") {
     CHECK(gpt2().decode_bytes(expected) == text);
     CHECK(gpt2().decode(expected) == text);
+  }
+}
+
+TEST_CASE("Gpt2Tokenizer round-trips any bytes", "[tokenizer][gpt2]") {
+  Gpt2Tokenizer& tok = gpt2();
+  auto round_trip = [&](const std::string& s) { return tok.decode_bytes(tok.encode(s)) == s; };
+
+  SECTION("the empty text encodes to no ids") {
+    CHECK(tok.encode("").empty());
+    CHECK(tok.decode_bytes(std::vector<int32_t>{}).empty());
+  }
+  SECTION("every single byte is one token and decodes back") {
+    for (int b = 0; b < 256; ++b) {
+      const std::string s(1, static_cast<char>(b));
+      const auto ids = tok.encode(s);
+      REQUIRE(ids.size() == 1);
+      REQUIRE(tok.decode_bytes(ids) == s);
+    }
+  }
+  SECTION("multi-byte UTF-8 and invalid UTF-8 round-trip") {
+    CHECK(round_trip("caf\xC3\xA9 \xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E \xF0\x9F\x98\x80!"));
+    CHECK(round_trip("\xFF\xFE\x80 abc \xE2\x82 \xED\xA0\x80 \xC0\xAF"));
+  }
+  SECTION("random byte strings round-trip (property test, 2000 strings)") {
+    std::mt19937 rng(12345);
+    for (int t = 0; t < 2000; ++t) {
+      std::string s(rng() % 64, '\0');
+      // Mix ASCII letters/spaces with arbitrary bytes so pieces of every class occur.
+      for (auto& c : s) c = static_cast<char>(rng() % 3 == 0 ? rng() % 256 : " a'sZ9\n\t"[rng() % 8]);
+      INFO("case " << t);
+      REQUIRE(round_trip(s));
+    }
+  }
+  SECTION("long pieces (heap merge path) agree with short ones split up") {
+    const std::string word(300, 'a');
+    CHECK(round_trip(word));
+    CHECK(round_trip(std::string(1000, ' ') + "x" + std::string(500, '\n')));
+  }
+  SECTION("decode replaces invalid UTF-8 with U+FFFD, never throws") {
+    CHECK(tok.decode(tok.encode("ok\xFFok")) == "ok\xEF\xBF\xBDok");
+    // A token whose bytes are a lone UTF-8 lead byte (0xE6) decodes to one U+FFFD.
+    const std::string_view partial = tok.token_bytes(tok.encode("\xE6")[0]);
+    CHECK(tok.decode(tok.encode(std::string(partial))) == "\xEF\xBF\xBD");
+  }
+  SECTION("<|endoftext|> is 50256 only when special tokens are allowed") {
+    const std::vector<int32_t> ordinary = {27, 91, 437, 1659, 5239, 91, 29};  // tiktoken encode_ordinary
+    CHECK(tok.encode("<|endoftext|>") == ordinary);
+    CHECK(tok.encode("<|endoftext|>", true) == std::vector<int32_t>{50256});
+    const auto ids = tok.encode("Hello<|endoftext|> world", true);
+    CHECK(ids == std::vector<int32_t>{15496, 50256, 995});
+    CHECK(tok.decode_bytes(ids) == "Hello<|endoftext|> world");
+    CHECK(tok.token_bytes(50256) == "<|endoftext|>");
+  }
+  SECTION("an id outside the vocabulary is refused with its value") {
+    REQUIRE_THROWS_WITH(tok.decode_bytes(std::vector<int32_t>{5, 50257}), "decode: token id 50257 out of range [0, 50257)");
+    REQUIRE_THROWS_WITH(tok.decode(std::vector<int32_t>{-1}), "decode: token id -1 out of range [0, 50257)");
+    REQUIRE_THROWS_WITH(tok.token_bytes(60000), "token_bytes: token id 60000 out of range [0, 50257)");
+  }
+}
+
+TEST_CASE("gpt2_split follows the GPT-2 pattern", "[tokenizer][gpt2]") {
+  using V = std::vector<std::string>;
+  SECTION("contractions, letters, numbers and punctuation take one optional leading space") {
+    CHECK(gpt2_split("Hello  world's 42!\n") == V{"Hello", " ", " world", "'s", " 42", "!", "\n"});
+    CHECK(gpt2_split("don't I'll we've DON'T") == V{"don", "'t", " I", "'ll", " we", "'ve", " DON", "'", "T"});
+  }
+  SECTION("a whitespace run leaves its last space to the next word") {
+    CHECK(gpt2_split("a   b") == V{"a", "  ", " b"});
+    CHECK(gpt2_split("a\n\n b") == V{"a", "\n\n", " b"});
+    CHECK(gpt2_split("x \n") == V{"x", " \n"});
+    CHECK(gpt2_split("\n\nx") == V{"\n", "\n", "x"});
+  }
+  SECTION("Unicode letters and numbers use the generated tables") {
+    CHECK(gpt2_split("caf\xC3\xA9 \xD9\xA3\xD9\xA4 \xE2\x85\xAB") == V{"caf\xC3\xA9", " \xD9\xA3\xD9\xA4", " \xE2\x85\xAB"});
+    CHECK(gpt2_split("a\xC2\xA0" "b") == V{"a", "\xC2\xA0", "b"});  // U+00A0 is White_Space
+  }
+  SECTION("invalid bytes are punctuation-like and stay in order") {
+    CHECK(gpt2_split("ab\xFF\xFE cd") == V{"ab", "\xFF\xFE", " cd"});
+  }
+}
+
+TEST_CASE("replace_invalid_utf8 substitutes maximal subparts", "[tokenizer][unicode]") {
+  using unicode::replace_invalid_utf8;
+  SECTION("valid text is unchanged") {
+    CHECK(replace_invalid_utf8("caf\xC3\xA9 \xF0\x9F\x98\x80") == "caf\xC3\xA9 \xF0\x9F\x98\x80");
+    CHECK(replace_invalid_utf8("").empty());
+  }
+  SECTION("each maximal invalid subpart becomes one U+FFFD (Python errors='replace')") {
+    // Python: b'a\xe2\x82b'.decode('utf-8','replace') == 'a\ufffdb'
+    CHECK(replace_invalid_utf8("a\xE2\x82" "b") == "a\xEF\xBF\xBD" "b");
+    CHECK(replace_invalid_utf8("\xFF\xFE") == "\xEF\xBF\xBD\xEF\xBF\xBD");
+    // b'\xed\xa0\x80' (a surrogate) -> three U+FFFD; b'\xc0\xaf' (overlong) -> two.
+    CHECK(replace_invalid_utf8("\xED\xA0\x80") == "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");
+    CHECK(replace_invalid_utf8("\xC0\xAF") == "\xEF\xBF\xBD\xEF\xBF\xBD");
+    CHECK(replace_invalid_utf8("\xF0\x9F\x98") == "\xEF\xBF\xBD");
+  }
+}
+
+TEST_CASE("Vocab builds word and character vocabularies", "[tokenizer][vocab]") {
+  using V = std::vector<std::string>;
+  SECTION("whitespace splitting is Python's str.split()") {
+    // Python: 'a\x1cb\x85c\u2003d\u200be'.split() == ['a', 'b', 'c', 'd\u200be']
+    CHECK(split_tokens("a\x1c" "b\xC2\x85" "c\xE2\x80\x83" "d\xE2\x80\x8B" "e", VocabKind::Whitespace) ==
+          V{"a", "b", "c", "d\xE2\x80\x8B" "e"});
+    CHECK(split_tokens("  \t\n ", VocabKind::Whitespace).empty());
+    CHECK(split_tokens("", VocabKind::Whitespace).empty());
+  }
+  SECTION("word splitting is re.findall(r'\\w+|[^\\w\\s]')") {
+    // Python: ['don', "'", 't', '!', 'x_y', '3', '.', '14', 'é', 'z']
+    CHECK(split_tokens("don't! x_y 3.14 \xC3\xA9\xC2\xA0z", VocabKind::Word) ==
+          V{"don", "'", "t", "!", "x_y", "3", ".", "14", "\xC3\xA9", "z"});
+  }
+  SECTION("char splitting yields code points and lower-casing covers Latin-1, Greek, Cyrillic") {
+    CHECK(split_tokens("a\xC3\xA9 \xF0\x9F\x98\x80", VocabKind::Char) == V{"a", "\xC3\xA9", " ", "\xF0\x9F\x98\x80"});
+    CHECK(lowercase_text("AbC \xC3\x89 \xCE\xA9 \xD0\x96 \xC3\x97") == "abc \xC3\xA9 \xCF\x89 \xD0\xB6 \xC3\x97");
+  }
+  SECTION("ids are specials, then descending count, ties by first occurrence") {
+    const Vocab v = Vocab::build("the cat the hat", {});
+    REQUIRE(v.size() == 7);
+    CHECK(v.token(0) == "<pad>");
+    CHECK(v.token(1) == "<unk>");
+    CHECK(v.token(2) == "<sos>");
+    CHECK(v.token(3) == "<eos>");
+    CHECK(v.token(4) == "the");
+    CHECK(v.token(5) == "cat");
+    CHECK(v.token(6) == "hat");
+    CHECK(std::vector<int64_t>(v.counts().begin(), v.counts().end()) == std::vector<int64_t>{0, 0, 0, 0, 2, 1, 1});
+    CHECK(v.encode("the dog") == std::vector<int32_t>{4, 1});
+    CHECK(v.decode(std::vector<int32_t>{4, 5, 1}) == "the cat <unk>");
+  }
+  SECTION("seed 001's create_vocab text gives 54 entries (50 words + 4 specials)") {
+    const std::string text =
+        "\nThis script implements a decoder-only Transformer model for text generation, similar to the architecture "
+        "used in GPT (Generative Pre-trained Transformer). The model is trained on a text dataset, specifically the "
+        "book \"Pride and Prejudice,\" to learn to generate text in the style of the book.\nThe script trains the model "
+        "on the text of \"Pride and Prejudice\" to generate text in a similar style. After training, the model can be "
+        "used to generate text by predicting the next token in a sequence based on the previous tokens.\n";
+    CHECK(Vocab::build(text, {}).size() == 54);
+  }
+  SECTION("min_count, max_size and lowercase shape the vocabulary") {
+    VocabOptions o;
+    o.kind = VocabKind::Word;
+    o.lowercase = true;
+    const Vocab all = Vocab::build("A a b B c, d!", o);
+    CHECK(all.size() == 4 + 6);  // a b c , d !
+    CHECK(all.token(4) == "a");
+    CHECK(all.corpus_tokens() == 8);
+    o.min_count = 2;
+    const Vocab frequent = Vocab::build("A a b B c, d!", o);
+    CHECK(frequent.size() == 6);
+    CHECK(frequent.encode("b C") == std::vector<int32_t>{5, Vocab::kUnk});
+    o.min_count = 1, o.max_size = 5;
+    CHECK(Vocab::build("A a b B c, d!", o).size() == 5);
+  }
+  SECTION("char vocabularies decode exactly; empty text gives zero tokens") {
+    VocabOptions o;
+    o.kind = VocabKind::Char;
+    const std::string text = "h\xC3\xA9llo w\xC3\xB6rld\n";
+    const Vocab v = Vocab::build(text, o);
+    CHECK(v.decode(v.encode(text)) == text);
+    CHECK(v.encode("").empty());
+    CHECK(Vocab::build("", o).size() == 4);
+  }
+  SECTION("bad settings and ids are refused with clear messages") {
+    VocabOptions o;
+    o.min_count = 0;
+    REQUIRE_THROWS_WITH(Vocab::build("a", o), "vocab: min_count must be >= 1, got 0");
+    o.min_count = 1, o.max_size = 3;
+    REQUIRE_THROWS_WITH(Vocab::build("a", o), "vocab: max_size must be >= 4, got 3");
+    REQUIRE_THROWS_WITH(parse_vocab_kind("bytes"), "vocab: unknown kind 'bytes', expected whitespace, word or char");
+    const Vocab v = Vocab::build("a b", {});
+    REQUIRE_THROWS_WITH(v.decode(std::vector<int32_t>{6}), "decode: token id 6 out of range [0, 6)");
   }
 }

@@ -1,0 +1,184 @@
+#include "tokenizer/vocab.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "core/error.hpp"
+#include "tokenizer/unicode.hpp"
+
+namespace embedlab {
+
+namespace {
+
+// Python str.lower() for ASCII, Latin-1, Greek and Cyrillic capitals (others unchanged).
+uint32_t lower_cp(uint32_t cp) {
+  if (cp < 0x80) return (cp >= 'A' && cp <= 'Z') ? cp + 32 : cp;
+  if (cp >= 0xC0 && cp <= 0xDE && cp != 0xD7) return cp + 32;                  // À..Þ except ×
+  if (cp >= 0x391 && cp <= 0x3AB && cp != 0x3A2) return cp + 32;               // Α..Ϋ
+  if (cp == 0x386) return 0x3AC;
+  if (cp >= 0x388 && cp <= 0x38A) return cp + 37;
+  if (cp == 0x38C) return 0x3CC;
+  if (cp == 0x38E || cp == 0x38F) return cp + 63;
+  if (cp >= 0x410 && cp <= 0x42F) return cp + 32;                              // А..Я
+  if (cp >= 0x400 && cp <= 0x40F) return cp + 80;                              // Ѐ..Џ
+  return cp;
+}
+
+// Calls fn(std::string_view token) for each token of text (already lower-cased if wanted).
+template <class F>
+void for_each_token(std::string_view s, VocabKind kind, F&& fn) {
+  const size_t n = s.size();
+  size_t i = 0;
+  auto at = [&](size_t k, uint32_t& cp) { return unicode::decode_one(s, k, cp); };
+  auto is_word = [](uint32_t cp) {
+    return cp != unicode::kInvalid && (cp == '_' || unicode::is_letter(cp) || unicode::is_number(cp));
+  };
+  while (i < n) {
+    uint32_t cp;
+    const int len = at(i, cp);
+    if (kind == VocabKind::Char) {
+      fn(s.substr(i, len));
+      i += len;
+      continue;
+    }
+    const bool space = cp != unicode::kInvalid && unicode::is_python_space(cp);
+    if (space) {
+      i += len;
+      continue;
+    }
+    size_t j = i + len;
+    if (kind == VocabKind::Whitespace) {
+      while (j < n) {
+        const int l = at(j, cp);
+        if (cp != unicode::kInvalid && unicode::is_python_space(cp)) break;
+        j += l;
+      }
+    } else if (is_word(cp)) {  // \w+
+      while (j < n) {
+        const int l = at(j, cp);
+        if (!is_word(cp)) break;
+        j += l;
+      }
+    }  // else [^\w\s]: this one character
+    fn(s.substr(i, j - i));
+    i = j;
+  }
+}
+
+}  // namespace
+
+VocabKind parse_vocab_kind(std::string_view name) {
+  if (name == "whitespace") return VocabKind::Whitespace;
+  if (name == "word") return VocabKind::Word;
+  if (name == "char") return VocabKind::Char;
+  fail("vocab", "unknown kind '" + std::string(name) + "', expected whitespace, word or char");
+}
+
+const char* vocab_kind_name(VocabKind kind) {
+  switch (kind) {
+    case VocabKind::Whitespace: return "whitespace";
+    case VocabKind::Word: return "word";
+    case VocabKind::Char: return "char";
+  }
+  return "?";
+}
+
+std::string lowercase_text(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    uint32_t cp;
+    const int len = unicode::decode_one(text, i, cp);
+    if (cp == unicode::kInvalid) out += text[i];
+    else unicode::append_utf8(out, lower_cp(cp));
+    i += len;
+  }
+  return out;
+}
+
+std::vector<std::string> split_tokens(std::string_view text, VocabKind kind, bool lowercase) {
+  const std::string lowered = lowercase ? lowercase_text(text) : std::string();
+  std::vector<std::string> out;
+  for_each_token(lowercase ? std::string_view(lowered) : text, kind, [&](std::string_view t) { out.emplace_back(t); });
+  return out;
+}
+
+Vocab Vocab::build(std::string_view corpus, const VocabOptions& options) {
+  check_at_least("vocab", "min_count", options.min_count, 1);
+  if (options.max_size != 0) check_at_least("vocab", "max_size", options.max_size, kNumSpecials);
+  Vocab v;
+  v.opt_ = options;
+  const std::string lowered = options.lowercase ? lowercase_text(corpus) : std::string();
+  const std::string_view text = options.lowercase ? std::string_view(lowered) : corpus;
+
+  // token -> index into `seen` (first-occurrence order); counts alongside.
+  std::unordered_map<std::string_view, size_t> index;
+  std::vector<std::string_view> seen;
+  std::vector<int64_t> count;
+  for_each_token(text, options.kind, [&](std::string_view t) {
+    auto [it, fresh] = index.try_emplace(t, seen.size());
+    if (fresh) {
+      seen.push_back(t);
+      count.push_back(0);
+    }
+    ++count[it->second];
+    ++v.corpus_tokens_;
+  });
+  std::vector<size_t> order;
+  for (size_t k = 0; k < seen.size(); ++k)
+    if (count[k] >= options.min_count) order.push_back(k);
+  // Descending count; stable_sort keeps first-occurrence order among equal counts.
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return count[a] > count[b]; });
+  size_t keep = order.size();
+  if (options.max_size > 0) keep = std::min<size_t>(keep, static_cast<size_t>(options.max_size - kNumSpecials));
+  if (keep + kNumSpecials > static_cast<size_t>(INT32_MAX)) {
+    fail("vocab", std::to_string(keep + kNumSpecials) + " tokens do not fit in int32 ids; set max_size");
+  }
+  v.tokens_ = {"<pad>", "<unk>", "<sos>", "<eos>"};
+  v.counts_.assign(kNumSpecials, 0);
+  v.tokens_.reserve(keep + kNumSpecials);
+  v.counts_.reserve(keep + kNumSpecials);
+  for (size_t r = 0; r < keep; ++r) {
+    v.tokens_.emplace_back(seen[order[r]]);
+    v.counts_.push_back(count[order[r]]);
+  }
+  v.ids_.reserve(v.tokens_.size());
+  // subtle: a corpus token spelled like a special ("<unk>") gets its own row, but id() and encode()
+  // map that spelling to the special's id (lower ids win).
+  for (int32_t id = static_cast<int32_t>(v.tokens_.size()) - 1; id >= 0; --id) v.ids_[v.tokens_[id]] = id;
+  return v;
+}
+
+int32_t Vocab::id(std::string_view token) const {
+  auto it = ids_.find(std::string(token));
+  return it == ids_.end() ? kUnk : it->second;
+}
+
+const std::string& Vocab::token(int32_t id) const {
+  check_index("vocab", "token id", id, 0, size());
+  return tokens_[id];
+}
+
+std::vector<int32_t> Vocab::encode(std::string_view text) const {
+  const std::string lowered = opt_.lowercase ? lowercase_text(text) : std::string();
+  std::vector<int32_t> out;
+  std::string key;
+  for_each_token(opt_.lowercase ? std::string_view(lowered) : text, opt_.kind, [&](std::string_view t) {
+    key.assign(t);
+    auto it = ids_.find(key);
+    out.push_back(it == ids_.end() ? kUnk : it->second);
+  });
+  return out;
+}
+
+std::string Vocab::decode(std::span<const int32_t> ids) const {
+  std::string out;
+  for (size_t k = 0; k < ids.size(); ++k) {
+    check_index("decode", "token id", ids[k], 0, size());
+    if (k > 0 && opt_.kind != VocabKind::Char) out += ' ';
+    out += tokens_[ids[k]];
+  }
+  return unicode::replace_invalid_utf8(out);
+}
+
+}  // namespace embedlab
