@@ -1,0 +1,48 @@
+// Test helpers: load the reference JSON files in tests/reference/ (copied verbatim from
+// shared/reference/, see SOURCE.md there) and compare float tables.
+#pragma once
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace embedlab::testing {
+
+inline nlohmann::json load_reference(const std::string& name) {
+  const std::string path = std::string(EMBEDLAB_SOURCE_DIR) + "/tests/reference/" + name;
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot open " + path);
+  return nlohmann::json::parse(in);
+}
+
+inline std::string read_text(const std::string& relative) {
+  const std::string path = std::string(EMBEDLAB_SOURCE_DIR) + "/" + relative;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot open " + path);
+  std::ostringstream os;
+  os << in.rdbuf();
+  return os.str();
+}
+
+// Flattens a JSON array of arrays (or a flat array) of numbers.
+inline std::vector<double> flatten(const nlohmann::json& j) {
+  std::vector<double> out;
+  for (const auto& row : j) {
+    if (row.is_array()) {
+      for (const auto& v : row) out.push_back(v.get<double>());
+    } else {
+      out.push_back(row.get<double>());
+    }
+  }
+  return out;
+}
+
+inline double max_abs_diff(const std::vector<double>& a, const float* b, size_t n) {
+  double m = 0;
+  for (size_t i = 0; i < n && i < a.size(); ++i) m = std::max(m, std::abs(a[i] - static_cast<double>(b[i])));
+  return a.size() == n ? m : 1e30;
+}
+
+}  // namespace embedlab::testing

@@ -1,0 +1,197 @@
+// Embedding: lookup, batches, padding_idx, max_norm, sqrt(D) scale, pretrained/freeze,
+// sparse and dense backward, and the error messages.
+#include <catch2/catch.hpp>
+#include <Eigen/Dense>
+#include <cmath>
+
+#include "core/error.hpp"
+#include "embed/embedding.hpp"
+#include "embed/linear.hpp"
+
+using namespace embedlab;
+
+TEST_CASE("Embedding looks up rows", "[embedding]") {
+  Generator g(123);
+  Embedding emb(4, 5, g);  // LLMs-from-scratch embedding-vs-matmul: manual_seed(123); Embedding(4, 5)
+
+  SECTION("forward returns the rows of the ids in order") {
+    // idx = [2, 3, 1] -> rows 2, 3, 1 of the table
+    const std::vector<float> out = emb.forward(std::vector<int32_t>{2, 3, 1});
+    REQUIRE(out.size() == 15);
+    for (int k = 0; k < 5; ++k) {
+      CHECK(out[k] == emb.weight()[2 * 5 + k]);
+      CHECK(out[5 + k] == emb.weight()[3 * 5 + k]);
+      CHECK(out[10 + k] == emb.weight()[1 * 5 + k]);
+    }
+    CHECK(emb.weight()[0] == Approx(0.3374).margin(5e-5));  // the notebook's first value
+  }
+
+  SECTION("a [B, T] batch is the flat lookup reshaped to (B, T, D)") {
+    const std::vector<int32_t> batch{0, 1, 2, 3, 3, 2, 1, 0};  // B=2, T=4
+    const auto out = emb.forward(batch);
+    REQUIRE(out.size() == 2 * 4 * 5);
+    CHECK(out[(1 * 4 + 3) * 5 + 4] == emb.weight()[0 * 5 + 4]);
+  }
+
+  SECTION("an id out of range, negative included, fails with the limit") {
+    REQUIRE_THROWS_WITH(emb.forward(std::vector<int32_t>{1, 4}), "lookup: token id 4 out of range [0, 4)");
+    REQUIRE_THROWS_WITH(emb.forward(std::vector<int32_t>{-1}), "lookup: token id -1 out of range [0, 4)");
+    Generator g10(0);
+    Embedding ten(10, 10, g10);
+    REQUIRE_THROWS_WITH(ten.forward(std::vector<int32_t>{10}), "lookup: token id 10 out of range [0, 10)");
+  }
+
+  SECTION("an empty id list gives an empty output") { CHECK(emb.forward(std::vector<int32_t>{}).empty()); }
+
+  SECTION("bad shapes and sizes fail with clear messages") {
+    Generator g2(0);
+    REQUIRE_THROWS_WITH(Embedding(0, 3, g2), "Embedding: num_embeddings must be >= 1, got 0");
+    REQUIRE_THROWS_WITH(Embedding(3, -2, g2), "Embedding: embedding_dim must be >= 1, got -2");
+    REQUIRE_THROWS_WITH(Embedding(1000000000, 1000, g2),
+                        Catch::Contains("more than the limit of 3758096384 bytes"));
+    REQUIRE_THROWS_WITH(Embedding(4, 3, g2, EmbeddingOptions{.padding_idx = 4}),
+                        "Embedding: padding_idx 4 out of range [-4, 4)");
+  }
+}
+
+TEST_CASE("Embedding options behave like torch", "[embedding]") {
+  SECTION("padding_idx zeroes its row at init and gets no gradient") {
+    Generator g(1);
+    Embedding emb(5, 3, g, EmbeddingOptions{.padding_idx = 0});
+    for (int k = 0; k < 3; ++k) CHECK(emb.weight()[k] == 0.0f);
+    const std::vector<int32_t> ids{0, 2, 0};
+    const std::vector<float> dout(9, 1.0f);
+    const SparseGrad sg = emb.backward_sparse(ids, dout);
+    CHECK(sg.rows == std::vector<int32_t>{2});
+    const auto dense = emb.backward_dense(ids, dout);
+    for (int k = 0; k < 3; ++k) CHECK(dense[k] == 0.0f);
+  }
+
+  SECTION("a negative padding_idx counts from the end") {
+    Generator g(1);
+    Embedding emb(5, 3, g, EmbeddingOptions{.padding_idx = -1});  // -1 means none
+    CHECK(emb.options().padding_idx == -1);
+    Embedding last(5, 3, g, EmbeddingOptions{.padding_idx = -2});
+    CHECK(last.options().padding_idx == 3);
+  }
+
+  SECTION("scale multiplies by float(sqrt(D)) like the seed notebook's Embeddings module") {
+    Generator g(0);
+    Embedding emb(500, 20, g, EmbeddingOptions{.scale = true});
+    const float s = static_cast<float>(std::sqrt(20.0));
+    const auto out = emb.forward(std::vector<int32_t>{7});
+    for (int k = 0; k < 20; ++k) CHECK(out[k] == emb.weight()[7 * 20 + k] * s);
+  }
+
+  SECTION("max_norm renormalises the looked-up rows in place, as embedding_renorm_") {
+    Generator g(3);
+    Embedding emb(4, 8, g, EmbeddingOptions{.max_norm = 1.0f});
+    const std::vector<float> before = emb.weight();
+    const auto out = emb.forward(std::vector<int32_t>{1, 1});
+    double n1 = 0;
+    for (int k = 0; k < 8; ++k) n1 += double(out[k]) * out[k];
+    CHECK(std::sqrt(n1) == Approx(1.0).epsilon(1e-5));
+    for (int k = 0; k < 8; ++k) CHECK(emb.weight()[8 + k] == out[k]);  // mutated
+    for (int k = 0; k < 8; ++k) CHECK(emb.weight()[k] == before[k]);   // row 0 untouched
+  }
+
+  SECTION("from_pretrained keeps the weights and freezing refuses gradients") {
+    std::vector<float> w{1, 2, 3, 4, 5, 6};
+    Embedding emb = Embedding::from_pretrained(w, 3, 2);
+    CHECK(emb.forward(std::vector<int32_t>{2}) == std::vector<float>{5, 6});
+    REQUIRE_THROWS_WITH(emb.backward_sparse(std::vector<int32_t>{0}, std::vector<float>{1, 1}),
+                        "backward: the table is frozen (from_pretrained with freeze); it has no gradient");
+    REQUIRE_THROWS_WITH(Embedding::from_pretrained(w, 4, 2),
+                        "Embedding.from_pretrained: weights have 6 values, expected 4 x 2 = 8");
+    Embedding open = Embedding::from_pretrained(w, 3, 2, {}, false);
+    CHECK_NOTHROW(open.backward_sparse(std::vector<int32_t>{0}, std::vector<float>{1, 1}));
+  }
+}
+
+TEST_CASE("Embedding backward sums repeated ids", "[embedding]") {
+  Generator g(0);
+  Embedding emb(6, 4, g, EmbeddingOptions{.scale = true});
+  const std::vector<int32_t> ids{3, 1, 3, 5};
+  std::vector<float> dout(16);
+  for (size_t i = 0; i < dout.size(); ++i) dout[i] = 0.25f * float(i) - 1.0f;
+  const float s = emb.scale_factor();
+
+  SECTION("sparse gradients list each row once, ascending, with summed values") {
+    const SparseGrad sg = emb.backward_sparse(ids, dout);
+    CHECK(sg.rows == std::vector<int32_t>{1, 3, 5});
+    for (int k = 0; k < 4; ++k) {
+      CHECK(sg.values[0 * 4 + k] == dout[4 + k] * s);
+      CHECK(sg.values[1 * 4 + k] == (0.0f + dout[k] * s) + dout[8 + k] * s);
+      CHECK(sg.values[2 * 4 + k] == dout[12 + k] * s);
+    }
+  }
+
+  SECTION("the dense gradient equals the sparse one scattered into (V, D)") {
+    const SparseGrad sg = emb.backward_sparse(ids, dout);
+    const auto dense = emb.backward_dense(ids, dout);
+    REQUIRE(dense.size() == 24);
+    for (size_t r = 0; r < sg.rows.size(); ++r)
+      for (int k = 0; k < 4; ++k) CHECK(dense[sg.rows[r] * 4 + k] == sg.values[r * 4 + k]);
+    CHECK(dense[0] == 0.0f);
+  }
+
+  SECTION("the gradient matches finite differences of sum(out * dout)") {
+    auto loss = [&](Embedding& e) {
+      const auto out = e.forward(ids);
+      double L = 0;
+      for (size_t i = 0; i < out.size(); ++i) L += double(out[i]) * dout[i];
+      return L;
+    };
+    const auto dense = emb.backward_dense(ids, dout);
+    const float h = 1e-2f;
+    for (int idx : {4 * 3 + 1, 4 * 1 + 0, 4 * 5 + 3}) {
+      Embedding plus = emb, minus = emb;
+      plus.weight_mut()[idx] += h;
+      minus.weight_mut()[idx] -= h;
+      CHECK((loss(plus) - loss(minus)) / (2 * h) == Approx(dense[idx]).epsilon(1e-3));
+    }
+  }
+
+  SECTION("dout of the wrong shape fails") {
+    REQUIRE_THROWS_WITH(emb.backward_sparse(ids, std::vector<float>(15)),
+                        "backward: dout has 15 values, expected 4 x 4");
+  }
+}
+
+TEST_CASE("Lookup equals one-hot times W", "[embedding][linear]") {
+  Generator g(123);
+  Embedding emb(4, 5, g);
+  const std::vector<int32_t> ids{2, 3, 1};
+  const Linear lin = Linear::from_embedding(emb);
+  const auto x = one_hot(ids, 4);
+
+  SECTION("forward outputs are bit-identical") {
+    CHECK(lin.forward(x, 3) == emb.forward(ids));
+  }
+
+  SECTION("weight gradients are bit-identical (transposed)") {
+    std::vector<float> dout(15);
+    for (size_t i = 0; i < dout.size(); ++i) dout[i] = std::sin(float(i));
+    const auto dW_lookup = emb.backward_dense(ids, dout);          // (V, D)
+    const auto dW_linear = lin.backward_weight(x, dout, 3);        // (D, V)
+    for (int v = 0; v < 4; ++v)
+      for (int d = 0; d < 5; ++d) CHECK(dW_linear[d * 4 + v] == dW_lookup[v * 5 + d]);
+  }
+
+  SECTION("one_hot rejects ids outside the vocabulary") {
+    REQUIRE_THROWS_WITH(one_hot(std::vector<int32_t>{4}, 4), "one_hot: token id 4 out of range [0, 4)");
+  }
+
+  SECTION("Linear.forward agrees with Eigen's matrix product") {
+    Generator g2(9);
+    Linear l(7, 3, g2);
+    std::vector<float> xin(2 * 7);
+    for (size_t i = 0; i < xin.size(); ++i) xin[i] = 0.1f * float(i) - 0.4f;
+    const auto y = l.forward(xin, 2);
+    using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    const Eigen::Map<const RowMajor> X(xin.data(), 2, 7), W(l.weight().data(), 3, 7);
+    const RowMajor want = X * W.transpose();
+    for (int i = 0; i < 2; ++i)
+      for (int o = 0; o < 3; ++o) CHECK(y[i * 3 + o] == Approx(want(i, o)).margin(1e-6));
+  }
+}

@@ -1,0 +1,152 @@
+// Positional encodings: sinusoidal against tests/reference/sinusoidal_pe.json, learned
+// tables and their limit, RoPE invariants (norms, relative positions), ALiBi slopes.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "embed/embedding.hpp"
+#include "embed/positional.hpp"
+#include "reference.hpp"
+
+using namespace embedlab;
+
+TEST_CASE("sinusoidal encodings match the reference", "[positional]") {
+  const auto ref = embedlab::testing::load_reference("sinusoidal_pe.json");
+  const int64_t T = ref["max_len"], D = ref["d_model"];
+  const auto pe = sinusoidal(T, D);
+
+  SECTION("rows 0, 1, 2, 63 and 127 agree within 1e-6 (float32 rounding of float64 values)") {
+    for (const auto& [row, values] : ref["rows"].items()) {
+      const int r = std::stoi(row);
+      const auto want = embedlab::testing::flatten(values);
+      REQUIRE(want.size() == static_cast<size_t>(D));
+      INFO("row " << r);
+      CHECK(embedlab::testing::max_abs_diff(want, pe.data() + r * D, D) < 1e-6);
+    }
+  }
+
+  SECTION("the full-table sums agree") {
+    double sum = 0, sum_sq = 0;
+    for (float v : pe) sum += v, sum_sq += double(v) * v;
+    CHECK(sum == Approx(ref["full_table_sum"].get<double>()).margin(1e-4));
+    CHECK(sum_sq == Approx(ref["full_table_sum_sq"].get<double>()).margin(1e-4));
+  }
+
+  SECTION("values stay in [-1, 1] and position 0 is (0, 1, 0, 1, ...)") {
+    for (float v : pe) CHECK((v >= -1.0f && v <= 1.0f));
+    for (int k = 0; k < D; ++k) CHECK(pe[k] == (k % 2 ? 1.0f : 0.0f));
+  }
+
+  SECTION("odd widths and huge sizes are refused") {
+    REQUIRE_THROWS_WITH(sinusoidal(4, 5), "sinusoidal: dim must be even, got 5");
+    REQUIRE_THROWS_WITH(sinusoidal(2000000, 8), "sinusoidal: positions 2000000 out of range [0, 1048576]");
+  }
+}
+
+TEST_CASE("learned positions", "[positional]") {
+  SECTION("drawn like nn.Embedding from the same generator after the token table") {
+    Generator a(123), b(123);
+    Embedding tok(50, 8, a);
+    LearnedPositions pos(4, 8, a);
+    Embedding tok2(50, 8, b);
+    Embedding pos2(4, 8, b);
+    CHECK(pos.table() == pos2.weight());
+  }
+
+  SECTION("a position beyond the context length is an error that says so") {
+    Generator g(0);
+    LearnedPositions pos(8, 4, g);
+    CHECK(pos.forward(8).size() == 32);
+    REQUIRE_THROWS_WITH(pos.forward(9),
+                        "learned positions: position 8 out of range [0, 8): the table was made for context_length 8");
+    REQUIRE_THROWS_WITH(pos.forward(std::vector<int32_t>{3, 12}),
+                        "learned positions: position 12 out of range [0, 8)");
+  }
+
+  SECTION("fused token*scale + position forward equals the two steps") {
+    Generator g(5);
+    Embedding tok(20, 6, g, EmbeddingOptions{.scale = true});
+    LearnedPositions pos(4, 6, g);
+    const std::vector<int32_t> ids{1, 5, 7, 19, 2, 3, 3, 0};  // B=2, T=4
+    std::vector<float> fused(ids.size() * 6);
+    tok.forward_with_positions(ids, pos.table().data(), 4, fused.data());
+    const auto plain = tok.forward(ids);
+    for (size_t i = 0; i < ids.size(); ++i)
+      for (int k = 0; k < 6; ++k) CHECK(fused[i * 6 + k] == plain[i * 6 + k] + pos.table()[(i % 4) * 6 + k]);
+  }
+}
+
+TEST_CASE("rotary encodings", "[positional]") {
+  Generator g(1);
+  const int64_t T = 16, D = 8;
+  std::vector<float> q(T * D), k(T * D);
+  g.normal(q.data(), q.size());
+  g.normal(k.data(), k.size());
+
+  SECTION("rotation preserves every row's norm") {
+    auto r = q;
+    rope_apply(r.data(), T, D);
+    for (int t = 0; t < T; ++t) {
+      double a = 0, b = 0;
+      for (int j = 0; j < D; ++j) a += double(q[t * D + j]) * q[t * D + j], b += double(r[t * D + j]) * r[t * D + j];
+      CHECK(std::sqrt(b) == Approx(std::sqrt(a)).epsilon(1e-5));
+    }
+  }
+
+  SECTION("the dot product of rotated vectors depends only on their distance") {
+    // <rope(q, m), rope(k, n)> for (m, n) = (3, 1) and (12, 10): same q and k, same distance.
+    std::vector<float> q1(q.begin(), q.begin() + D), k1(k.begin(), k.begin() + D);
+    auto rot = [&](std::vector<float> v, int64_t p) { rope_apply(v.data(), 1, D, p); return v; };
+    auto dot = [&](const std::vector<float>& a, const std::vector<float>& b) {
+      double s = 0;
+      for (int j = 0; j < D; ++j) s += double(a[j]) * b[j];
+      return s;
+    };
+    CHECK(dot(rot(q1, 3), rot(k1, 1)) == Approx(dot(rot(q1, 12), rot(k1, 10))).margin(1e-5));
+    CHECK(dot(rot(q1, 7), rot(k1, 7)) == Approx(dot(q1, k1)).margin(1e-5));
+  }
+
+  SECTION("the inverse rotation undoes the rotation") {
+    auto r = q;
+    rope_apply(r.data(), T, D, 5);
+    rope_apply_inverse(r.data(), T, D, 5);
+    for (size_t i = 0; i < q.size(); ++i) CHECK(r[i] == Approx(q[i]).margin(1e-5));
+  }
+
+  SECTION("the rope table is (cos, sin) of p * theta_i, theta_i = 10000^(-2i/D)") {
+    const auto t = rope_table(4, 4);
+    CHECK(t[1 * 4 + 0] == Approx(std::cos(1.0)).margin(1e-7));
+    CHECK(t[1 * 4 + 1] == Approx(std::sin(1.0)).margin(1e-7));
+    CHECK(t[3 * 4 + 2] == Approx(std::cos(3 * 0.01)).margin(1e-7));
+    CHECK(t[3 * 4 + 3] == Approx(std::sin(3 * 0.01)).margin(1e-7));
+  }
+}
+
+TEST_CASE("ALiBi biases", "[positional]") {
+  SECTION("slopes for 8 heads are 1/2, 1/4, ..., 1/256") {
+    const auto s = alibi_slopes(8);
+    for (int h = 0; h < 8; ++h) CHECK(s[h] == Approx(std::pow(2.0, -(h + 1))).epsilon(1e-6));
+  }
+  SECTION("a non-power-of-two head count interleaves the next power's slopes") {
+    const auto s = alibi_slopes(6);  // 4 slopes of 2^(-2(h+1)), then 2^(-1), 2^(-3)
+    REQUIRE(s.size() == 6);
+    CHECK(s[4] == Approx(0.5).epsilon(1e-6));
+    CHECK(s[5] == Approx(0.125).epsilon(1e-6));
+  }
+  SECTION("the bias is -slope * distance below the diagonal and -inf above") {
+    const auto b = alibi_bias(2, 3);
+    CHECK(b[(0 * 3 + 2) * 3 + 0] == Approx(-0.0625 * 2).epsilon(1e-6));  // H=2: slopes 2^-4, 2^-8
+    CHECK(std::isinf(b[(1 * 3 + 0) * 3 + 1]));
+    CHECK(b[(1 * 3 + 1) * 3 + 1] == 0.0f);
+  }
+}
+
+TEST_CASE("position similarity", "[positional]") {
+  SECTION("cosine similarity of sinusoidal rows is 1 on the diagonal and symmetric") {
+    const auto pe = sinusoidal(10, 16);
+    const auto s = position_similarity(pe, 10, 16, true);
+    for (int i = 0; i < 10; ++i) {
+      CHECK(s[i * 10 + i] == Approx(1.0).epsilon(1e-6));
+      for (int j = 0; j < 10; ++j) CHECK(s[i * 10 + j] == s[j * 10 + i]);
+    }
+  }
+}
