@@ -1,0 +1,130 @@
+#include "tokenizer/bpe.hpp"
+
+#include <cstdio>
+#include <limits>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "tokenizer/gpt2_split.hpp"
+#include "tokenizer/unicode.hpp"
+
+namespace embedlab {
+
+namespace {
+inline uint64_t pair_key(int32_t a, int32_t b) { return (static_cast<uint64_t>(static_cast<uint32_t>(a)) << 32) | static_cast<uint32_t>(b); }
+}  // namespace
+
+BpeTokenizer::BpeTokenizer() {
+  bytes_.reserve(256);
+  for (int b = 0; b < 256; ++b) bytes_.emplace_back(1, static_cast<char>(b));
+}
+
+void BpeTokenizer::add_merge(const BpeMerge& m) {
+  check_index("bpe merge", "new id", m.id, vocab_size(), vocab_size() + 1);
+  check_index("bpe merge", "left id", m.left, 0, vocab_size());
+  check_index("bpe merge", "right id", m.right, 0, vocab_size());
+  if (!rank_.emplace(pair_key(m.left, m.right), static_cast<int32_t>(merges_.size())).second) {
+    fail("bpe merge", "pair (" + std::to_string(m.left) + ", " + std::to_string(m.right) + ") is merged twice");
+  }
+  merges_.push_back(m);
+  bytes_.push_back(bytes_[m.left] + bytes_[m.right]);
+}
+
+void BpeTokenizer::encode_piece(std::string_view piece, std::vector<int32_t>& out) const {
+  std::vector<int32_t> ids(piece.begin(), piece.end());
+  for (auto& id : ids) id = static_cast<unsigned char>(id);
+  while (ids.size() >= 2) {
+    int32_t best = std::numeric_limits<int32_t>::max();
+    for (size_t k = 0; k + 1 < ids.size(); ++k) {
+      auto it = rank_.find(pair_key(ids[k], ids[k + 1]));
+      if (it != rank_.end() && it->second < best) best = it->second;
+    }
+    if (best == std::numeric_limits<int32_t>::max()) break;
+    const BpeMerge& m = merges_[best];
+    size_t w = 0;
+    for (size_t k = 0; k < ids.size(); ++k) {
+      if (k + 1 < ids.size() && ids[k] == m.left && ids[k + 1] == m.right) {
+        ids[w++] = m.id;
+        ++k;
+      } else {
+        ids[w++] = ids[k];
+      }
+    }
+    ids.resize(w);
+  }
+  out.insert(out.end(), ids.begin(), ids.end());
+}
+
+std::vector<int32_t> BpeTokenizer::encode(std::string_view text) const {
+  std::vector<int32_t> out;
+  Gpt2Splitter split(text);
+  for (std::string_view piece; split.next(piece);) encode_piece(piece, out);
+  return out;
+}
+
+std::string BpeTokenizer::decode_bytes(std::span<const int32_t> ids) const {
+  std::string out;
+  for (const int32_t id : ids) {
+    check_index("decode", "token id", id, 0, vocab_size());
+    out += bytes_[id];
+  }
+  return out;
+}
+
+std::string BpeTokenizer::decode(std::span<const int32_t> ids) const {
+  return unicode::replace_invalid_utf8(decode_bytes(ids));
+}
+
+const std::string& BpeTokenizer::token_bytes(int32_t id) const {
+  check_index("token_bytes", "token id", id, 0, vocab_size());
+  return bytes_[id];
+}
+
+std::string BpeTokenizer::save() const {
+  std::ostringstream os;
+  os << "embedlab-bpe 1\npattern gpt2\nmerges " << merges_.size() << "\n";
+  for (const auto& m : merges_) os << m.left << " " << m.right << " " << m.count << "\n";
+  return os.str();
+}
+
+BpeTokenizer BpeTokenizer::load(std::string_view text) {
+  std::istringstream is{std::string(text)};
+  std::string line;
+  int line_no = 0;
+  auto bad = [&](const std::string& what) { fail("bpe load", "line " + std::to_string(line_no) + ": " + what); };
+  auto next_line = [&]() -> bool {
+    if (!std::getline(is, line)) return false;
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    return true;
+  };
+  if (!next_line() || line != "embedlab-bpe 1") {
+    line_no = 1;
+    bad("expected 'embedlab-bpe 1', got '" + line.substr(0, 40) + "'");
+  }
+  if (!next_line() || line != "pattern gpt2") bad("expected 'pattern gpt2', got '" + line.substr(0, 40) + "'");
+  long long count = -1;
+  if (!next_line() || std::sscanf(line.c_str(), "merges %lld", &count) != 1 || count < 0 || count > (1 << 24)) {
+    bad("expected 'merges <count>' with a count in [0, 16777216], got '" + line.substr(0, 40) + "'");
+  }
+  BpeTokenizer tok;
+  for (long long k = 0; k < count; ++k) {
+    if (!next_line()) bad("file ends after " + std::to_string(k) + " of " + std::to_string(count) + " merges");
+    long long a, b, c;
+    char extra;
+    if (std::sscanf(line.c_str(), "%lld %lld %lld %c", &a, &b, &c, &extra) != 3 || c < 0) {
+      bad("expected '<left> <right> <count>', got '" + line.substr(0, 40) + "'");
+    }
+    const int32_t id = tok.vocab_size();
+    if (a < 0 || a >= id || b < 0 || b >= id) {
+      bad("pair (" + std::to_string(a) + ", " + std::to_string(b) + ") refers to an id outside [0, " + std::to_string(id) + ")");
+    }
+    if (tok.rank_.count(pair_key(static_cast<int32_t>(a), static_cast<int32_t>(b)))) {
+      bad("pair (" + std::to_string(a) + ", " + std::to_string(b) + ") is merged twice");
+    }
+    tok.add_merge({static_cast<int32_t>(a), static_cast<int32_t>(b), id, c});
+  }
+  return tok;
+}
+
+}  // namespace embedlab

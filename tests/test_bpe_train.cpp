@@ -1,0 +1,156 @@
+// BPE training (step API, tie-breaking, incremental counts vs a naive recount) and the trained
+// tokenizer (encode/decode, save/load).
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <map>
+#include <random>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "tokenizer/bpe.hpp"
+#include "tokenizer/bpe_train.hpp"
+#include "tokenizer/gpt2_split.hpp"
+
+using namespace embedlab;
+
+namespace {
+
+// The textbook algorithm (minbpe get_stats/merge) with a full recount every step and the same
+// tie-breaking (highest count, then smallest pair), to check the incremental trainer against.
+std::vector<BpeMerge> naive_train(const std::string& text, int vocab_size) {
+  std::vector<std::vector<int32_t>> chunks;
+  for (const auto& piece : gpt2_split(text)) {
+    chunks.emplace_back();
+    for (unsigned char c : piece) chunks.back().push_back(c);
+  }
+  std::vector<BpeMerge> merges;
+  for (int32_t id = 256; id < vocab_size; ++id) {
+    std::map<std::pair<int32_t, int32_t>, int64_t> stats;
+    for (const auto& c : chunks)
+      for (size_t k = 0; k + 1 < c.size(); ++k) ++stats[{c[k], c[k + 1]}];
+    if (stats.empty()) break;
+    auto best = stats.begin();
+    for (auto it = stats.begin(); it != stats.end(); ++it)
+      if (it->second > best->second) best = it;  // map order: the smallest pair wins ties
+    const auto [l, r] = best->first;
+    merges.push_back({l, r, id, best->second});
+    for (auto& c : chunks) {
+      std::vector<int32_t> out;
+      for (size_t k = 0; k < c.size(); ++k) {
+        if (k + 1 < c.size() && c[k] == l && c[k + 1] == r) out.push_back(id), ++k;
+        else out.push_back(c[k]);
+      }
+      c = out;
+    }
+  }
+  return merges;
+}
+
+bool same_merges(const std::vector<BpeMerge>& a, const std::vector<BpeMerge>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t k = 0; k < a.size(); ++k)
+    if (a[k].left != b[k].left || a[k].right != b[k].right || a[k].id != b[k].id || a[k].count != b[k].count) return false;
+  return true;
+}
+
+std::string corpus() {
+  std::ifstream f(EMBEDLAB_SOURCE_DIR "/web/corpora/the-verdict.txt", std::ios::binary);
+  REQUIRE(f.good());
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+TEST_CASE("BpeTrainer merges the most frequent pair each step", "[bpe]") {
+  SECTION("the worked example: aa, then ab by the tie rule, then aaab") {
+    BpeTrainer tr("aaabdaaabac", 259);
+    const auto m1 = tr.step(1);
+    REQUIRE(m1.size() == 1);
+    CHECK(m1[0].left == 97);
+    CHECK(m1[0].right == 97);
+    CHECK(m1[0].id == 256);
+    CHECK(m1[0].count == 4);
+    const auto rest = tr.step(5);  // only two more fit under vocab_size 259
+    REQUIRE(rest.size() == 2);
+    CHECK((rest[0].left == 97 && rest[0].right == 98 && rest[0].count == 2));
+    CHECK((rest[1].left == 256 && rest[1].right == 257 && rest[1].id == 258));
+    CHECK(tr.done());
+    CHECK(tr.tokenizer().token_bytes(258) == "aaab");
+    CHECK(tr.tokenizer().encode("aaabdaaabac") == std::vector<int32_t>{258, 100, 258, 97, 99});
+  }
+  SECTION("incremental counts give the same merges as a full recount (random texts)") {
+    std::mt19937 rng(7);
+    const char* words[] = {"the", " the", " cat", " sat", "aaa", " on", "!!", "\n", " ", "  ", "ab", "ba", "\xC3\xA9t\xC3\xA9"};
+    for (int t = 0; t < 40; ++t) {
+      std::string text;
+      const int n = 5 + static_cast<int>(rng() % 80);
+      for (int k = 0; k < n; ++k) text += words[rng() % 13];
+      BpeTrainer tr(text, 256 + 30);
+      tr.train();
+      INFO("text: " << text);
+      REQUIRE(same_merges(tr.tokenizer().merges(), naive_train(text, 256 + 30)));
+    }
+  }
+  SECTION("on the-verdict the first merges match a full recount and training shortens the text") {
+    const std::string text = corpus();
+    BpeTrainer tr(text, 256 + 40);
+    tr.train();
+    CHECK(same_merges(tr.tokenizer().merges(), naive_train(text, 256 + 40)));
+    const auto ids = tr.tokenizer().encode(text);
+    CHECK(ids.size() < text.size());
+    CHECK(tr.tokenizer().decode_bytes(ids) == text);
+  }
+  SECTION("training stops early when no pair is left") {
+    BpeTrainer tr("ab", 300);
+    CHECK(tr.step(10).size() == 1);
+    CHECK(tr.done());
+    CHECK(tr.tokenizer().vocab_size() == 257);
+    BpeTrainer empty("", 300);
+    CHECK(empty.step(3).empty());
+    CHECK(empty.done());
+  }
+  SECTION("bad sizes are refused with clear messages") {
+    REQUIRE_THROWS_WITH(BpeTrainer("abc", 100), "bpe train: vocab_size must be >= 256, got 100");
+    REQUIRE_THROWS_WITH(BpeTrainer("abc", 2000000), "bpe train: vocab_size 2000000 out of range [256, 1048577)");
+    BpeTrainer tr("abc", 300);
+    REQUIRE_THROWS_WITH(tr.step(-1), "bpe train step: n must be >= 0, got -1");
+  }
+}
+
+TEST_CASE("BpeTokenizer encodes, decodes, saves and loads", "[bpe]") {
+  BpeTrainer tr("the cat sat on the mat; the hat, the bat.", 270);
+  tr.train();
+  const BpeTokenizer& tok = tr.tokenizer();
+  REQUIRE(tok.vocab_size() == 270);
+
+  SECTION("random byte strings round-trip through encode and decode") {
+    std::mt19937 rng(99);
+    for (int t = 0; t < 500; ++t) {
+      std::string s(rng() % 40, '\0');
+      for (auto& c : s) c = static_cast<char>(rng() % 2 ? rng() % 256 : "the at "[rng() % 7]);
+      REQUIRE(tok.decode_bytes(tok.encode(s)) == s);
+    }
+    CHECK(tok.encode("").empty());
+    CHECK(tok.decode(tok.encode("\xFF" "the")) == "\xEF\xBF\xBD" "the");
+  }
+  SECTION("save then load gives the same merges and the same ids") {
+    const std::string file = tok.save();
+    CHECK(file.rfind("embedlab-bpe 1\npattern gpt2\nmerges 14\n", 0) == 0);
+    const BpeTokenizer back = BpeTokenizer::load(file);
+    CHECK(same_merges(back.merges(), tok.merges()));
+    CHECK(back.encode("the cat sat") == tok.encode("the cat sat"));
+  }
+  SECTION("malformed files are refused naming the line") {
+    REQUIRE_THROWS_WITH(BpeTokenizer::load("bpe\n"), "bpe load: line 1: expected 'embedlab-bpe 1', got 'bpe'");
+    REQUIRE_THROWS_WITH(BpeTokenizer::load("embedlab-bpe 1\npattern gpt2\nmerges 2\n97 98 3\n"),
+                        "bpe load: line 4: file ends after 1 of 2 merges");
+    REQUIRE_THROWS_WITH(BpeTokenizer::load("embedlab-bpe 1\npattern gpt2\nmerges 1\n97 300 3\n"),
+                        "bpe load: line 4: pair (97, 300) refers to an id outside [0, 256)");
+    REQUIRE_THROWS_WITH(BpeTokenizer::load("embedlab-bpe 1\npattern gpt2\nmerges 1\n97 x\n"),
+                        "bpe load: line 4: expected '<left> <right> <count>', got '97 x'");
+    REQUIRE_THROWS_WITH(tok.decode_bytes(std::vector<int32_t>{270}), "decode: token id 270 out of range [0, 270)");
+  }
+}
