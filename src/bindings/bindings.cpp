@@ -89,7 +89,7 @@ val copy_out(const std::vector<T>& v) {
 
 uint64_t seed_from(double seed) {
   if (!(seed >= 0 && seed <= 9007199254740991.0) || std::floor(seed) != seed) {
-    fail("manualSeed", "seed " + std::to_string(seed) + " must be an integer in [0, 9007199254740991]");
+    fail("manualSeed", "seed " + format_number(seed) + " must be an integer in [0, 9007199254740991]");
   }
   return static_cast<uint64_t>(seed);
 }
@@ -179,7 +179,7 @@ class EmbeddingHandle {
  private:
   static int64_t dim_arg(const char* name, double v) {
     if (!(v >= 1 && v <= 2147483647.0) || std::floor(v) != v) {
-      fail("Embedding", std::string(name) + " " + std::to_string(v) +
+      fail("Embedding", std::string(name) + " " + format_number(v) +
                             " must be an integer in [1, 2147483647]");
     }
     return static_cast<int64_t>(v);

@@ -1,8 +1,16 @@
 #include "core/error.hpp"
 
+#include <cstdio>
+
 namespace embedlab {
 
 void fail(const std::string& where, const std::string& what) { throw Error(where + ": " + what); }
+
+std::string format_number(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.15g", v);
+  return buf;
+}
 
 void check_index(const char* where, const char* name, int64_t value, int64_t lo, int64_t hi) {
   if (value < lo || value >= hi) {

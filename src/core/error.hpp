@@ -33,6 +33,9 @@ void check_at_least(const char* where, const char* name, int64_t value, int64_t 
 size_t checked_elements(const char* where, const char* what, int64_t a, int64_t b,
                         size_t elem_bytes = 4);
 
+// A number as a person would write it: 0, 1.5, 1e+30, nan (printf %.15g).
+std::string format_number(double v);
+
 // The largest single table the engine allocates (3.5 GiB: the wasm build's heap is 4 GiB).
 inline constexpr uint64_t kMaxTableBytes = 3758096384ull;
 

@@ -27,10 +27,10 @@ Embedding::Embedding(int64_t V, int64_t D, const EmbeddingOptions& opts) : V_(V)
   check_at_least("Embedding", "num_embeddings", V, 1);
   check_at_least("Embedding", "embedding_dim", D, 1);
   if (!(opts.max_norm >= 0.0f) || !std::isfinite(opts.max_norm)) {
-    fail("Embedding", "max_norm must be a finite number >= 0, got " + std::to_string(opts.max_norm));
+    fail("Embedding", "max_norm must be a finite number >= 0, got " + format_number(opts.max_norm));
   }
   if (!(opts.norm_type > 0.0f) || !std::isfinite(opts.norm_type)) {
-    fail("Embedding", "norm_type must be a finite number > 0, got " + std::to_string(opts.norm_type));
+    fail("Embedding", "norm_type must be a finite number > 0, got " + format_number(opts.norm_type));
   }
   const size_t n = checked_elements("Embedding", "a table", V, D);
   opts_.padding_idx = resolve_padding(opts.padding_idx, V);

@@ -1,0 +1,124 @@
+// node:test for the wasm module's JS API: the same numbers as torch and the native build,
+// native = wasm bitwise, errors as JS Errors, and a module that survives 100,000 failures.
+import { describe, it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadEngine, repoRoot } from './load-engine.mjs';
+
+const reference = JSON.parse(fs.readFileSync(path.join(repoRoot, 'tests/reference/torch_embedding_init.json'), 'utf8'));
+const cli = path.join(repoRoot, 'build/native/embedlab');
+
+// The native CLI's table for the same arguments, parsed back to float32.
+function nativeTable(args) {
+  const out = JSON.parse(execFileSync(cli, args, { encoding: 'utf8' }));
+  return Float32Array.from(out.data);
+}
+
+let M;
+before(async () => { M = await loadEngine(); });
+
+describe('manualSeed + Embedding', () => {
+  it('reproduces every torch reference table within 1e-5', () => {
+    for (const e of reference.embedding) {
+      M.manualSeed(e.seed);
+      const emb = new M.Embedding(e.num_embeddings, e.embedding_dim);
+      const w = emb.weight();
+      const want = (e.values || e.first_rows).flat();
+      for (let i = 0; i < want.length; i++) {
+        assert.ok(Math.abs(w[i] - want[i]) < 1e-5, `seed ${e.seed} ${e.num_embeddings}x${e.embedding_dim} [${i}]: ${w[i]} vs ${want[i]}`);
+      }
+      emb.delete();
+    }
+  });
+
+  it('gives the seed notebook numbers: seed 42, 6x3 starts 1.9269, 1.4873, -0.4974', () => {
+    M.manualSeed(42);
+    const emb = new M.Embedding(6, 3);
+    assert.deepEqual(Array.from(emb.weight().slice(0, 3), (v) => v.toFixed(4)), ['1.9269', '1.4873', '-0.4974']);
+    emb.delete();
+  });
+
+  it('matches nn.Linear(4, 5, bias=False) exactly', () => {
+    const l = reference.linear[0];
+    M.manualSeed(l.seed);
+    const lin = new M.Linear(l.in_features, l.out_features);
+    assert.deepEqual(Array.from(lin.weight()), l.values.flat().map(Math.fround));
+    lin.delete();
+  });
+
+  it('is bit-identical to the native build for tables and lookups', () => {
+    for (const [seed, V, D] of [[42, 6, 3], [123, 12, 512], [7, 1000, 33], [0, 3, 4]]) {
+      M.manualSeed(seed);
+      const emb = new M.Embedding(V, D);
+      assert.deepEqual(emb.weight(), nativeTable(['init', '--seed', `${seed}`, '--num-embeddings', `${V}`, '--embedding-dim', `${D}`]));
+      const ids = [V - 1, 0, Math.floor(V / 2), 0];
+      assert.deepEqual(emb.forward(ids), nativeTable(['lookup', '--seed', `${seed}`, '--num-embeddings', `${V}`, '--embedding-dim', `${D}`, '--ids', ids.join(',')]));
+      emb.delete();
+    }
+    M.manualSeed(3);
+    const scaled = new M.Embedding(50, 64, { scale: true, paddingIdx: 1 });
+    assert.deepEqual(scaled.forward([1, 2, 49]), nativeTable(['lookup', '--seed', '3', '--num-embeddings', '50', '--embedding-dim', '64', '--ids', '1,2,49', '--scale', '--padding-idx', '1']));
+    scaled.delete();
+    assert.deepEqual(M.sinusoidal(64, 32), nativeTable(['posenc', '--kind', 'sinusoidal', '--positions', '64', '--dim', '32']));
+    assert.deepEqual(M.ropeTable(16, 8), nativeTable(['posenc', '--kind', 'rope', '--positions', '16', '--dim', '8']));
+  });
+
+  it('computes the same rows as one-hot x W, to the bit', () => {
+    M.manualSeed(123);
+    const emb = new M.Embedding(4, 5);
+    assert.deepEqual(emb.oneHotForward([2, 3, 1]), emb.forward([2, 3, 1]));
+    emb.delete();
+  });
+
+  it('sums repeated ids in the sparse gradient and zeroes the padding row', () => {
+    M.manualSeed(0);
+    const emb = new M.Embedding(5, 2, { paddingIdx: 0 });
+    const g = emb.backward([3, 0, 3], [1, 2, 5, 5, 10, 20]);
+    assert.deepEqual(Array.from(g.rows), [3]);
+    assert.deepEqual(Array.from(g.values), [11, 22]);
+    const dense = emb.backward([3, 0, 3], [1, 2, 5, 5, 10, 20], { sparse: false });
+    assert.equal(dense.length, 10);
+    assert.deepEqual(Array.from(dense.slice(6, 8)), [11, 22]);
+    emb.delete();
+  });
+});
+
+describe('errors', () => {
+  it('arrive as JS Errors with the C++ message', () => {
+    M.manualSeed(0);
+    const emb = new M.Embedding(10, 10);
+    assert.throws(() => emb.forward([10]), { message: 'lookup: token id 10 out of range [0, 10)' });
+    assert.throws(() => emb.forward([-1]), { message: 'lookup: token id -1 out of range [0, 10)' });
+    assert.throws(() => emb.forward([1.5]), { message: 'lookup: token id 1.5 at index 0 is not an integer' });
+    assert.throws(() => new M.Embedding(0, 3), /numEmbeddings 0 must be an integer in \[1, 2147483647\]/);
+    assert.throws(() => new M.Embedding(1e9, 1000), /more than the limit of 3758096384 bytes/);
+    assert.throws(() => M.sinusoidal(4, 5), { message: 'sinusoidal: dim must be even, got 5' });
+    assert.throws(() => M.manualSeed(-1), /seed -1 must be an integer/);
+    assert.throws(() => new M.Embedding(4, 3, { paddingIdx: 9 }), { message: 'Embedding: padding_idx 9 out of range [-4, 4)' });
+    emb.delete();
+  });
+
+  it('leave the module working with flat memory after 100,000 failing calls', () => {
+    M.manualSeed(0);
+    const emb = new M.Embedding(10, 10);
+    const before = emb.forward([3]);
+    const heap = M.HEAP8.length;
+    for (let i = 0; i < 100000; i++) {
+      try { emb.forward([10]); } catch { /* expected */ }
+    }
+    for (let i = 0; i < 1000; i++) {
+      try { new M.Embedding(-1, 2); } catch { /* expected */ }
+    }
+    assert.equal(M.HEAP8.length, heap, 'heap did not grow');
+    assert.deepEqual(emb.forward([3]), before);
+    emb.delete();
+  });
+
+  it('reject use after delete', () => {
+    const emb = new M.Embedding(2, 2);
+    emb.delete();
+    assert.throws(() => emb.forward([0]), { message: 'forward: this Embedding was deleted' });
+  });
+});
