@@ -14,5 +14,11 @@ int cmd_lookup(Args& a);
 int cmd_posenc(Args& a);
 // bench: cmd_bench.cpp (dispatches on the first positional: lookup, tokenize, train)
 int cmd_bench(Args& a);
+// tokenizer + data: cmd_tokenize.cpp
+int cmd_tokenize(Args& a);
+int cmd_decode(Args& a);
+int cmd_bpe_train(Args& a);
+int cmd_windows(Args& a);
+int cmd_bench_tokenize(Args& a);  // `bench tokenize`, called by cmd_bench
 
 }  // namespace embedlab::cli

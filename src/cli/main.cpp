@@ -22,8 +22,15 @@ const Entry kCommands[] = {
      "lookup --seed S --num-embeddings V --embedding-dim D --ids 2,3,1 [--scale] [--padding-idx P] [--max-norm M]"},
     {"posenc", embedlab::cli::cmd_posenc,
      "posenc --kind sinusoidal|learned|rope|alibi --positions T --dim D [--seed S] [--base 10000]"},
+    {"tokenize", embedlab::cli::cmd_tokenize,
+     "tokenize --encoding gpt2|whitespace|word|char|bpe:<file> [--lowercase] [--allow-special] [--min-count N] [--max-size N] FILE"},
+    {"decode", embedlab::cli::cmd_decode, "decode --encoding gpt2|whitespace|word|char|bpe:<file> --ids 1,2,3 [FILE]"},
+    {"bpe-train", embedlab::cli::cmd_bpe_train, "bpe-train --vocab-size N FILE -o OUT"},
+    {"windows", embedlab::cli::cmd_windows,
+     "windows --encoding E --max-length L --stride S --batch-size B [--shuffle --seed S] [--drop-last true|false] [--limit K] FILE"},
     {"bench", embedlab::cli::cmd_bench,
-     "bench lookup [--num-embeddings V --embedding-dim D --batch B --context T --reps R]"},
+     "bench lookup [--num-embeddings V --embedding-dim D --batch B --context T --reps R]"
+     " | bench tokenize --encoding gpt2 [--reps R] FILE"},
 };
 
 int usage(std::ostream& os) {
