@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// Assembles the static site: node scripts/build-web.mjs [--wasm-dir DIR] [--out DIR]
+//
+//   web/index.html, web/style.css   -> OUT/
+//   web/corpora/*                    -> OUT/corpora/
+//   WASM_DIR/embedlab.{js,wasm}      -> OUT/
+//   web/src/main.js   (esbuild)      -> OUT/app.js     (ESM, npm libraries bundled in)
+//   web/src/worker.js (esbuild)      -> OUT/worker.js  (ESM, './embedlab.js' left external)
+//
+// Defaults: WASM_DIR = build/wasm, OUT = build/web (relative to the repo root). Nothing is
+// fetched from a CDN or another origin at run time: every library is in app.js/worker.js.
+// It does not build the wasm module (scripts/build does) and does not serve the site.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function parseArgs(argv) {
+  const opts = { wasmDir: path.join(root, 'build', 'wasm'), out: path.join(root, 'build', 'web') };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const next = () => {
+      if (i + 1 >= argv.length) fail(`${a} needs a value`, `node scripts/build-web.mjs ${a} DIR`);
+      return path.resolve(argv[++i]);
+    };
+    if (a === '--wasm-dir') opts.wasmDir = next();
+    else if (a === '--out') opts.out = next();
+    else if (a === '-h' || a === '--help') {
+      console.log('usage: node scripts/build-web.mjs [--wasm-dir DIR] [--out DIR]');
+      process.exit(0);
+    } else fail(`unknown argument '${a}'`, 'usage: node scripts/build-web.mjs [--wasm-dir DIR] [--out DIR]');
+  }
+  return opts;
+}
+
+function fail(message, hint) {
+  console.error(`build-web: ${message}`);
+  if (hint) console.error(`---> HINT: ${hint}`);
+  process.exit(2);
+}
+
+function rel(p) {
+  return path.relative(root, p) || '.';
+}
+
+function copy(from, to) {
+  fs.mkdirSync(path.dirname(to), { recursive: true });
+  fs.copyFileSync(from, to);
+  console.log(`copied  ${rel(from)} -> ${rel(to)} (${fs.statSync(to).size} bytes)`);
+}
+
+async function main() {
+  const { wasmDir, out } = parseArgs(process.argv.slice(2));
+  for (const f of ['embedlab.js', 'embedlab.wasm']) {
+    if (!fs.existsSync(path.join(wasmDir, f))) {
+      fail(`${rel(path.join(wasmDir, f))} not found`, 'build the wasm module first (bash scripts/build), or pass --wasm-dir DIR');
+    }
+  }
+  let esbuild;
+  try {
+    esbuild = await import('esbuild');
+  } catch {
+    fail('esbuild is not installed', 'run npm ci in the repo root');
+  }
+  fs.mkdirSync(out, { recursive: true });
+
+  copy(path.join(root, 'web', 'index.html'), path.join(out, 'index.html'));
+  copy(path.join(root, 'web', 'style.css'), path.join(out, 'style.css'));
+  const corpora = path.join(root, 'web', 'corpora');
+  for (const f of fs.readdirSync(corpora).sort()) copy(path.join(corpora, f), path.join(out, 'corpora', f));
+  copy(path.join(wasmDir, 'embedlab.js'), path.join(out, 'embedlab.js'));
+  copy(path.join(wasmDir, 'embedlab.wasm'), path.join(out, 'embedlab.wasm'));
+
+  const common = {
+    bundle: true,
+    format: 'esm',
+    target: 'es2022',
+    minify: false,
+    sourcemap: true,
+    legalComments: 'eof',
+    logLevel: 'warning',
+    metafile: true,
+  };
+  const entries = [
+    { entry: 'web/src/main.js', outfile: 'app.js', external: [] },
+    { entry: 'web/src/worker.js', outfile: 'worker.js', external: ['./embedlab.js'] },
+  ];
+  for (const e of entries) {
+    const outfile = path.join(out, e.outfile);
+    const t0 = Date.now();
+    const r = await esbuild.build({ ...common, entryPoints: [path.join(root, e.entry)], outfile, external: e.external });
+    const inputs = Object.keys(r.metafile.inputs);
+    const libs = [...new Set(inputs.filter((p) => p.includes('node_modules/')).map((p) => p.split('node_modules/')[1].split('/')[0]))];
+    console.log(
+      `bundled ${e.entry} -> ${rel(outfile)} (${fs.statSync(outfile).size} bytes, ${inputs.length} modules` +
+        `${libs.length ? `, npm: ${libs.sort().join(' ')}` : ''}${e.external.length ? `, external: ${e.external.join(' ')}` : ''}, ${Date.now() - t0} ms)`,
+    );
+  }
+  console.log(`site ready in ${rel(out)}: serve it with any static server, e.g. node tests/browser/serve.mjs ${rel(out)}`);
+}
+
+main().catch((err) => fail(err.message));

@@ -1,0 +1,224 @@
+// Browser tests of the static page in Debian's headless Chromium through playwright-core.
+//   node tests/browser/page.test.mjs [--site build/web] [--shots build/screenshots]
+// Serves the built site (scripts/build-web.mjs) on 127.0.0.1 with serve.mjs, opens it and
+// checks what a person would see: the engine loads, plots are drawn (pixel variance, not
+// just "a canvas exists"), the seed changes the numbers, errors appear next to the control
+// that caused them while the last plot stays, bad link values are reported, and the main
+// thread keeps painting frames while the worker draws a 50257 x 768 table.
+// Prints one line per test and `page tests: N passed, M failed`; exits 1 on any failure.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from './serve.mjs';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const argv = process.argv.slice(2);
+const arg = (name, def) => (argv.includes(name) ? path.resolve(argv[argv.indexOf(name) + 1]) : path.join(repo, def));
+const site = arg('--site', 'build/web');
+const shots = arg('--shots', 'build/screenshots');
+if (!fs.existsSync(path.join(site, 'index.html'))) {
+  console.error(`page tests: ${site}/index.html not found\n---> HINT: node scripts/build-web.mjs --out ${site}`);
+  process.exit(2);
+}
+fs.mkdirSync(shots, { recursive: true });
+
+const results = [];
+async function test(name, fn) {
+  const t0 = Date.now();
+  try {
+    await fn();
+    results.push({ name, ok: true });
+    console.log(`ok   ${name} (${Date.now() - t0} ms)`);
+  } catch (err) {
+    results.push({ name, ok: false });
+    console.log(`FAIL ${name}: ${err.message.split('\n')[0]}`);
+  }
+}
+function assert(cond, message) {
+  if (!cond) throw new Error(message);
+}
+
+// In the page: pixel statistics of a canvas -> {w, h, variance, colors, hash}
+function canvasStats(el) {
+  const ctx = el.getContext('2d');
+  const { data } = ctx.getImageData(0, 0, el.width, el.height);
+  let sum = 0;
+  let sq = 0;
+  const colors = new Set();
+  let h = 0x811c9dc5;
+  const n = data.length / 4;
+  for (let i = 0; i < data.length; i += 4) {
+    const y = 0.299 * data[i] + 0.587 * data[i + 1] + 0.114 * data[i + 2];
+    sum += y;
+    sq += y * y;
+    if (colors.size < 5000) colors.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+    h = Math.imul(h ^ data[i] ^ (data[i + 1] << 8) ^ (data[i + 2] << 16), 0x01000193) >>> 0;
+  }
+  return { w: el.width, h: el.height, variance: sq / n - (sum / n) ** 2, colors: colors.size, hash: h };
+}
+
+const server = await startServer(site);
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  headless: true,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+const consoleErrors = [];
+const foreignRequests = [];
+async function openPage(hash = '') {
+  const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+  page.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
+  page.on('request', (r) => {
+    if (!r.url().startsWith(server.url) && !r.url().startsWith('data:')) foreignRequests.push(r.url());
+  });
+  await page.goto(`${server.url}index.html${hash}`);
+  await page.waitForSelector('body[data-engine="ready"]', { timeout: 15000 });
+  return page;
+}
+const renders = (page, view) => page.$eval(`#view-${view}`, (el) => Number(el.dataset.renders || 0));
+async function waitRenders(page, view, above) {
+  await page.waitForFunction(([v, n]) => Number(document.querySelector(`#view-${v}`).dataset.renders || 0) > n, [view, above], { timeout: 15000 });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+async function typeInto(page, id, text) {
+  await page.fill(`#${id}`, text);
+  await page.press(`#${id}`, 'Enter');
+}
+
+const t0 = Date.now();
+let page;
+await test('the page loads, the worker reports ready, the table view draws', async () => {
+  page = await openPage();
+  const status = await page.textContent('#engine-status');
+  assert(/engine ready/.test(status), `status says "${status}"`);
+  await waitRenders(page, 'table', 0);
+  const s = await page.$eval('#view-table .heatmap-canvas', canvasStats);
+  assert(s.variance > 50 && s.colors > 10, `table canvas looks blank: variance ${s.variance.toFixed(1)}, ${s.colors} colours`);
+  const legend = await page.$eval('#table-legend canvas', canvasStats);
+  assert(legend.variance > 50, 'legend canvas is blank');
+  await page.screenshot({ path: path.join(shots, 'table.png'), fullPage: true });
+});
+
+await test('lookup and one-hot x W are bitwise identical, also with sqrt(D) scaling', async () => {
+  assert((await page.textContent('#identical')) === 'identical: yes', `badge says "${await page.textContent('#identical')}"`);
+  const n = await renders(page, 'table');
+  await page.check('#f-scale');
+  await waitRenders(page, 'table', n);
+  assert((await page.textContent('#identical')) === 'identical: yes', 'not identical with scale on');
+  assert(/√3/.test(await page.textContent('#table-shape')), 'shape does not mention the sqrt(D) factor');
+  await page.uncheck('#f-scale');
+  await waitRenders(page, 'table', n + 1);
+});
+
+await test('seed 123, 6 x 3 gives torch numbers; changing the seed changes the table', async () => {
+  const first = await page.$$eval('#row-values tbody tr', (trs) => trs.map((tr) => tr.children[1].textContent));
+  // /usr/bin/python3: torch.manual_seed(123); nn.Embedding(6, 3).weight[2] -> 1.275301 -0.200953 -0.160564 (torch 1.13)
+  assert(first.join(' ') === '1.275301 -0.200953 -0.160564', `row 2 is ${first.join(' ')}`);
+  const before = await page.$eval('#view-table', (el) => el.dataset.checksum);
+  const pixBefore = await page.$eval('#view-table .heatmap-canvas', canvasStats);
+  const n = await renders(page, 'table');
+  await typeInto(page, 'f-seed', '7');
+  await waitRenders(page, 'table', n);
+  const after = await page.$eval('#view-table', (el) => el.dataset.checksum);
+  const pixAfter = await page.$eval('#view-table .heatmap-canvas', canvasStats);
+  assert(before !== after, `checksum unchanged (${before})`);
+  assert(pixBefore.hash !== pixAfter.hash, 'canvas pixels unchanged');
+  assert(/seed=7/.test(await page.evaluate(() => location.hash)), 'the URL hash does not carry seed=7');
+});
+
+await test('hovering a cell shows (token, dim, value)', async () => {
+  const box = await page.$eval('#view-table .heatmap-canvas', (el) => {
+    const r = el.getBoundingClientRect();
+    return { x: r.x, y: r.y, w: r.width, h: r.height };
+  });
+  await page.mouse.move(box.x + box.w * 0.5, box.y + 20);
+  const tip = await page.textContent('#view-table .tooltip');
+  assert(/^token \d+, dim \d+: -?[\d.e+-]+/.test(tip), `tooltip says "${tip}"`);
+});
+
+await test('D = 0 typed into the field shows the engine message there and keeps the last plot', async () => {
+  const before = await page.$eval('#view-table', (el) => el.dataset.checksum);
+  await typeInto(page, 'f-D', '0');
+  await page.waitForFunction(() => document.querySelector('.field[data-key="D"] .field-error').textContent.length > 0, null, { timeout: 10000 });
+  const msg = await page.textContent('.field[data-key="D"] .field-error');
+  assert(/^Embedding: embeddingDim 0/.test(msg), `message under D: "${msg}"`);
+  assert(await page.isVisible('#table-stale'), 'no "last good plot" badge');
+  const s = await page.$eval('#view-table .heatmap-canvas', canvasStats);
+  assert(s.variance > 50, 'plot went blank');
+  assert(before === (await page.$eval('#view-table', (el) => el.dataset.checksum)), 'table changed');
+  await page.screenshot({ path: path.join(shots, 'engine-error.png'), fullPage: true });
+  const n = await renders(page, 'table');
+  await typeInto(page, 'f-D', '3');
+  await waitRenders(page, 'table', n);
+  assert((await page.textContent('.field[data-key="D"] .field-error')) === '', 'error not cleared after a good value');
+});
+
+await test('V too large names the byte limit; a 50257 x 768 table is drawn downsampled without blocking frames', async () => {
+  await typeInto(page, 'f-V', '2000000000');
+  await typeInto(page, 'f-D', '1000');
+  await page.waitForFunction(() => /more than the limit/.test(document.querySelector('.field[data-key="D"] .field-error').textContent + document.querySelector('.field[data-key="V"] .field-error').textContent), null, { timeout: 10000 });
+  const n = await renders(page, 'table');
+  await page.evaluate(() => {
+    window.__gaps = [];
+    let last = performance.now();
+    const tick = (t) => {
+      window.__gaps.push(t - last);
+      last = t;
+      if (!window.__stopFrames) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  await typeInto(page, 'f-V', '50257');
+  await typeInto(page, 'f-D', '768');
+  await waitRenders(page, 'table', n);
+  const gaps = await page.evaluate(() => {
+    window.__stopFrames = true;
+    return window.__gaps;
+  });
+  const worst = Math.max(...gaps.slice(1));
+  const caption = await page.textContent('#table-caption');
+  assert(/Downsampled for drawing: 600 evenly spaced rows of 50257/.test(caption), `caption: ${caption.slice(0, 80)}`);
+  assert(worst < 250, `a frame took ${worst.toFixed(0)} ms while the worker drew the table`);
+  console.log(`     (${gaps.length} frames during the 50257 x 768 draw, longest gap ${worst.toFixed(0)} ms)`);
+  await page.screenshot({ path: path.join(shots, 'table-large.png'), fullPage: true });
+});
+
+await test('the positions view draws six non-blank plots and checks distance dependence', async () => {
+  const n = await renders(page, 'positions');
+  await page.click('.tabs button[data-view="positions"]');
+  await waitRenders(page, 'positions', n);
+  const stats = await page.$$eval('#view-positions .heatmap-canvas', (els, fn) => els.map((el) => new Function(`return (${fn})`)()(el)), canvasStats.toString());
+  assert(stats.length === 6, `${stats.length} heatmaps`);
+  for (const [i, s] of stats.entries()) assert(s.variance > 50 && s.colors > 10, `heatmap ${i} blank (variance ${s.variance.toFixed(1)})`);
+  const checks = await page.$$eval('#view-positions .check-line', (els) => els.map((e) => e.textContent));
+  assert(/yes/.test(checks[0]) && /no/.test(checks[1]) && /yes/.test(checks[2]), `checks: ${checks.join(' | ')}`);
+  await page.screenshot({ path: path.join(shots, 'positions.png'), fullPage: true });
+  await page.close();
+});
+
+await test('bad link values (#seed=abc&D=-3&view=nope) are reported and defaults used', async () => {
+  const p = await openPage('#seed=abc&D=-3&view=nope&zzz=1');
+  await waitRenders(p, 'table', 0);
+  const text = await p.textContent('#url-messages');
+  assert(await p.isVisible('#url-messages'), 'no visible message');
+  for (const s of ['seed=abc', 'D=-3', 'view=nope', "unknown setting 'zzz'"]) assert(text.includes(s), `message lacks ${s}: ${text}`);
+  assert((await p.inputValue('#f-seed')) === '123' && (await p.inputValue('#f-D')) === '3', 'defaults not used');
+  await p.screenshot({ path: path.join(shots, 'bad-url.png'), fullPage: true });
+  await p.close();
+});
+
+await test('no console errors and no requests to other origins', async () => {
+  assert(consoleErrors.length === 0, `console errors: ${consoleErrors.join(' | ')}`);
+  assert(foreignRequests.length === 0, `foreign requests: ${foreignRequests.join(' ')}`);
+});
+
+await browser.close();
+await server.close();
+const failed = results.filter((r) => !r.ok).length;
+console.log(`page tests: ${results.length - failed} passed, ${failed} failed (${((Date.now() - t0) / 1000).toFixed(1)} s, screenshots in ${path.relative(repo, shots)})`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,65 @@
+// Worker-side handler for the 'table' request: draws the token embedding table from the
+// seed exactly like torch (manual_seed(seed); nn.Embedding(V, D, padding_idx)), looks up the
+// picked token both ways (Embedding.forward and one_hot(id) @ W) and returns a downsampled
+// copy for the heatmap. Runs only inside the worker (it calls the wasm module M); the page
+// never sees the full table, only at most maxRows x maxCols values.
+//
+//   payload {seed, V, D, scale, pad (int|null), tok, maxRows = 600, maxCols = 512}
+//   result  {V, D, scaleFactor, paddingIdx, tok,
+//            grid: {data (r*c), rows: r, cols: c, rowIndex (r), colIndex (c), sampled},
+//            stats: {min, max, absMax, mean, std},
+//            row (D): forward([tok]) = W[tok] * s,   oneHot (D): (one_hot(tok, V) @ W) * s,
+//            identical: bitwise equal?, maxAbsDiff, drawMs,
+//            checksum: FNV-1a of all V*D stored float32 values (arrays.js fnv1a)}
+//
+// subtle: oneHotForward returns the unscaled product; the sqrt(D) factor is applied here in
+// float32 (scaleFloat32), the same single rounding the C++ lookup does, so "identical" is a
+// bit comparison, not a tolerance.
+import { bitsEqual, fnv1a, maxAbsDiff, scaleFloat32, strideSample, summarize } from '../arrays.js';
+import { checkPageBudget } from './limits.js';
+
+export function makeTableHandler(M) {
+  let cache = null; // {key, emb, weight, drawMs}
+
+  function table(p) {
+    const key = JSON.stringify([p.seed, p.V, p.D, !!p.scale, p.pad ?? null]);
+    if (!cache || cache.key !== key) {
+      checkPageBudget('Embedding', 'a table', Number(p.V), Number(p.D));
+      const t0 = performance.now();
+      M.manualSeed(p.seed);
+      const opts = { scale: !!p.scale };
+      if (p.pad !== null && p.pad !== undefined) opts.paddingIdx = p.pad;
+      const emb = new M.Embedding(p.V, p.D, opts);
+      const weight = emb.weight();
+      const drawMs = performance.now() - t0;
+      if (cache) cache.emb.delete();
+      cache = { key, emb, weight, drawMs, stats: summarize(weight), checksum: fnv1a(weight) };
+    }
+    const { emb, weight } = cache;
+    const V = emb.numEmbeddings;
+    const D = emb.embeddingDim;
+    const s = emb.scaleFactor;
+    const tok = p.tok;
+    const row = emb.forward([tok]);
+    const plain = emb.oneHotForward([tok]);
+    const oneHot = s === 1 ? plain : scaleFloat32(plain, s);
+    const grid = strideSample(weight, V, D, p.maxRows || 600, p.maxCols || 512);
+    return {
+      V,
+      D,
+      scaleFactor: s,
+      paddingIdx: emb.paddingIdx,
+      tok,
+      grid,
+      stats: cache.stats,
+      row,
+      oneHot,
+      identical: bitsEqual(row, oneHot),
+      maxAbsDiff: maxAbsDiff(row, oneHot),
+      drawMs: cache.drawMs,
+      checksum: cache.checksum,
+    };
+  }
+
+  return { table };
+}

@@ -1,0 +1,30 @@
+// Which control should show an engine error? Pure; tested in tests/js/error-target.test.mjs.
+//
+// errorTarget(message, candidates, lastChanged) -> one key of `candidates`:
+//   1. a key whose pattern matches the message ("padding_idx 9 out of range" -> 'pad'),
+//   2. else the control the user changed last, if it fed this request,
+//   3. else the first candidate.
+//   errorTarget('Embedding: embeddingDim 0 must be an integer in [1, 2147483647]', ['seed', 'V', 'D'], 'seed') -> 'D'
+//   errorTarget('Embedding: a table of 2000000000 x 1000 values needs ...', ['V', 'D'], 'D') -> 'D'
+
+// key -> pattern naming it in engine messages (src/embed/*.cpp, src/bindings/*).
+const PATTERNS = [
+  ['pad', /padding_idx|paddingIdx/],
+  ['tok', /token id/],
+  ['seed', /\bseed\b/],
+  ['V', /numEmbeddings|num_embeddings/],
+  ['D', /embeddingDim|embedding_dim/],
+  ['T', /context_length|\bpositions? -?\d/],
+  ['pd', /\bdim\b/],
+  ['L', /max_length|maxLength/],
+  ['stride', /\bstride\b/],
+];
+
+export function errorTarget(message, candidates, lastChanged) {
+  const text = String(message);
+  for (const [key, re] of PATTERNS) {
+    if (candidates.includes(key) && re.test(text)) return key;
+  }
+  if (lastChanged && candidates.includes(lastChanged)) return lastChanged;
+  return candidates[0];
+}

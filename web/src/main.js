@@ -1,0 +1,136 @@
+// Page glue: reads the URL hash into the state, wires the settings panel and the tabs to the
+// views, sends engine requests for the visible view only, and writes the hash back after a
+// successful draw (so a shared link always reproduces a plot that worked). No engine calls
+// or drawing code here: engine-client.js talks to the worker, views/* draw.
+//
+// Error policy: an engine failure shows its message under the control it concerns
+// (error-target.js), the view keeps its last good plot and says so in a "stale" badge.
+import { EngineClient } from './engine-client.js';
+import { errorTarget } from './error-target.js';
+import { describeIgnored, parseHash, serializeHash } from './state.js';
+import { Controls } from './views/controls.js';
+import { POSITION_KEYS, PositionsView } from './views/positions-view.js';
+import { TABLE_KEYS, TableView } from './views/table-view.js';
+
+const statusEl = document.getElementById('engine-status');
+const urlMessages = document.getElementById('url-messages');
+const engine = new EngineClient('./worker.js');
+
+let { state, ignored } = parseHash(location.hash);
+let lastChanged = null;
+let lastWrittenHash = null;
+
+// view name -> {keys it depends on, request type, view object, dirty flag}
+const views = {};
+
+function showIgnored(items) {
+  urlMessages.replaceChildren();
+  urlMessages.hidden = items.length === 0;
+  for (const item of items) {
+    const p = document.createElement('p');
+    p.textContent = `Link setting ${describeIgnored(item)}.`;
+    urlMessages.append(p);
+  }
+}
+
+function writeHash() {
+  const h = serializeHash(state);
+  const target = h ? `#${h}` : '';
+  if (location.hash === target || (!h && location.hash === '')) return;
+  lastWrittenHash = target;
+  history.replaceState(null, '', `${location.pathname}${location.search}${target}`);
+}
+
+async function refresh(name) {
+  const v = views[name];
+  if (!v) return;
+  v.dirty = false;
+  try {
+    const r = await engine.latest(name, v.type, v.view.constructor.payload(state));
+    if (r === null) return; // a newer request for this view is on its way
+    controls.clearErrors(v.keys);
+    v.view.render(r, state);
+    v.view.setStale('');
+    v.good = { ...state };
+    writeHash();
+  } catch (err) {
+    const key = errorTarget(err.message, v.keys, lastChanged);
+    controls.setError(key, err.message);
+    if (v.view.last) v.view.setStale('showing the last good plot; see the message in the panel');
+  }
+}
+
+function showView(name) {
+  state.view = name;
+  for (const sec of document.querySelectorAll('.view')) sec.hidden = sec.dataset.view !== name;
+  for (const b of document.querySelectorAll('.tabs button')) b.setAttribute('aria-selected', String(b.dataset.view === name));
+  controls.showGroupsFor(name);
+  if (views[name] && views[name].dirty) refresh(name);
+  writeHash();
+}
+
+function onChange(key, value) {
+  state[key] = value;
+  lastChanged = key;
+  if (key === 'cmap') {
+    for (const v of Object.values(views)) v.view.recolor(state);
+    writeHash();
+    return;
+  }
+  for (const [name, v] of Object.entries(views)) {
+    if (!v.keys.includes(key)) continue;
+    v.dirty = true;
+    if (name === state.view) refresh(name);
+  }
+}
+
+const controls = new Controls(document.getElementById('controls'), onChange);
+
+views.table = {
+  keys: TABLE_KEYS,
+  type: 'table',
+  dirty: true,
+  view: new TableView(document.getElementById('view-table'), {
+    onPick: (row) => {
+      controls.fill({ ...state, tok: row });
+      document.getElementById('f-tok').value = String(row);
+      onChange('tok', row);
+    },
+  }),
+};
+views.positions = {
+  keys: POSITION_KEYS,
+  type: 'positions',
+  dirty: true,
+  view: new PositionsView(document.getElementById('view-positions')),
+};
+
+for (const b of document.querySelectorAll('.tabs button')) {
+  b.addEventListener('click', () => showView(b.dataset.view));
+}
+
+window.addEventListener('hashchange', () => {
+  if (location.hash === lastWrittenHash) return;
+  ({ state, ignored } = parseHash(location.hash));
+  showIgnored(ignored);
+  controls.fill(state);
+  for (const v of Object.values(views)) v.dirty = true;
+  showView(views[state.view] ? state.view : 'table');
+});
+
+showIgnored(ignored);
+controls.fill(state);
+showView(views[state.view] ? state.view : 'table');
+
+engine.ready.then(
+  (info) => {
+    statusEl.textContent = `engine ready (${info.isa})`;
+    statusEl.classList.add('ok');
+    document.body.dataset.engine = 'ready';
+  },
+  (err) => {
+    statusEl.textContent = err.message;
+    statusEl.classList.add('bad');
+    document.body.dataset.engine = 'failed';
+  },
+);

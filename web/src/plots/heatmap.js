@@ -1,0 +1,239 @@
+// A canvas heatmap of a (possibly downsampled) matrix with axes, axis labels, an optional
+// highlighted row, a hover tooltip (row, col, value) and click-to-pick. Drawing is scheduled
+// with requestAnimationFrame, so any number of setData() calls in one frame draw once.
+// It does not compute colours domains or fetch data: the caller passes a grid (arrays.js
+// strideSample shape), a domain and a colour lookup table (scales.js).
+//
+// Intended usage:
+//   const hm = new Heatmap(cardBody, {xLabel: 'dimension', yLabel: 'token id', onPick: (row) => ...});
+//   hm.setData(grid, {domain: [-2, 2], lut: makeLut('puor'), highlightRow: 3});
+//
+// grid: {data (rows*cols), rows, cols, rowIndex (rows), colIndex (cols), totalRows, totalCols}
+// Cell (i, j) of the drawing is the real entry (rowIndex[i], colIndex[j]) of the full matrix.
+import { formatNumber, indexTicks, lutIndex } from './scales.js';
+
+const MARGIN = { left: 58, right: 10, top: 8, bottom: 42 };
+const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+
+export class Heatmap {
+  constructor(parent, opts = {}) {
+    this.opts = { xLabel: 'column', yLabel: 'row', maxHeight: 440, minHeight: 90, square: false, ...opts };
+    this.root = document.createElement('div');
+    this.root.className = 'heatmap';
+    this.canvas = document.createElement('canvas');
+    this.canvas.className = 'heatmap-canvas';
+    this.canvas.setAttribute('role', 'img');
+    this.tip = document.createElement('div');
+    this.tip.className = 'tooltip';
+    this.tip.hidden = true;
+    this.root.append(this.canvas, this.tip);
+    parent.append(this.root);
+    this.grid = null;
+    this.scheduled = false;
+    this.image = document.createElement('canvas');
+    this.canvas.addEventListener('mousemove', (e) => this.onHover(e));
+    this.canvas.addEventListener('mouseleave', () => (this.tip.hidden = true));
+    this.canvas.addEventListener('click', (e) => {
+      const cell = this.cellAt(e);
+      if (cell && this.opts.onPick) this.opts.onPick(cell.row, cell.col);
+    });
+    new ResizeObserver(() => this.schedule()).observe(this.root);
+  }
+
+  setData(grid, { domain, lut, highlightRow = null, label = '' }) {
+    this.grid = grid;
+    this.domain = domain;
+    this.lut = lut;
+    this.highlightRow = highlightRow;
+    this.canvas.setAttribute('aria-label', label || `${this.opts.yLabel} by ${this.opts.xLabel} heatmap`);
+    this.paintImage();
+    this.schedule();
+  }
+
+  schedule() {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    requestAnimationFrame(() => {
+      this.scheduled = false;
+      this.draw();
+    });
+  }
+
+  // Cells -> an offscreen canvas of cols x rows pixels (one pixel per drawn cell).
+  paintImage() {
+    const { rows, cols, data } = this.grid;
+    const [lo, hi] = this.domain;
+    this.image.width = cols;
+    this.image.height = rows;
+    const ctx = this.image.getContext('2d');
+    const img = ctx.createImageData(cols, rows);
+    const px = img.data;
+    const lut = this.lut;
+    const n = lut.length / 3;
+    for (let k = 0; k < rows * cols; k++) {
+      const i = lutIndex(data[k], lo, hi, n);
+      if (i < 0) {
+        px[k * 4] = px[k * 4 + 1] = px[k * 4 + 2] = 128;
+      } else {
+        px[k * 4] = lut[i * 3];
+        px[k * 4 + 1] = lut[i * 3 + 1];
+        px[k * 4 + 2] = lut[i * 3 + 2];
+      }
+      px[k * 4 + 3] = 255;
+    }
+    ctx.putImageData(img, 0, 0);
+  }
+
+  layout() {
+    const width = Math.max(160, this.root.clientWidth);
+    // room for the widest row tick label ("50000") plus the rotated axis title
+    const ctx = this.canvas.getContext('2d');
+    ctx.font = FONT;
+    const widest = ctx.measureText(String(Math.max(0, this.grid.totalRows - 1))).width;
+    const labelW = Math.ceil(widest);
+    const left = Math.max(MARGIN.left, labelW + 46);
+    const plotW = width - left - MARGIN.right;
+    const { rows, cols } = this.grid;
+    let plotH = this.opts.square ? plotW : (plotW * rows) / cols;
+    plotH = Math.max(this.opts.minHeight, Math.min(this.opts.maxHeight, plotH));
+    if (this.opts.square) plotH = Math.min(plotH, plotW);
+    const plotWUsed = this.opts.square ? plotH : plotW;
+    return { width, height: plotH + MARGIN.top + MARGIN.bottom, x: left, y: MARGIN.top, w: plotWUsed, h: plotH, labelW };
+  }
+
+  // Position (fraction of the axis) of real index k on an axis of `total` entries drawn as `shown` cells.
+  static axisPos(k, total, shown) {
+    const i = total === shown ? k : (k * (shown - 1)) / Math.max(1, total - 1);
+    return (i + 0.5) / shown;
+  }
+
+  draw() {
+    if (!this.grid) return;
+    const L = (this.box = this.layout());
+    const dpr = window.devicePixelRatio || 1;
+    this.canvas.width = Math.round(L.width * dpr);
+    this.canvas.height = Math.round(L.height * dpr);
+    this.canvas.style.width = `${L.width}px`;
+    this.canvas.style.height = `${L.height}px`;
+    const ctx = this.canvas.getContext('2d');
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, L.width, L.height);
+    ctx.imageSmoothingEnabled = false;
+    ctx.drawImage(this.image, L.x, L.y, L.w, L.h);
+    ctx.strokeStyle = '#9aa3ad';
+    ctx.lineWidth = 1;
+    ctx.strokeRect(L.x - 0.5, L.y - 0.5, L.w + 1, L.h + 1);
+    this.drawAxes(ctx, L);
+    this.drawCellValues(ctx, L);
+    if (this.highlightRow !== null && this.highlightRow !== undefined) this.drawHighlight(ctx, L);
+  }
+
+  drawAxes(ctx, L) {
+    const g = this.grid;
+    ctx.font = FONT;
+    ctx.fillStyle = '#3b4450';
+    ctx.strokeStyle = '#3b4450';
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'top';
+    const xTicks = indexTicks(g.totalCols, Math.max(2, Math.floor(L.w / 60)));
+    for (const k of xTicks) {
+      const x = L.x + Heatmap.axisPos(k, g.totalCols, g.cols) * L.w;
+      ctx.beginPath();
+      ctx.moveTo(x, L.y + L.h);
+      ctx.lineTo(x, L.y + L.h + 4);
+      ctx.stroke();
+      ctx.fillText(String(k), x, L.y + L.h + 6);
+    }
+    ctx.fillText(this.opts.xLabel, L.x + L.w / 2, L.y + L.h + 24);
+    ctx.textAlign = 'right';
+    ctx.textBaseline = 'middle';
+    const yTicks = indexTicks(g.totalRows, Math.max(2, Math.floor(L.h / 28)));
+    for (const k of yTicks) {
+      const y = L.y + Heatmap.axisPos(k, g.totalRows, g.rows) * L.h;
+      ctx.beginPath();
+      ctx.moveTo(L.x - 4, y);
+      ctx.lineTo(L.x, y);
+      ctx.stroke();
+      ctx.fillText(String(k), L.x - 6, y);
+    }
+    ctx.save();
+    ctx.translate(11, L.y + L.h / 2);
+    ctx.rotate(-Math.PI / 2);
+    ctx.textAlign = 'center';
+    ctx.fillText(this.opts.yLabel, 0, 0);
+    ctx.restore();
+  }
+
+  // Small tables: print each value in its cell, dark or light text by the cell's luminance.
+  drawCellValues(ctx, L) {
+    const g = this.grid;
+    const cw = L.w / g.cols;
+    const ch = L.h / g.rows;
+    if (g.sampled || cw < 52 || ch < 18) return;
+    const [lo, hi] = this.domain;
+    const n = this.lut.length / 3;
+    ctx.font = FONT;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    for (let i = 0; i < g.rows; i++) {
+      for (let j = 0; j < g.cols; j++) {
+        const v = g.data[i * g.cols + j];
+        const k = lutIndex(v, lo, hi, n);
+        const lum = k < 0 ? 128 : 0.299 * this.lut[k * 3] + 0.587 * this.lut[k * 3 + 1] + 0.114 * this.lut[k * 3 + 2];
+        ctx.fillStyle = lum < 120 ? '#fff' : '#1d2530';
+        ctx.fillText(v.toFixed(4), L.x + (j + 0.5) * cw, L.y + (i + 0.5) * ch);
+      }
+    }
+  }
+
+  drawHighlight(ctx, L) {
+    const g = this.grid;
+    const cellH = L.h / g.rows;
+    const yc = L.y + Heatmap.axisPos(this.highlightRow, g.totalRows, g.rows) * L.h;
+    const h = Math.max(3, cellH);
+    ctx.lineWidth = 2;
+    ctx.strokeStyle = '#111';
+    ctx.strokeRect(L.x - 1, yc - h / 2, L.w + 2, h);
+    ctx.strokeStyle = '#fff';
+    ctx.lineWidth = 1;
+    ctx.strokeRect(L.x + 1, yc - h / 2 + 2, L.w - 2, Math.max(0, h - 4));
+    ctx.fillStyle = '#111';
+    ctx.beginPath(); // a marker left of the axis title
+    const mx = L.x - L.labelW - 12;
+    ctx.moveTo(mx - 8, yc - 5);
+    ctx.lineTo(mx, yc);
+    ctx.lineTo(mx - 8, yc + 5);
+    ctx.fill();
+  }
+
+  // mouse event -> {i, j, row, col, value} or null outside the plot.
+  cellAt(e) {
+    if (!this.grid || !this.box) return null;
+    const r = this.canvas.getBoundingClientRect();
+    const px = e.clientX - r.left - this.box.x;
+    const py = e.clientY - r.top - this.box.y;
+    if (px < 0 || py < 0 || px >= this.box.w || py >= this.box.h) return null;
+    const g = this.grid;
+    const i = Math.min(g.rows - 1, Math.floor((py / this.box.h) * g.rows));
+    const j = Math.min(g.cols - 1, Math.floor((px / this.box.w) * g.cols));
+    return { i, j, row: g.rowIndex[i], col: g.colIndex[j], value: g.data[i * g.cols + j] };
+  }
+
+  onHover(e) {
+    const c = this.cellAt(e);
+    if (!c) {
+      this.tip.hidden = true;
+      return;
+    }
+    const fmt = this.opts.formatTip;
+    this.tip.textContent = fmt
+      ? fmt(c)
+      : `${this.opts.yLabel} ${c.row}, ${this.opts.xLabel} ${c.col}: ${formatNumber(c.value)}`;
+    this.tip.hidden = false;
+    const r = this.root.getBoundingClientRect();
+    const x = e.clientX - r.left;
+    const y = e.clientY - r.top;
+    this.tip.style.left = `${Math.min(x + 12, r.width - this.tip.offsetWidth - 4)}px`;
+    this.tip.style.top = `${y + 14}px`;
+  }
+}

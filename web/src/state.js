@@ -1,0 +1,131 @@
+// Page state <-> URL hash. Pure: no DOM, so it is tested in Node (tests/js/state.test.mjs).
+//
+// The hash is a query string: "#view=table&seed=123&V=6&D=3&T=16&scale=1".
+// parseHash() never throws. A value it cannot use falls back to the default and is
+// reported in `ignored` ({key, value, reason}), so the page can say which value it dropped
+// (tensorflow/playground State.deserializeState does the same). Unknown keys are reported too.
+// serializeHash() writes every key whose value differs from its default, in PARAMS order,
+// so a link only carries what the user changed.
+//
+// This module does not validate against the engine's limits (V x D bytes, even D for RoPE):
+// the engine does that and the page shows its message next to the control.
+//
+//   parseHash('#seed=abc&D=8') -> {state: {...DEFAULTS, D: 8},
+//                                  ignored: [{key: 'seed', value: 'abc', reason: 'seed must be an integer in [0, 9007199254740991]'}]}
+//   serializeHash({...DEFAULTS, D: 8}) -> 'D=8'
+
+// Each entry: kind int | bool | enum | optint (an integer or empty = none).
+// Ranges here are "could ever make sense" bounds, not engine limits.
+export const PARAMS = [
+  { key: 'view', kind: 'enum', def: 'table', values: ['table', 'positions', 'text', 'windows', 'bpe', 'train'] },
+  { key: 'seed', kind: 'int', def: 123, min: 0, max: Number.MAX_SAFE_INTEGER },
+  { key: 'V', kind: 'int', def: 6, min: 1, max: 2147483647 },
+  { key: 'D', kind: 'int', def: 3, min: 1, max: 65536 },
+  { key: 'T', kind: 'int', def: 32, min: 1, max: 1 << 20 },
+  { key: 'scale', kind: 'bool', def: false },
+  { key: 'pad', kind: 'optint', def: null, min: -2147483648, max: 2147483647 },
+  { key: 'tok', kind: 'int', def: 2, min: 0, max: 2147483647 },
+  { key: 'pd', kind: 'int', def: 64, min: 1, max: 65536 },
+  { key: 'sim', kind: 'enum', def: 'cos', values: ['cos', 'dot'] },
+  { key: 'cmap', kind: 'enum', def: 'puor', values: ['puor', 'rdbu', 'viridis', 'cividis'] },
+  { key: 'corpus', kind: 'enum', def: 'the-verdict', values: ['the-verdict', 'tinyshakespeare', 'custom'] },
+  { key: 'enc', kind: 'enum', def: 'gpt2', values: ['gpt2', 'whitespace', 'word', 'char', 'bpe'] },
+  { key: 'L', kind: 'int', def: 4, min: 1, max: 1 << 20 },
+  { key: 'stride', kind: 'int', def: 4, min: 1, max: 1 << 20 },
+  { key: 'bpeV', kind: 'int', def: 300, min: 257, max: 1 << 20 },
+];
+
+const BY_KEY = new Map(PARAMS.map((p) => [p.key, p]));
+
+export const DEFAULTS = Object.freeze(Object.fromEntries(PARAMS.map((p) => [p.key, p.def])));
+
+function rangeText(p) {
+  return `[${p.min}, ${p.max}]`;
+}
+
+// Parses one raw string for param p -> {ok: true, value} | {ok: false, reason}.
+export function parseValue(p, raw) {
+  const s = String(raw).trim();
+  switch (p.kind) {
+    case 'int':
+    case 'optint': {
+      if (p.kind === 'optint' && (s === '' || s === 'none')) return { ok: true, value: null };
+      // subtle: Number('') is 0 and Number('1e3') is 1000; accept only plain decimal integers.
+      if (!/^-?\d{1,16}$/.test(s)) return { ok: false, reason: `${p.key} must be an integer in ${rangeText(p)}` };
+      const v = Number(s);
+      if (!Number.isSafeInteger(v) || v < p.min || v > p.max) {
+        return { ok: false, reason: `${p.key} must be an integer in ${rangeText(p)}` };
+      }
+      return { ok: true, value: v };
+    }
+    case 'bool':
+      if (s === '1' || s === 'true') return { ok: true, value: true };
+      if (s === '0' || s === 'false') return { ok: true, value: false };
+      return { ok: false, reason: `${p.key} must be 0 or 1` };
+    case 'enum':
+      if (p.values.includes(s)) return { ok: true, value: s };
+      return { ok: false, reason: `${p.key} must be one of ${p.values.join(', ')}` };
+    default:
+      return { ok: false, reason: `${p.key}: unknown parameter kind ${p.kind}` };
+  }
+}
+
+export function formatValue(p, v) {
+  if (p.kind === 'bool') return v ? '1' : '0';
+  if (v === null || v === undefined) return '';
+  return String(v);
+}
+
+function decode(s) {
+  try {
+    return decodeURIComponent(s.replace(/\+/g, ' '));
+  } catch {
+    return s; // malformed %-escape: keep the raw text so the message can show it
+  }
+}
+
+// hash ('#a=1&b=2', 'a=1&b=2' or '') -> {state, ignored: [{key, value, reason}]}
+export function parseHash(hash) {
+  const state = { ...DEFAULTS };
+  const ignored = [];
+  const text = String(hash || '').replace(/^#/, '');
+  if (!text) return { state, ignored };
+  for (const part of text.split('&')) {
+    if (!part) continue;
+    const eq = part.indexOf('=');
+    const key = decode(eq < 0 ? part : part.slice(0, eq));
+    const value = eq < 0 ? '' : decode(part.slice(eq + 1));
+    const p = BY_KEY.get(key);
+    if (!p) {
+      ignored.push({ key, value, reason: `unknown setting '${key}'` });
+      continue;
+    }
+    const r = parseValue(p, value);
+    if (r.ok) state[key] = r.value;
+    else ignored.push({ key, value, reason: r.reason });
+  }
+  return { state, ignored };
+}
+
+// state -> 'k=v&...' (no leading '#'), only keys that differ from DEFAULTS.
+export function serializeHash(state) {
+  const parts = [];
+  for (const p of PARAMS) {
+    const v = state[p.key];
+    if (v === undefined || v === p.def) continue;
+    parts.push(`${encodeURIComponent(p.key)}=${encodeURIComponent(formatValue(p, v))}`);
+  }
+  return parts.join('&');
+}
+
+// One line for the page: "ignored seed=abc (seed must be an integer in [0, ...]); using the default 123"
+export function describeIgnored(item) {
+  const p = BY_KEY.get(item.key);
+  const shown = item.value.length > 40 ? `${item.value.slice(0, 40)}…` : item.value;
+  const fallback = p ? `; using the default ${formatValue(p, p.def) || 'none'}` : '';
+  return `ignored ${item.key}=${shown} (${item.reason})${fallback}`;
+}
+
+export function paramSpec(key) {
+  return BY_KEY.get(key);
+}

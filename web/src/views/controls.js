@@ -1,0 +1,104 @@
+// The settings panel: fills the form from the state, turns edits into typed values and shows
+// messages under the control they concern. It knows nothing about the engine: main.js
+// decides what to recompute. Text fields are parsed loosely (any integer goes through), so
+// out-of-range values reach the engine and its own message is shown (D = 0 -> "Embedding:
+// embeddingDim 0 must be ..."); only text that is not a number at all is refused here.
+//
+//   const controls = new Controls(document.getElementById('controls'), (key, value) => ...);
+//   controls.fill(state); controls.setError('D', 'Embedding: ...'); controls.clearErrors(['V', 'D']);
+import { paramSpec } from '../state.js';
+
+const DEBOUNCE_MS = 180;
+
+// Parses what the user typed for `key` -> {ok, value} | {ok: false, message}.
+export function parseField(key, raw) {
+  const p = paramSpec(key);
+  const s = String(raw).trim();
+  if (p.kind === 'optint' && (s === '' || s === 'none')) return { ok: true, value: null };
+  if (p.kind === 'int' || p.kind === 'optint') {
+    if (!/^[-+]?\d+$/.test(s)) return { ok: false, message: `${key}: "${s}" is not an integer` };
+    const v = Number(s);
+    if (!Number.isSafeInteger(v)) return { ok: false, message: `${key}: ${s} is too large for this page` };
+    return { ok: true, value: v };
+  }
+  return { ok: true, value: s };
+}
+
+export class Controls {
+  constructor(form, onChange) {
+    this.form = form;
+    this.onChange = onChange;
+    this.timers = new Map();
+    for (const field of form.querySelectorAll('.field')) {
+      const key = field.dataset.key;
+      const input = field.querySelector('input, select');
+      if (input.type === 'checkbox') {
+        input.addEventListener('change', () => this.emit(key, input.checked));
+      } else if (input.tagName === 'SELECT') {
+        input.addEventListener('change', () => this.emit(key, input.value));
+      } else {
+        input.addEventListener('input', () => this.debounced(key, input));
+        input.addEventListener('keydown', (e) => {
+          if (e.key === 'Enter') {
+            e.preventDefault();
+            this.flush(key, input);
+          }
+        });
+      }
+    }
+    form.addEventListener('submit', (e) => e.preventDefault());
+  }
+
+  field(key) {
+    return this.form.querySelector(`.field[data-key="${key}"]`);
+  }
+
+  debounced(key, input) {
+    clearTimeout(this.timers.get(key));
+    this.timers.set(key, setTimeout(() => this.flush(key, input), DEBOUNCE_MS));
+  }
+
+  flush(key, input) {
+    clearTimeout(this.timers.get(key));
+    const r = parseField(key, input.value);
+    if (!r.ok) {
+      this.setError(key, r.message);
+      return;
+    }
+    this.setError(key, '');
+    this.emit(key, r.value);
+  }
+
+  emit(key, value) {
+    this.onChange(key, value);
+  }
+
+  fill(state) {
+    for (const field of this.form.querySelectorAll('.field')) {
+      const key = field.dataset.key;
+      const input = field.querySelector('input, select');
+      const v = state[key];
+      if (input.type === 'checkbox') input.checked = !!v;
+      else if (document.activeElement !== input) input.value = v === null || v === undefined ? '' : String(v);
+    }
+  }
+
+  // Shows message (text, never HTML) under the control; '' clears it.
+  setError(key, message) {
+    const field = this.field(key);
+    if (!field) return;
+    field.querySelector('.field-error').textContent = message;
+    field.classList.toggle('has-error', !!message);
+  }
+
+  clearErrors(keys) {
+    for (const k of keys) this.setError(k, '');
+  }
+
+  // Shows only the controls that matter for a view (data-views="table positions" on a group).
+  showGroupsFor(view) {
+    for (const g of this.form.querySelectorAll('.group[data-views]')) {
+      g.hidden = !g.dataset.views.split(' ').includes(view);
+    }
+  }
+}

@@ -1,0 +1,41 @@
+// The engine worker: the only code on the page that owns the wasm module. It loads
+// embedlab.js once, announces {type: 'ready'} and answers every request (see protocol.js),
+// failures included, with the C++ message. Handlers live in engine/*-handler.js; this file
+// only wires them. Requests are handled one at a time in arrival order (the module is
+// single-threaded and its generator is global state).
+//
+// Built by scripts/build-web.mjs into build/web/worker.js with './embedlab.js' left external
+// (copied next to it), started by engine-client.js as a module worker.
+import createEmbedlab from './embedlab.js';
+import { READY_ID, collectTransfers, makeDispatcher, replyError } from './protocol.js';
+import { makeTableHandler } from './engine/table-handler.js';
+import { makePositionsHandler } from './engine/positions-handler.js';
+
+let dispatch = null;
+let queue = Promise.resolve();
+
+const loading = createEmbedlab().then(
+  (M) => {
+    dispatch = makeDispatcher({
+      ...makeTableHandler(M),
+      ...makePositionsHandler(M),
+    });
+    self.postMessage({ id: READY_ID, type: 'ready', ok: true, result: { isa: M.isa() } });
+  },
+  (err) => {
+    self.postMessage({ id: READY_ID, type: 'ready', ok: false, message: `engine: failed to load: ${err && err.message}` });
+  },
+);
+
+self.onmessage = (e) => {
+  const msg = e.data;
+  queue = queue.then(async () => {
+    await loading;
+    const reply = dispatch ? await dispatch(msg) : replyError(msg && msg.id, 'engine: the wasm module did not load');
+    try {
+      self.postMessage(reply, collectTransfers(reply));
+    } catch (err) {
+      self.postMessage(replyError(reply.id, `worker: could not send the reply: ${err.message}`));
+    }
+  });
+};
