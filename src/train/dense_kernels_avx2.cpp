@@ -1,0 +1,121 @@
+// AVX2 variant of dense::gemm_acc for x86-64 (chosen at run time; see dense_kernels.hpp).
+// Same per-element operation order as the scalar reference: 8-lane multiplies and adds,
+// no FMA (this file enables "avx2" only, and the build passes -ffp-contract=off), so its
+// results equal the SSE2 and wasm variants bit for bit. Empty on other targets.
+#include "train/dense_kernels.hpp"
+
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+
+#include <algorithm>
+
+#pragma GCC push_options
+#pragma GCC target("avx2")
+#include <immintrin.h>
+
+namespace embedlab::dense::detail {
+
+namespace {
+
+// R rows x 16 columns of C += A @ B over k inner steps.
+template <int R>
+__attribute__((always_inline)) inline void tile16(size_t k, const float* A, size_t lda,
+                                                  const float* B, size_t ldb, float* C,
+                                                  size_t ldc) {
+  __m256 c0[R], c1[R];
+  for (int r = 0; r < R; ++r) {
+    c0[r] = _mm256_loadu_ps(C + r * ldc);
+    c1[r] = _mm256_loadu_ps(C + r * ldc + 8);
+  }
+  for (size_t kk = 0; kk < k; ++kk) {
+    const __m256 b0 = _mm256_loadu_ps(B + kk * ldb), b1 = _mm256_loadu_ps(B + kk * ldb + 8);
+    for (int r = 0; r < R; ++r) {
+      const __m256 a = _mm256_broadcast_ss(A + r * lda + kk);
+      c0[r] = _mm256_add_ps(c0[r], _mm256_mul_ps(a, b0));
+      c1[r] = _mm256_add_ps(c1[r], _mm256_mul_ps(a, b1));
+    }
+  }
+  for (int r = 0; r < R; ++r) {
+    _mm256_storeu_ps(C + r * ldc, c0[r]);
+    _mm256_storeu_ps(C + r * ldc + 8, c1[r]);
+  }
+}
+
+template <int R>
+__attribute__((always_inline)) inline void tile8(size_t k, const float* A, size_t lda,
+                                                 const float* B, size_t ldb, float* C,
+                                                 size_t ldc) {
+  __m256 c0[R];
+  for (int r = 0; r < R; ++r) c0[r] = _mm256_loadu_ps(C + r * ldc);
+  for (size_t kk = 0; kk < k; ++kk) {
+    const __m256 b0 = _mm256_loadu_ps(B + kk * ldb);
+    for (int r = 0; r < R; ++r) {
+      c0[r] = _mm256_add_ps(c0[r], _mm256_mul_ps(_mm256_broadcast_ss(A + r * lda + kk), b0));
+    }
+  }
+  for (int r = 0; r < R; ++r) _mm256_storeu_ps(C + r * ldc, c0[r]);
+}
+
+template <int R>
+void panel(size_t k, size_t m, const float* A, size_t lda, const float* B, size_t ldb, float* C,
+           size_t ldc) {
+  size_t j = 0;
+  for (; j + 16 <= m; j += 16) tile16<R>(k, A, lda, B + j, ldb, C + j, ldc);
+  for (; j + 8 <= m; j += 8) tile8<R>(k, A, lda, B + j, ldb, C + j, ldc);
+  for (; j < m; ++j) {
+    for (int r = 0; r < R; ++r) {
+      float c = C[r * ldc + j];
+      for (size_t kk = 0; kk < k; ++kk) c = c + A[r * lda + kk] * B[kk * ldb + j];
+      C[r * ldc + j] = c;
+    }
+  }
+}
+
+constexpr size_t kRows = 6, kKBlock = 256, kJBlock = 512;
+
+}  // namespace
+
+void gemm_acc_avx2(size_t n, size_t k, size_t m, const float* A, size_t lda, const float* B,
+                   size_t ldb, float* C, size_t ldc) {
+  for (size_t k0 = 0; k0 < k; k0 += kKBlock) {
+    const size_t kb = std::min(kKBlock, k - k0);
+    for (size_t j0 = 0; j0 < m; j0 += kJBlock) {
+      const size_t jb = std::min(kJBlock, m - j0);
+      for (size_t i0 = 0; i0 < n; i0 += kRows) {
+        const float* a = A + i0 * lda + k0;
+        const float* b = B + k0 * ldb + j0;
+        float* c = C + i0 * ldc + j0;
+        switch (std::min(kRows, n - i0)) {
+          case 6: panel<6>(kb, jb, a, lda, b, ldb, c, ldc); break;
+          case 5: panel<5>(kb, jb, a, lda, b, ldb, c, ldc); break;
+          case 4: panel<4>(kb, jb, a, lda, b, ldb, c, ldc); break;
+          case 3: panel<3>(kb, jb, a, lda, b, ldb, c, ldc); break;
+          case 2: panel<2>(kb, jb, a, lda, b, ldb, c, ldc); break;
+          default: panel<1>(kb, jb, a, lda, b, ldb, c, ldc); break;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace embedlab::dense::detail
+
+#pragma GCC pop_options
+
+namespace embedlab::dense::detail {
+bool have_avx2() {
+  static const bool has = __builtin_cpu_supports("avx2");
+  return has;
+}
+}  // namespace embedlab::dense::detail
+
+#else
+
+namespace embedlab::dense::detail {
+void gemm_acc_avx2(size_t n, size_t k, size_t m, const float* A, size_t lda, const float* B,
+                   size_t ldb, float* C, size_t ldc) {
+  ref::gemm_acc(n, k, m, A, lda, B, ldb, C, ldc);
+}
+bool have_avx2() { return false; }
+}  // namespace embedlab::dense::detail
+
+#endif

@@ -1,0 +1,121 @@
+#include "train/next_token.hpp"
+
+#include "bench/bench.hpp"
+#include "core/error.hpp"
+
+#include <cmath>
+
+namespace embedlab {
+
+namespace {
+
+WindowOptions window_options(const NextTokenSettings& s, int64_t epoch, int64_t n_tokens) {
+  WindowOptions o;
+  o.max_length = s.model.context;
+  o.stride = s.stride > 0 ? s.stride : s.model.context;
+  o.batch_size = s.batch_size;
+  o.shuffle = true;
+  o.seed = s.model.seed + static_cast<uint64_t>(epoch);
+  // full batches only, unless the stream has less than one full batch
+  o.drop_last = window_count(n_tokens, o.max_length, o.stride) >= s.batch_size;
+  return o;
+}
+
+void check_stream(const char* where, std::span<const int32_t> ids, const NextTokenConfig& c) {
+  if (static_cast<int64_t>(ids.size()) < c.context + 1) {
+    fail(where, std::to_string(ids.size()) + " tokens make no window of context " +
+                    std::to_string(c.context) + ": need at least " + std::to_string(c.context + 1));
+  }
+  for (int32_t id : ids) check_index(where, "token id", id, 0, c.vocab_size);
+}
+
+}  // namespace
+
+void validate(const NextTokenSettings& s) {
+  validate(s.model);
+  validate(s.optimizer);
+  check_at_least("next-token", "batch size", s.batch_size, 1);
+  check_at_least("next-token", "stride", s.stride, 0);
+  checked_elements("next-token", "a batch", s.batch_size, s.model.context * s.model.dim * 8);
+}
+
+NextTokenTrainer::NextTokenTrainer(std::span<const int32_t> ids, const NextTokenSettings& settings)
+    : settings_(settings), ids_(ids.begin(), ids.end()),
+      model_((validate(settings), settings.model)), opt_(settings.optimizer) {
+  check_stream("next-token", ids_, settings_.model);
+  windows_ = std::make_unique<SlidingWindows>(ids_, window_options(settings_, 0, static_cast<int64_t>(ids_.size())));
+}
+
+void NextTokenTrainer::reset() {
+  model_.init();
+  opt_.reset();
+  epoch_ = 0;
+  next_batch_ = 0;
+  total_steps_ = 0;
+  windows_ = std::make_unique<SlidingWindows>(ids_, window_options(settings_, 0, static_cast<int64_t>(ids_.size())));
+}
+
+void NextTokenTrainer::next_batch() {
+  if (next_batch_ >= windows_->num_batches()) {
+    ++epoch_;
+    next_batch_ = 0;
+    windows_ = std::make_unique<SlidingWindows>(ids_, window_options(settings_, epoch_, static_cast<int64_t>(ids_.size())));
+  }
+  batch_ = windows_->batch(next_batch_++);
+}
+
+TrainStats NextTokenTrainer::step(int64_t n) {
+  check_at_least("next-token step", "n", n, 0);
+  TrainStats st;
+  const double t0 = now_ms();
+  double loss_sum = 0;
+  for (int64_t s = 0; s < n; ++s) {
+    next_batch();
+    const double loss = model_.forward_backward(batch_.inputs, batch_.targets, batch_.rows);
+    if (!std::isfinite(loss)) fail_non_finite(loss, total_steps_ + 1, settings_.optimizer.lr);
+    opt_.begin_step();
+    size_t index = 0;
+    for (const ParamView& p : model_.params()) {
+      ParamState& ps = opt_.state(index++, p.size);
+      const bool sparse_rows = settings_.optimizer.kind == OptimizerKind::Sgd &&
+                               settings_.optimizer.weight_decay == 0 && std::string(p.name) == "token";
+      if (sparse_rows) opt_.update_rows(p.data, p.grad, static_cast<size_t>(p.cols), model_.touched_rows());
+      else opt_.update(p.data, p.grad, p.size, ps);
+    }
+    ++total_steps_;
+    ++st.steps;
+    loss_sum += loss;
+    st.last_loss = loss;
+    st.tokens += batch_.rows * settings_.model.context;
+  }
+  st.elapsed_ms = now_ms() - t0;
+  st.total_steps = total_steps_;
+  st.raw_tokens = st.tokens;
+  st.loss = st.steps ? loss_sum / static_cast<double>(st.steps) : NAN;
+  st.learning_rate = settings_.optimizer.lr;
+  if (st.elapsed_ms > 0) {
+    st.tokens_per_s = static_cast<double>(st.tokens) / (st.elapsed_ms / 1000.0);
+    st.raw_tokens_per_s = st.tokens_per_s;
+  }
+  return st;
+}
+
+double NextTokenTrainer::evaluate(std::span<const int32_t> ids) {
+  check_stream("next-token evaluate", ids, settings_.model);
+  WindowOptions o;
+  o.max_length = settings_.model.context;
+  o.stride = settings_.model.context;
+  o.batch_size = settings_.batch_size;
+  o.drop_last = false;
+  SlidingWindows w(ids, o);
+  double total = 0;
+  int64_t rows = 0;
+  for (int64_t b = 0; b < w.num_batches(); ++b) {
+    const WindowBatch wb = w.batch(b);
+    total += model_.loss(wb.inputs, wb.targets, wb.rows) * static_cast<double>(wb.rows);
+    rows += wb.rows;
+  }
+  return total / static_cast<double>(rows);
+}
+
+}  // namespace embedlab

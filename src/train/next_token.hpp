@@ -1,0 +1,71 @@
+// The next-token trainer: a NextTokenModel, an optimizer and a stream of sliding-window
+// batches, driven as a stepper (step(n) runs n optimizer updates).
+//
+// Batches: data/windows.hpp SlidingWindows over the training ids with max_length T,
+// stride (default T) and batch_size B, shuffled with the seed, full batches only (unless the
+// stream holds less than one); when the batches run out a new epoch reshuffles with seed + epoch. Inputs are ids[s : s+T], targets ids[s+1 : s+T+1].
+// A step: forward_backward on one batch, then the optimizer update of every parameter
+// (SGD touches only the token rows that appeared: the sparse embedding update).
+// Non-finite loss: step(n) throws "train: loss became nan at step 37 with learning rate 10;
+// lower the learning rate" and leaves the tables as they were before that step's update.
+//
+// Intended usage:
+//   NextTokenSettings s;  s.model.vocab_size = 65;  s.model.pos = PositionKind::Rope;
+//   NextTokenTrainer tr(ids, s);
+//   TrainStats st = tr.step(100);                      // st.loss, st.tokens_per_s
+//   double held_out = tr.evaluate(valid_ids);          // mean loss over whole windows
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "data/windows.hpp"
+#include "train/next_token_model.hpp"
+#include "train/optimizer.hpp"
+#include "train/train_stats.hpp"
+
+namespace embedlab {
+
+struct NextTokenSettings {
+  NextTokenConfig model;
+  OptimizerSettings optimizer;
+  int64_t batch_size = 16;  // B
+  int64_t stride = 0;       // 0: the context length (non-overlapping windows)
+};
+
+// Throws for the first bad setting (model, optimizer, batch size, stride).
+void validate(const NextTokenSettings& s);
+
+class NextTokenTrainer {
+ public:
+  // ids (n) int32 in [0, vocab_size): the training stream; needs at least T + 1 ids.
+  NextTokenTrainer(std::span<const int32_t> ids, const NextTokenSettings& settings);
+
+  TrainStats step(int64_t n);
+  // Fresh tables, optimizer state and batch order (the same run again).
+  void reset();
+  // Mean loss over the non-overlapping windows of ids (forward only, batches of B); needs
+  // at least T + 1 ids.
+  double evaluate(std::span<const int32_t> ids);
+
+  const NextTokenSettings& settings() const { return settings_; }
+  int64_t steps_done() const { return total_steps_; }
+  int64_t epoch() const { return epoch_; }
+  NextTokenModel& model() { return model_; }
+  const NextTokenModel& model() const { return model_; }
+
+ private:
+  void next_batch();
+
+  NextTokenSettings settings_;
+  std::vector<int32_t> ids_;
+  NextTokenModel model_;
+  Optimizer opt_;
+  std::unique_ptr<SlidingWindows> windows_;
+  WindowBatch batch_;
+  int64_t next_batch_ = 0, epoch_ = 0, total_steps_ = 0;
+};
+
+}  // namespace embedlab

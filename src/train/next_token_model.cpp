@@ -1,0 +1,278 @@
+#include "train/next_token_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "core/error.hpp"
+#include "core/kernels.hpp"
+#include "core/rng.hpp"
+#include "train/dense_kernels.hpp"
+
+namespace embedlab {
+
+namespace {
+
+constexpr int64_t kHeadChunk = 96;  // rows of logits materialised at once (cache-sized)
+
+void zero(std::vector<float>& v, size_t n) { v.assign(n, 0.0f); }
+
+// C (n,m) = A (n,k) @ B (k,m), from zero.
+void matmul(size_t n, size_t k, size_t m, const float* A, const float* B, float* C) {
+  std::memset(C, 0, n * m * sizeof(float));
+  dense::gemm_acc(n, k, m, A, k, B, m, C, m);
+}
+
+}  // namespace
+
+void validate(const NextTokenConfig& c) {
+  check_at_least("next-token", "vocabulary size", c.vocab_size, 2);
+  check_at_least("next-token", "dimension", c.dim, 1);
+  check_at_least("next-token", "context", c.context, 1);
+  if (c.context > 4096) fail("next-token", "context must be <= 4096, got " + std::to_string(c.context));
+  if ((c.pos == PositionKind::Sinusoidal || c.pos == PositionKind::Rope) && c.dim % 2 != 0) {
+    fail("next-token", std::string(position_kind_name(c.pos)) + " positions need an even dimension, got " +
+                           std::to_string(c.dim));
+  }
+  checked_elements("next-token", "a token table", c.vocab_size, c.dim);
+}
+
+NextTokenModel::NextTokenModel(const NextTokenConfig& c) : c_(c) {
+  validate(c_);
+  init();
+}
+
+void NextTokenModel::init() {
+  const int64_t V = c_.vocab_size, D = c_.dim, T = c_.context;
+  Generator g(c_.seed);
+  E_.resize(static_cast<size_t>(V * D));
+  g.normal(E_.data(), E_.size());
+  P_.clear();
+  if (c_.pos == PositionKind::Learned) {
+    P_.resize(static_cast<size_t>(T * D));
+    g.normal(P_.data(), P_.size());
+  } else if (c_.pos == PositionKind::Sinusoidal) {
+    P_ = sinusoidal(T, D);
+  }
+  for (auto* W : {&Wq_, &Wk_, &Wv_}) {
+    W->resize(static_cast<size_t>(D * D));
+    g.kaiming_uniform(W->data(), static_cast<size_t>(D), static_cast<size_t>(D));
+  }
+  H_.clear();
+  if (!c_.tie_head) {
+    H_.resize(static_cast<size_t>(V * D));
+    g.kaiming_uniform(H_.data(), static_cast<size_t>(V), static_cast<size_t>(D));
+  }
+  rope_.clear();
+  if (c_.pos == PositionKind::Rope) rope_ = rope_table(T, D);
+  // subtle: with one head, ALiBi's slope formula 2^(-8h/H) gives 2^-8, a gentle recency bias.
+  alibi_slope_ = c_.pos == PositionKind::Alibi ? alibi_slopes(1)[0] : 0.0f;
+  zero(dE_, E_.size());
+  zero(dP_, P_.size());
+  zero(dWq_, Wq_.size());
+  zero(dWk_, Wk_.size());
+  zero(dWv_, Wv_.size());
+  zero(dH_, H_.size());
+  touched_.clear();
+}
+
+std::vector<ParamView> NextTokenModel::params() {
+  const int64_t V = c_.vocab_size, D = c_.dim, T = c_.context;
+  std::vector<ParamView> p;
+  p.push_back({"token", E_.data(), dE_.data(), E_.size(), V, D});
+  if (c_.pos == PositionKind::Learned) p.push_back({"position", P_.data(), dP_.data(), P_.size(), T, D});
+  p.push_back({"query", Wq_.data(), dWq_.data(), Wq_.size(), D, D});
+  p.push_back({"key", Wk_.data(), dWk_.data(), Wk_.size(), D, D});
+  p.push_back({"value", Wv_.data(), dWv_.data(), Wv_.size(), D, D});
+  if (!c_.tie_head) p.push_back({"head", H_.data(), dH_.data(), H_.size(), V, D});
+  return p;
+}
+
+void NextTokenModel::check_batch(std::span<const int32_t> inputs, std::span<const int32_t> targets,
+                                 int64_t B) const {
+  check_at_least("next-token", "batch rows", B, 1);
+  const size_t n = static_cast<size_t>(B * c_.context);
+  if (inputs.size() != n || targets.size() != n) {
+    fail("next-token", "a batch of " + std::to_string(B) + " x " + std::to_string(c_.context) +
+                           " needs " + std::to_string(n) + " inputs and targets, got " +
+                           std::to_string(inputs.size()) + " and " + std::to_string(targets.size()));
+  }
+  for (int32_t id : inputs) check_index("next-token", "token id", id, 0, c_.vocab_size);
+  for (int32_t id : targets) check_index("next-token", "token id", id, 0, c_.vocab_size);
+}
+
+void NextTokenModel::rotate(float* x, int64_t B, bool inverse) const {
+  // pairs (x0, x1) at position p: forward (x0 c - x1 s, x0 s + x1 c), inverse (x0 c + x1 s, -x0 s + x1 c)
+  const int64_t T = c_.context, D = c_.dim;
+  for (int64_t b = 0; b < B; ++b) {
+    for (int64_t t = 0; t < T; ++t) {
+      float* r = x + (b * T + t) * D;
+      const float* cs = rope_.data() + t * D;
+      for (int64_t i = 0; i < D; i += 2) {
+        const float c = cs[i], s = cs[i + 1], x0 = r[i], x1 = r[i + 1];
+        if (!inverse) {
+          r[i] = x0 * c - x1 * s;
+          r[i + 1] = x0 * s + x1 * c;
+        } else {
+          r[i] = x0 * c + x1 * s;
+          r[i + 1] = x1 * c - x0 * s;
+        }
+      }
+    }
+  }
+}
+
+double NextTokenModel::forward_backward(std::span<const int32_t> inputs,
+                                        std::span<const int32_t> targets, int64_t B) {
+  check_batch(inputs, targets, B);
+  return run(inputs, targets, B, true);
+}
+
+double NextTokenModel::loss(std::span<const int32_t> inputs, std::span<const int32_t> targets,
+                            int64_t B) {
+  check_batch(inputs, targets, B);
+  return run(inputs, targets, B, false);
+}
+
+double NextTokenModel::run(std::span<const int32_t> inputs, std::span<const int32_t> targets,
+                           int64_t B, bool backward) {
+  const size_t V = static_cast<size_t>(c_.vocab_size), D = static_cast<size_t>(c_.dim),
+               T = static_cast<size_t>(c_.context), N = static_cast<size_t>(B) * T;
+  const float inv_sqrt_d = 1.0f / std::sqrt(static_cast<float>(D));
+  const float escale = c_.scale_embeddings ? std::sqrt(static_cast<float>(D)) : 1.0f;
+  const float* Hw = c_.tie_head ? E_.data() : H_.data();  // (V, D)
+
+  // ---- forward: embedding + positions
+  x0_.resize(N * D);
+  kernels::gather_scale_add(x0_.data(), E_.data(), D, inputs.data(), N, escale,
+                            P_.empty() ? nullptr : P_.data(), T);
+  // ---- q, k, v
+  WqT_.resize(D * D), WkT_.resize(D * D), WvT_.resize(D * D);
+  dense::transpose(D, D, Wq_.data(), WqT_.data());
+  dense::transpose(D, D, Wk_.data(), WkT_.data());
+  dense::transpose(D, D, Wv_.data(), WvT_.data());
+  q_.resize(N * D), k_.resize(N * D), v_.resize(N * D);
+  matmul(N, D, D, x0_.data(), WqT_.data(), q_.data());
+  matmul(N, D, D, x0_.data(), WkT_.data(), k_.data());
+  matmul(N, D, D, x0_.data(), WvT_.data(), v_.data());
+  if (!rope_.empty()) {
+    rotate(q_.data(), B, false);
+    rotate(k_.data(), B, false);
+  }
+  // ---- causal attention per sequence
+  A_.assign(static_cast<size_t>(B) * T * T, 0.0f);
+  h_ = x0_;
+  tmpT_.resize(D * T);
+  tmpS_.resize(T * T);
+  for (size_t b = 0; b < static_cast<size_t>(B); ++b) {
+    const float* qb = q_.data() + b * T * D;
+    const float* kb = k_.data() + b * T * D;
+    float* Ab = A_.data() + b * T * T;
+    dense::transpose(T, D, kb, tmpT_.data());
+    matmul(T, D, T, qb, tmpT_.data(), tmpS_.data());
+    for (size_t i = 0; i < T; ++i) {
+      float* s = tmpS_.data() + i * T;
+      float mx = 0;
+      for (size_t j = 0; j <= i; ++j) {
+        s[j] = s[j] * inv_sqrt_d - alibi_slope_ * static_cast<float>(i - j);
+        mx = (j == 0 || mx < s[j]) ? s[j] : mx;
+      }
+      float sum = 0;
+      for (size_t j = 0; j <= i; ++j) {
+        s[j] = dense::exp_float(s[j] - mx);
+        sum = sum + s[j];
+      }
+      const float inv = 1.0f / sum;
+      for (size_t j = 0; j <= i; ++j) Ab[i * T + j] = s[j] * inv;
+    }
+    dense::gemm_acc(T, T, D, Ab, T, v_.data() + b * T * D, D, h_.data() + b * T * D, D);
+  }
+  // ---- head + softmax cross-entropy, in row chunks
+  HT_.resize(D * V);
+  dense::transpose(V, D, Hw, HT_.data());
+  if (backward) {
+    dh_.assign(N * D, 0.0f);
+    dHT_.assign(D * V, 0.0f);
+  }
+  logits_.resize(static_cast<size_t>(kHeadChunk) * V);
+  chunkT_.resize(D * static_cast<size_t>(kHeadChunk));
+  double total = 0;
+  const float grad_scale = 1.0f / static_cast<float>(N);
+  for (size_t r0 = 0; r0 < N; r0 += static_cast<size_t>(kHeadChunk)) {
+    const size_t rows = std::min(static_cast<size_t>(kHeadChunk), N - r0);
+    const float* hc = h_.data() + r0 * D;
+    matmul(rows, D, V, hc, HT_.data(), logits_.data());
+    total += dense::softmax_xent(rows, V, logits_.data(), targets.data() + r0, grad_scale);
+    if (!backward) continue;
+    dense::gemm_acc(rows, V, D, logits_.data(), V, Hw, D, dh_.data() + r0 * D, D);
+    dense::transpose(rows, D, hc, chunkT_.data());
+    dense::gemm_acc(D, rows, V, chunkT_.data(), rows, logits_.data(), V, dHT_.data(), V);
+  }
+  const double mean = total / static_cast<double>(N);
+  if (!backward) return mean;
+
+  // ---- backward through attention
+  dx0_ = dh_;
+  dq_.assign(N * D, 0.0f), dk_.assign(N * D, 0.0f), dv_.assign(N * D, 0.0f);
+  tmpS2_.resize(T * T);
+  for (size_t b = 0; b < static_cast<size_t>(B); ++b) {
+    const float* Ab = A_.data() + b * T * T;
+    const float* dhb = dh_.data() + b * T * D;
+    // dA = dh_b v_b^T
+    dense::transpose(T, D, v_.data() + b * T * D, tmpT_.data());
+    matmul(T, D, T, dhb, tmpT_.data(), tmpS_.data());
+    // dv_b = A_b^T dh_b
+    dense::transpose(T, T, Ab, tmpS2_.data());
+    dense::gemm_acc(T, T, D, tmpS2_.data(), T, dhb, D, dv_.data() + b * T * D, D);
+    // dS = A * (dA - rowsum(A * dA)) / sqrt(D), causal
+    for (size_t i = 0; i < T; ++i) {
+      float* ds = tmpS_.data() + i * T;
+      const float* a = Ab + i * T;
+      float dot = 0;
+      for (size_t j = 0; j <= i; ++j) dot = dot + a[j] * ds[j];
+      for (size_t j = 0; j <= i; ++j) ds[j] = (a[j] * (ds[j] - dot)) * inv_sqrt_d;
+      for (size_t j = i + 1; j < T; ++j) ds[j] = 0.0f;
+    }
+    // dq_b = dS k_b;  dk_b = dS^T q_b
+    dense::gemm_acc(T, T, D, tmpS_.data(), T, k_.data() + b * T * D, D, dq_.data() + b * T * D, D);
+    dense::transpose(T, T, tmpS_.data(), tmpS2_.data());
+    dense::gemm_acc(T, T, D, tmpS2_.data(), T, q_.data() + b * T * D, D, dk_.data() + b * T * D, D);
+  }
+  if (!rope_.empty()) {
+    rotate(dq_.data(), B, true);
+    rotate(dk_.data(), B, true);
+  }
+  // ---- projections: dW = d^T x0 (torch layout (out, in)), dx0 += d W
+  chunkT_.resize(D * N);
+  struct Proj { const std::vector<float>* d; std::vector<float>* dW; const std::vector<float>* W; };
+  const Proj projs[3] = {{&dq_, &dWq_, &Wq_}, {&dk_, &dWk_, &Wk_}, {&dv_, &dWv_, &Wv_}};
+  for (const Proj& p : projs) {
+    dense::transpose(N, D, p.d->data(), chunkT_.data());
+    matmul(D, N, D, chunkT_.data(), x0_.data(), p.dW->data());
+    dense::gemm_acc(N, D, D, p.d->data(), D, p.W->data(), D, dx0_.data(), D);
+  }
+  // ---- embeddings: sparse rows of dE, dP summed over the batch
+  std::fill(dE_.begin(), dE_.end(), 0.0f);
+  kernels::scatter_add(dE_.data(), D, inputs.data(), N, dx0_.data(), escale);
+  touched_.assign(inputs.begin(), inputs.end());
+  std::sort(touched_.begin(), touched_.end());
+  touched_.erase(std::unique(touched_.begin(), touched_.end()), touched_.end());
+  if (c_.pos == PositionKind::Learned) {
+    std::fill(dP_.begin(), dP_.end(), 0.0f);
+    for (size_t b = 0; b < static_cast<size_t>(B); ++b)
+      for (size_t t = 0; t < T; ++t) kernels::axpy(D, 1.0f, dx0_.data() + (b * T + t) * D, dP_.data() + t * D);
+  }
+  // ---- head gradient (V, D) = dHT^T
+  if (c_.tie_head) {
+    tmpT_.resize(V * D);
+    dense::transpose(D, V, dHT_.data(), tmpT_.data());
+    kernels::axpy(V * D, 1.0f, tmpT_.data(), dE_.data());
+    touched_.resize(V);
+    for (size_t r = 0; r < V; ++r) touched_[r] = static_cast<int32_t>(r);
+  } else {
+    dense::transpose(D, V, dHT_.data(), dH_.data());
+  }
+  return mean;
+}
+
+}  // namespace embedlab

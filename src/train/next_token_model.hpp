@@ -1,0 +1,102 @@
+// The next-token model: token embedding + positional encoding -> one causal self-attention
+// head with a residual -> linear head -> softmax cross-entropy. Forward and a hand-written
+// backward pass; no optimizer (next_token.hpp owns that).
+//
+//   x0  = E[ids] * s + P            ids (B,T) int32 -> (N,D), N = B*T; s = sqrt(D) if scaled;
+//                                   P: learned (T,D) table, sinusoidal (T,D), or none
+//   q,k,v = x0 Wq^T, x0 Wk^T, x0 Wv^T          (N,D) each, W* (D,D) in torch layout (out, in)
+//   rope: q, k rotated per position (pairs (2i, 2i+1) by p*theta_i, RoFormer eq. 34)
+//   S   = q_b k_b^T / sqrt(D) (+ ALiBi bias -m (i-j)), causal: j <= i     (B,T,T)
+//   A   = softmax_j(S)                                                      (B,T,T)
+//   h   = x0 + A_b v_b                                                      (N,D)
+//   z   = h H^T                     H (V,D): a separate head or E itself (tied)   (N,V)
+//   L   = mean_i [logsumexp(z_i) - z_i,target_i]
+// Backward (chain rule through the lines above, in reverse):
+//   dz = (softmax(z) - onehot)/N;  dH = dz^T h;  dh = dz H;  dx0 = dh (residual)
+//   dA = dh_b v_b^T;  dv_b = A_b^T dh_b;  dS = A * (dA - rowsum(A * dA)) / sqrt(D)
+//   dq_b = dS k_b;  dk_b = dS^T q_b;  (rope: rotate dq, dk back)
+//   dW* = d*^T x0;  dx0 += dq Wq + dk Wk + dv Wv
+//   dE[ids] += dx0 * s (scatter of rows: the sparse embedding gradient), dP[t] += sum_b dx0[b,t]
+// Initialisation as torch with manual_seed(seed), in this order: E = nn.Embedding(V, D),
+// P = nn.Embedding(T, D) (learned only), Wq, Wk, Wv = nn.Linear(D, D, bias=False), and
+// H = nn.Linear(D, V, bias=False) when untied.
+// All products run through dense::gemm_acc and exps through dense::exp_float / detmath,
+// so the native and the wasm build compute the same bits.
+//
+// Intended usage:
+//   NextTokenModel m(cfg);                                   // cfg.seed draws the tables
+//   double loss = m.forward_backward(inputs, targets, B);    // fills m.grads()
+//   double held_out = m.loss(inputs, targets, B);            // forward only
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "embed/positional.hpp"
+
+namespace embedlab {
+
+struct NextTokenConfig {
+  int64_t vocab_size = 0;  // V
+  int64_t dim = 64;        // D (even for sinusoidal and rope)
+  int64_t context = 32;    // T
+  PositionKind pos = PositionKind::Learned;
+  bool scale_embeddings = false;  // multiply token rows by sqrt(D)
+  bool tie_head = false;          // head weight = token table
+  uint64_t seed = 1;
+};
+
+// Throws "next-token: <name> ..." for the first bad field.
+void validate(const NextTokenConfig& c);
+
+// A parameter tensor and its gradient, for the optimizer and the gradient checks.
+struct ParamView {
+  const char* name;
+  float* data;
+  float* grad;
+  size_t size;
+  int64_t rows, cols;
+};
+
+class NextTokenModel {
+ public:
+  explicit NextTokenModel(const NextTokenConfig& c);
+  void init();  // redraw all tables from the seed
+
+  const NextTokenConfig& config() const { return c_; }
+  // Forward + backward on a batch: inputs, targets (B,T) int32. Returns the mean loss and
+  // leaves gradients in the ParamViews (overwritten, not accumulated).
+  double forward_backward(std::span<const int32_t> inputs, std::span<const int32_t> targets,
+                          int64_t B);
+  // Forward only: the mean loss.
+  double loss(std::span<const int32_t> inputs, std::span<const int32_t> targets, int64_t B);
+
+  std::vector<ParamView> params();
+  // Rows of the token table that got a gradient in the last backward (ascending).
+  const std::vector<int32_t>& touched_rows() const { return touched_; }
+
+  const std::vector<float>& token_table() const { return E_; }        // (V, D)
+  const std::vector<float>& head_table() const { return c_.tie_head ? E_ : H_; }  // (V, D)
+  // The (T, D) table added to the token rows: learned, sinusoidal, or empty (none, rope, alibi).
+  const std::vector<float>& position_table() const { return P_; }
+  const std::vector<float>& attention() const { return A_; }  // (B,T,T) of the last forward
+
+ private:
+  void check_batch(std::span<const int32_t> inputs, std::span<const int32_t> targets, int64_t B) const;
+  double run(std::span<const int32_t> inputs, std::span<const int32_t> targets, int64_t B, bool backward);
+  void rotate(float* x, int64_t B, bool inverse) const;
+
+  NextTokenConfig c_;
+  std::vector<float> E_, P_, Wq_, Wk_, Wv_, H_;          // parameters (torch layouts)
+  std::vector<float> dE_, dP_, dWq_, dWk_, dWv_, dH_;    // gradients
+  std::vector<float> rope_;                              // (T, D): (cos, sin) pairs
+  std::vector<int32_t> touched_;
+  float alibi_slope_ = 0;
+  // activations and scratch, sized for the last batch
+  std::vector<float> x0_, q_, k_, v_, h_, A_, dh_, dx0_, dq_, dk_, dv_;
+  std::vector<float> WqT_, WkT_, WvT_, HT_, dHT_, logits_, chunkT_, tmpT_, tmpS_, tmpS2_;
+};
+
+}  // namespace embedlab

@@ -1,0 +1,98 @@
+#include "train/table_io.hpp"
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "core/error.hpp"
+
+namespace embedlab {
+
+namespace {
+
+void check_shape(const char* where, std::span<const float> data, int64_t rows, int64_t cols) {
+  check_at_least(where, "rows", rows, 0);
+  check_at_least(where, "cols", cols, 1);
+  if (static_cast<size_t>(rows) * static_cast<size_t>(cols) != data.size()) {
+    fail(where, "table of " + std::to_string(data.size()) + " values is not " +
+                    std::to_string(rows) + " x " + std::to_string(cols));
+  }
+}
+
+void put_le32(std::string& out, float v) {
+  uint32_t u;
+  std::memcpy(&u, &v, 4);
+  for (int b = 0; b < 4; ++b) out.push_back(static_cast<char>((u >> (8 * b)) & 0xff));
+}
+
+}  // namespace
+
+std::string npy_bytes(std::span<const float> data, int64_t rows, int64_t cols) {
+  check_shape("write_npy", data, rows, cols);
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" +
+                       std::to_string(rows) + ", " + std::to_string(cols) + "), }";
+  // magic(6) + version(2) + header length(2) + header + '\n' is a multiple of 64
+  const size_t unpadded = 10 + header.size() + 1;
+  header.append((64 - unpadded % 64) % 64, ' ');
+  header.push_back('\n');
+  std::string out("\x93NUMPY\x01\x00", 8);
+  out.push_back(static_cast<char>(header.size() & 0xff));
+  out.push_back(static_cast<char>(header.size() >> 8));
+  out += header;
+  out.reserve(out.size() + data.size() * 4);
+  for (float v : data) put_le32(out, v);
+  return out;
+}
+
+void write_npy(const std::string& path, std::span<const float> data, int64_t rows, int64_t cols) {
+  const std::string bytes = npy_bytes(data, rows, cols);
+  std::ofstream f(path, std::ios::binary);
+  if (!f) fail("write_npy", "cannot open '" + path + "' for writing");
+  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (!f) fail("write_npy", "writing '" + path + "' failed");
+}
+
+std::string tsv_escape(const std::string& label) {
+  std::string out;
+  for (char c : label) {
+    switch (c) {
+      case '\t': out += "\\t"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\\': out += "\\\\"; break;
+      default: out.push_back(c);
+    }
+  }
+  return out;
+}
+
+void write_projector_tsv(const std::string& dir, std::span<const float> data, int64_t rows,
+                         int64_t cols, const std::vector<std::string>& labels) {
+  check_shape("write_projector_tsv", data, rows, cols);
+  if (static_cast<int64_t>(labels.size()) != rows) {
+    fail("write_projector_tsv", "got " + std::to_string(labels.size()) + " labels for " +
+                                    std::to_string(rows) + " rows");
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) fail("write_projector_tsv", "cannot create directory '" + dir + "': " + ec.message());
+  std::ofstream v(dir + "/vectors.tsv"), m(dir + "/metadata.tsv");
+  if (!v || !m) fail("write_projector_tsv", "cannot open files in '" + dir + "' for writing");
+  char buf[32];
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* row = data.data() + r * cols;
+    std::string line;
+    for (int64_t c = 0; c < cols; ++c) {
+      std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(row[c]));
+      if (c) line.push_back('\t');
+      line += buf;
+    }
+    line.push_back('\n');
+    v << line;
+    m << tsv_escape(labels[static_cast<size_t>(r)]) << '\n';
+  }
+  if (!v || !m) fail("write_projector_tsv", "writing into '" + dir + "' failed");
+}
+
+}  // namespace embedlab

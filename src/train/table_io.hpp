@@ -1,0 +1,40 @@
+// Writers for trained tables: NumPy .npy files and the Embedding Projector's TSV pair.
+//
+//   npy_bytes(data, rows, cols)     -> the bytes of a float32 .npy file (format version 1.0:
+//                                      "\x93NUMPY", 1, 0, uint16 header length, then the
+//                                      header dict padded with spaces to a multiple of 64
+//                                      bytes and ended by '\n', then the rows, little-endian;
+//                                      numpy/lib/format.py). np.load reads it as (rows, cols).
+//   write_npy(path, ...)            -> the same bytes written to path.
+//   write_projector_tsv(dir, ...)   -> dir/vectors.tsv (one row per line, tab-separated,
+//                                      %.9g so float32 values round-trip) and dir/metadata.tsv
+//                                      (one label per line, no header: the single-column form
+//                                      projector.tensorflow.org expects). Tabs, newlines,
+//                                      carriage returns and backslashes in labels are written as
+//                                      \t \n \r \\ so every label stays on its own line.
+// They do not read files back, and they do not choose labels (callers pass token strings).
+//
+// Intended usage:
+//   write_npy("table.npy", w2v.input_table(), w2v.vocab_size(), w2v.dim());
+//   write_projector_tsv("out", w2v.input_table(), W, D, labels);   // out/vectors.tsv + metadata.tsv
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace embedlab {
+
+// data (rows, cols) float32 row-major -> .npy bytes.
+std::string npy_bytes(std::span<const float> data, int64_t rows, int64_t cols);
+void write_npy(const std::string& path, std::span<const float> data, int64_t rows, int64_t cols);
+
+// A label as it appears in metadata.tsv. Example: "a\tb\n" -> "a\\tb\\n".
+std::string tsv_escape(const std::string& label);
+
+// data (rows, cols), labels (rows) -> dir/vectors.tsv and dir/metadata.tsv (dir is created).
+void write_projector_tsv(const std::string& dir, std::span<const float> data, int64_t rows,
+                         int64_t cols, const std::vector<std::string>& labels);
+
+}  // namespace embedlab

@@ -1,0 +1,240 @@
+// The next-token model: dense kernels against references, gradients against finite
+// differences, falling losses, determinism, and the messages for bad settings.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "core/detmath.hpp"
+#include "core/rng.hpp"
+#include "train/dense_kernels.hpp"
+#include "train/next_token.hpp"
+#include "train/optimizer.hpp"
+
+using namespace embedlab;
+
+namespace {
+
+std::vector<float> randn(Generator& g, size_t n) {
+  std::vector<float> v(n);
+  if (n) g.normal(v.data(), n);
+  return v;
+}
+
+bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+// A stream where order matters: the repeated pattern 0 1 2 ... V-1.
+std::vector<int32_t> cyclic(int32_t V, size_t n) {
+  std::vector<int32_t> ids(n);
+  for (size_t i = 0; i < n; ++i) ids[i] = static_cast<int32_t>((i * 7 + i / 5) % static_cast<size_t>(V));
+  return ids;
+}
+
+}  // namespace
+
+TEST_CASE("dense kernels equal their scalar references bit for bit", "[train-kernels]") {
+  Generator g(5);
+  INFO("gemm isa " << dense::gemm_isa());
+
+  SECTION("gemm_acc on shapes that leave row, column and block remainders") {
+    const size_t shapes[][3] = {{1, 1, 1}, {3, 5, 7}, {6, 64, 16}, {7, 65, 33}, {13, 300, 9}, {5, 3, 600}};
+    for (const auto& s : shapes) {
+      const size_t n = s[0], k = s[1], m = s[2];
+      const auto A = randn(g, n * k), B = randn(g, k * m);
+      auto C1 = randn(g, n * m), C2 = C1;
+      dense::gemm_acc(n, k, m, A.data(), k, B.data(), m, C1.data(), m);
+      dense::ref::gemm_acc(n, k, m, A.data(), k, B.data(), m, C2.data(), m);
+      INFO("n " << n << " k " << k << " m " << m);
+      CHECK(same_bits(C1, C2));
+    }
+  }
+
+  SECTION("gemm_acc worked example: [[1,2]] @ [[3],[4]] added to [[10]] is [[21]]") {
+    const float A[] = {1, 2}, B[] = {3, 4};
+    float C[] = {10};
+    dense::gemm_acc(1, 2, 1, A, 2, B, 1, C, 1);
+    CHECK(C[0] == 21.0f);
+  }
+
+  SECTION("exp_float is within 3e-7 relative of exp and the SIMD version matches it") {
+    std::vector<float> x;
+    for (float v = -87.0f; v <= 88.0f; v += 0.01713f) x.push_back(v);
+    std::vector<float> a(x.size()), b(x.size());
+    dense::exp_floats(x.size(), x.data(), a.data());
+    dense::ref::exp_floats(x.size(), x.data(), b.data());
+    CHECK(same_bits(a, b));
+    double worst = 0;
+    for (size_t i = 0; i < x.size(); ++i) {
+      const double want = detmath::exp(x[i]);
+      worst = std::max(worst, std::abs(a[i] - want) / want);
+    }
+    CHECK(worst < 3e-7);
+    CHECK(dense::exp_float(0.0f) == 1.0f);
+  }
+
+  SECTION("softmax_xent gives (p - onehot) * scale and the summed loss") {
+    for (size_t V : {1u, 3u, 8u, 13u, 100u, 1001u}) {
+      const size_t n = 3;
+      auto z1 = randn(g, n * V), z2 = z1;
+      const std::vector<float> z = z1;
+      std::vector<int32_t> t(n);
+      for (size_t i = 0; i < n; ++i) t[i] = static_cast<int32_t>((i * 5) % V);
+      const double l1 = dense::softmax_xent(n, V, z1.data(), t.data(), 0.25f);
+      const double l2 = dense::ref::softmax_xent(n, V, z2.data(), t.data(), 0.25f);
+      INFO("V " << V);
+      CHECK(same_bits(z1, z2));
+      CHECK(l1 == l2);
+      double want = 0;
+      for (size_t i = 0; i < n; ++i) {
+        double s = 0;
+        for (size_t j = 0; j < V; ++j) s += std::exp(double(z[i * V + j]));
+        want += std::log(s) - z[i * V + t[i]];
+        for (size_t j = 0; j < V; ++j) {
+          const double p = std::exp(double(z[i * V + j])) / s - (int32_t(j) == t[i] ? 1 : 0);
+          CHECK(z1[i * V + j] == Approx(0.25 * p).margin(1e-6));
+        }
+      }
+      CHECK(l1 == Approx(want).margin(1e-5));
+    }
+  }
+}
+
+TEST_CASE("NextTokenModel gradients match finite differences", "[next-token]") {
+  const PositionKind kinds[] = {PositionKind::None, PositionKind::Learned, PositionKind::Sinusoidal,
+                                PositionKind::Rope, PositionKind::Alibi};
+  for (PositionKind kind : kinds) {
+    for (bool tie : {false, true}) {
+      NextTokenConfig c;
+      c.vocab_size = 7;
+      c.dim = 6;
+      c.context = 5;
+      c.pos = kind;
+      c.tie_head = tie;
+      c.scale_embeddings = tie;  // exercise the sqrt(D) scale too
+      c.seed = 3;
+      NextTokenModel m(c);
+      // shrink the tables so the softmaxes are not saturated
+      for (ParamView p : m.params())
+        for (size_t i = 0; i < p.size; ++i) p.data[i] *= 0.5f;
+      const int64_t B = 2;
+      const std::vector<int32_t> in{1, 2, 3, 4, 5, 6, 0, 1, 1, 2}, tg{2, 3, 4, 5, 6, 0, 1, 1, 2, 3};
+      m.forward_backward(in, tg, B);
+      INFO("pos " << position_kind_name(kind) << " tied " << tie);
+      for (ParamView p : m.params()) {
+        const std::vector<float> grad(p.grad, p.grad + p.size);
+        double worst = 0;
+        for (size_t i = 0; i < p.size; ++i) {
+          const float keep = p.data[i];
+          const float eps = 1e-2f;
+          p.data[i] = keep + eps;
+          const double up = m.loss(in, tg, B);
+          p.data[i] = keep - eps;
+          const double down = m.loss(in, tg, B);
+          p.data[i] = keep;
+          const double numeric = (up - down) / (2.0 * eps);
+          worst = std::max(worst, std::abs(numeric - grad[i]) / (1e-2 + std::abs(numeric)));
+        }
+        INFO("parameter " << p.name);
+        CHECK(worst < 2e-2);
+      }
+    }
+  }
+}
+
+TEST_CASE("NextTokenTrainer learns and is deterministic", "[next-token]") {
+  NextTokenSettings s;
+  s.model.vocab_size = 11;
+  s.model.dim = 16;
+  s.model.context = 8;
+  s.model.pos = PositionKind::Learned;
+  s.model.seed = 7;
+  s.batch_size = 4;
+  s.optimizer.lr = 0.01;
+  const std::vector<int32_t> ids = cyclic(11, 400);
+
+  SECTION("the loss falls with Adam, AdamW and SGD") {
+    for (const char* opt : {"adam", "adamw", "sgd"}) {
+      s.optimizer.kind = parse_optimizer_kind(opt);
+      s.optimizer.lr = s.optimizer.kind == OptimizerKind::Sgd ? 0.5 : 0.01;
+      s.optimizer.weight_decay = default_weight_decay(s.optimizer.kind);
+      NextTokenTrainer tr(ids, s);
+      const TrainStats first = tr.step(5);
+      tr.step(150);
+      const TrainStats last = tr.step(5);
+      INFO(opt << " first " << first.loss << " last " << last.loss);
+      CHECK(last.loss < 0.5 * first.loss);
+      CHECK(last.total_steps == 160);
+      CHECK(last.tokens == 5 * 4 * 8);
+    }
+  }
+
+  SECTION("the same seed gives the same losses and tables, and reset replays the run") {
+    NextTokenTrainer a(ids, s), b(ids, s);
+    const TrainStats sa = a.step(20), sb = b.step(20);
+    CHECK(sa.loss == sb.loss);
+    CHECK(sa.last_loss == sb.last_loss);
+    CHECK(same_bits(a.model().token_table(), b.model().token_table()));
+    CHECK(same_bits(a.model().position_table(), b.model().position_table()));
+    a.reset();
+    const TrainStats again = a.step(20);
+    CHECK(again.loss == sa.loss);
+    CHECK(same_bits(a.model().token_table(), b.model().token_table()));
+  }
+
+  SECTION("held-out loss is a forward pass over whole windows") {
+    NextTokenTrainer tr(ids, s);
+    const double before = tr.evaluate(cyclic(11, 100));
+    tr.step(100);
+    CHECK(tr.evaluate(cyclic(11, 100)) < before);
+    CHECK(std::isfinite(before));
+  }
+}
+
+TEST_CASE("NextTokenTrainer settings are validated with clear messages", "[next-token]") {
+  NextTokenSettings s;
+  s.model.vocab_size = 5;
+  s.model.dim = 4;
+  s.model.context = 4;
+  const std::vector<int32_t> ids = cyclic(5, 50);
+
+  SECTION("a dimension of 0 is refused") {
+    s.model.dim = 0;
+    REQUIRE_THROWS_WITH(NextTokenTrainer(ids, s), "next-token: dimension must be >= 1, got 0");
+  }
+  SECTION("a NaN learning rate is refused") {
+    s.optimizer.lr = NAN;
+    REQUIRE_THROWS_WITH(NextTokenTrainer(ids, s), "optimizer: learning rate must be finite and > 0, got nan");
+  }
+  SECTION("a vocabulary larger than memory is refused") {
+    s.model.vocab_size = 2000000000;
+    s.model.dim = 64;
+    REQUIRE_THROWS_WITH(NextTokenTrainer(ids, s),
+                        "next-token: a token table of 2000000000 x 64 values needs 512000000000 bytes, "
+                        "more than the limit of 3758096384 bytes");
+  }
+  SECTION("rope needs an even dimension") {
+    s.model.pos = PositionKind::Rope;
+    s.model.dim = 5;
+    REQUIRE_THROWS_WITH(NextTokenTrainer(ids, s), "next-token: rope positions need an even dimension, got 5");
+  }
+  SECTION("ids outside the vocabulary are refused") {
+    std::vector<int32_t> bad = ids;
+    bad[3] = 9;
+    REQUIRE_THROWS_WITH(NextTokenTrainer(bad, s), "next-token: token id 9 out of range [0, 5)");
+  }
+  SECTION("a too short stream is refused") {
+    REQUIRE_THROWS_WITH(NextTokenTrainer(std::vector<int32_t>{1, 2, 3}, s),
+                        "next-token: 3 tokens make no window of context 4: need at least 5");
+  }
+  SECTION("a diverging run stops with the step and the learning rate") {
+    s.optimizer.kind = OptimizerKind::Sgd;
+    s.optimizer.lr = 1e30;
+    NextTokenTrainer tr(ids, s);
+    REQUIRE_THROWS_WITH(tr.step(10), "train: loss became nan at step 2 with learning rate 1e+30; lower the learning rate");
+  }
+  SECTION("unknown optimizer names are refused") {
+    REQUIRE_THROWS_WITH(parse_optimizer_kind("lion"), "optimizer: unknown kind 'lion', expected sgd, adam or adamw");
+  }
+}
