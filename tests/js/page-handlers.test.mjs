@@ -1,0 +1,83 @@
+// The page worker's request handlers (web/src/engine/*-handler.js) driven by the real wasm
+// module in Node, through the same dispatcher the worker uses: what the page draws is what
+// the engine computes, and failures arrive as {ok: false, message} replies.
+import { describe, it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadEngine } from './load-engine.mjs';
+import { makeDispatcher } from '../../web/src/protocol.js';
+import { makeTableHandler } from '../../web/src/engine/table-handler.js';
+import { makePositionsHandler } from '../../web/src/engine/positions-handler.js';
+
+let dispatch;
+before(async () => {
+  const M = await loadEngine();
+  dispatch = makeDispatcher({ ...makeTableHandler(M), ...makePositionsHandler(M) });
+});
+const call = (id, type, payload) => dispatch({ id, type, payload });
+const base = { seed: 123, V: 6, D: 3, pad: null, scale: false, tok: 2 };
+
+describe('table handler', () => {
+  it('draws torch numbers: manual_seed(123); nn.Embedding(6, 3).weight[2]', async () => {
+    const r = await call(1, 'table', base);
+    assert.equal(r.ok, true, r.message);
+    // /usr/bin/python3: torch.manual_seed(123); nn.Embedding(6, 3).weight[2] (torch 1.13)
+    assert.deepEqual([...r.result.row].map((v) => v.toFixed(6)), ['1.275301', '-0.200953', '-0.160564']);
+    assert.equal(r.result.identical, true);
+    assert.equal(r.result.grid.rows, 6);
+    assert.deepEqual([...r.result.grid.data.slice(6, 9)], [...r.result.row]);
+  });
+
+  it('one-hot x W equals the lookup bit for bit with the sqrt(D) scale too', async () => {
+    const r = await call(2, 'table', { ...base, V: 100, D: 64, scale: true, tok: 77 });
+    assert.equal(r.result.scaleFactor, 8);
+    assert.equal(r.result.identical, true);
+    assert.equal(r.result.maxAbsDiff, 0);
+  });
+
+  it('another seed gives another checksum; the same seed the same', async () => {
+    const a = (await call(3, 'table', base)).result.checksum;
+    const b = (await call(4, 'table', { ...base, seed: 7 })).result.checksum;
+    const c = (await call(5, 'table', base)).result.checksum;
+    assert.notEqual(a, b);
+    assert.equal(a, c);
+  });
+
+  it('padding_idx rows are zero', async () => {
+    const r = await call(6, 'table', { ...base, pad: 2 });
+    assert.deepEqual([...r.result.row], [0, 0, 0]);
+    assert.equal(r.result.paddingIdx, 2);
+  });
+
+  it('a large table is downsampled to at most 600 x 512 drawn cells', async () => {
+    const r = await call(7, 'table', { ...base, V: 5000, D: 700, tok: 4999 });
+    assert.equal(r.result.grid.rows, 600);
+    assert.equal(r.result.grid.cols, 512);
+    assert.equal(r.result.grid.rowIndex[599], 4999);
+  });
+
+  it('bad settings reply with the engine message', async () => {
+    assert.match((await call(8, 'table', { ...base, D: 0 })).message, /^Embedding: embeddingDim 0/);
+    assert.equal((await call(9, 'table', { ...base, tok: 6 })).message, 'lookup: token id 6 out of range [0, 6)');
+    assert.match((await call(10, 'table', { ...base, V: 2000000000, D: 1000 })).message, /more than the limit of 3758096384 bytes$/);
+    assert.match((await call(11, 'table', { ...base, V: 200000, D: 1024 })).message, /this page draws at most 536870912 bytes/);
+  });
+});
+
+describe('positions handler', () => {
+  it('returns three encodings with similarities; sinusoidal and RoPE depend only on distance', async () => {
+    const r = await call(20, 'positions', { seed: 123, T: 16, D: 8, sim: 'cos' });
+    assert.equal(r.ok, true, r.message);
+    assert.deepEqual(r.result.kinds.map((k) => k.name), ['sinusoidal', 'learned', 'rope']);
+    const [sin, learned, rope] = r.result.kinds;
+    assert.equal(sin.table.data[1 * 8 + 0], Math.fround(Math.sin(1)));
+    assert.ok(sin.toeplitz < 1e-5 && rope.toeplitz < 1e-5, `${sin.toeplitz} ${rope.toeplitz}`);
+    assert.ok(learned.toeplitz > 0.1);
+    for (const k of r.result.kinds) assert.equal(k.similarity.rows, 16);
+  });
+
+  it('an odd width fails with the engine message', async () => {
+    const r = await call(21, 'positions', { seed: 1, T: 4, D: 3, sim: 'dot' });
+    assert.equal(r.ok, false);
+    assert.equal(r.message, 'sinusoidal: dim must be even, got 3');
+  });
+});

@@ -1,0 +1,119 @@
+// URL hash state of the page (web/src/state.js): parse, serialize, fallbacks with messages.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { DEFAULTS, describeIgnored, parseHash, parseValue, paramSpec, serializeHash } from '../../web/src/state.js';
+
+describe('state.parseHash', () => {
+  it('an empty hash gives the defaults and no messages', () => {
+    for (const h of ['', '#', undefined]) {
+      const { state, ignored } = parseHash(h);
+      assert.deepEqual(state, { ...DEFAULTS });
+      assert.deepEqual(ignored, []);
+    }
+  });
+
+  it('reads every kind of value', () => {
+    const { state, ignored } = parseHash('#view=positions&seed=42&V=50257&D=768&T=128&scale=1&pad=0&sim=dot&cmap=viridis');
+    assert.deepEqual(ignored, []);
+    assert.equal(state.view, 'positions');
+    assert.equal(state.seed, 42);
+    assert.equal(state.V, 50257);
+    assert.equal(state.D, 768);
+    assert.equal(state.T, 128);
+    assert.equal(state.scale, true);
+    assert.equal(state.pad, 0);
+    assert.equal(state.sim, 'dot');
+    assert.equal(state.cmap, 'viridis');
+  });
+
+  it('a bad value falls back to the default and is reported with the reason', () => {
+    const { state, ignored } = parseHash('#seed=abc&D=-3&V=6');
+    assert.equal(state.seed, DEFAULTS.seed);
+    assert.equal(state.D, DEFAULTS.D);
+    assert.equal(state.V, 6);
+    assert.deepEqual(ignored, [
+      { key: 'seed', value: 'abc', reason: 'seed must be an integer in [0, 9007199254740991]' },
+      { key: 'D', value: '-3', reason: 'D must be an integer in [1, 65536]' },
+    ]);
+  });
+
+  it('refuses numbers written as floats, exponents, hex or empty strings', () => {
+    for (const v of ['1.5', '1e3', '0x10', '', ' ', 'Infinity', 'NaN', '99999999999999999']) {
+      const { state, ignored } = parseHash(`#V=${encodeURIComponent(v)}`);
+      assert.equal(state.V, DEFAULTS.V, `V=${v}`);
+      assert.equal(ignored.length, 1, `V=${v}`);
+    }
+  });
+
+  it('D=0 is out of the link range (the typed field sends it to the engine instead)', () => {
+    const { state, ignored } = parseHash('#D=0');
+    assert.equal(state.D, DEFAULTS.D);
+    assert.equal(ignored[0].key, 'D');
+  });
+
+  it('unknown keys, bad enums and bad booleans are reported', () => {
+    const { state, ignored } = parseHash('#zzz=1&view=nope&scale=yes');
+    assert.equal(state.view, 'table');
+    assert.equal(state.scale, false);
+    assert.deepEqual(ignored.map((i) => i.key), ['zzz', 'view', 'scale']);
+    assert.equal(ignored[0].reason, "unknown setting 'zzz'");
+    assert.match(ignored[1].reason, /^view must be one of table, positions/);
+    assert.equal(ignored[2].reason, 'scale must be 0 or 1');
+  });
+
+  it('padding_idx accepts empty or "none" as no padding and negative indices like torch', () => {
+    assert.equal(parseHash('#pad=').state.pad, null);
+    assert.equal(parseHash('#pad=none').state.pad, null);
+    assert.equal(parseHash('#pad=-1').state.pad, -1);
+  });
+
+  it('a malformed percent escape does not throw', () => {
+    const { state, ignored } = parseHash('#seed=%E0%A4%A');
+    assert.equal(state.seed, DEFAULTS.seed);
+    assert.equal(ignored[0].value, '%E0%A4%A');
+  });
+
+  it('the last occurrence of a key wins', () => {
+    assert.equal(parseHash('#seed=1&seed=2').state.seed, 2);
+  });
+});
+
+describe('state.serializeHash', () => {
+  it('the defaults serialize to an empty string', () => {
+    assert.equal(serializeHash({ ...DEFAULTS }), '');
+  });
+
+  it('writes only changed keys, in a fixed order, and round-trips', () => {
+    const s = { ...DEFAULTS, D: 768, seed: 7, scale: true, view: 'positions', pad: 0 };
+    const h = serializeHash(s);
+    assert.equal(h, 'view=positions&seed=7&D=768&scale=1&pad=0');
+    assert.deepEqual(parseHash(`#${h}`), { state: s, ignored: [] });
+  });
+
+  it('round-trips every default-differing value of every parameter', () => {
+    const s = { ...DEFAULTS, view: 'train', seed: 9007199254740991, V: 2147483647, D: 65536, T: 1, scale: true, pad: -5,
+      tok: 0, pd: 2, sim: 'dot', cmap: 'cividis', corpus: 'custom', enc: 'char', L: 256, stride: 1, bpeV: 1000 };
+    assert.deepEqual(parseHash(serializeHash(s)).state, s);
+  });
+});
+
+describe('state.describeIgnored', () => {
+  it('names the key, the value, the reason and the default used instead', () => {
+    const [item] = parseHash('#seed=abc').ignored;
+    assert.equal(describeIgnored(item), 'ignored seed=abc (seed must be an integer in [0, 9007199254740991]); using the default 123');
+  });
+
+  it('shortens very long values', () => {
+    const [item] = parseHash(`#seed=${'x'.repeat(100)}`).ignored;
+    assert.ok(describeIgnored(item).startsWith(`ignored seed=${'x'.repeat(40)}… (`));
+  });
+});
+
+describe('state.parseValue', () => {
+  it('accepts the bounds of a range and refuses one past them', () => {
+    const p = paramSpec('D');
+    assert.deepEqual(parseValue(p, '1'), { ok: true, value: 1 });
+    assert.deepEqual(parseValue(p, '65536'), { ok: true, value: 65536 });
+    assert.equal(parseValue(p, '65537').ok, false);
+  });
+});
