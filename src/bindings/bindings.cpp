@@ -301,3 +301,195 @@ EMSCRIPTEN_BINDINGS(embed) {
   function("_positionSimilarity", &similarity);
   function("_benchLookup", &bench_lookup_js);
 }
+
+// ---- tokenizers, windows, BPE training (tokenizer/, data/) -----------------------------------
+// Appended section: its own includes, helpers and EMSCRIPTEN_BINDINGS(tokenizer) block.
+#include <algorithm>
+
+#include "bench/bench_tokenize.hpp"
+#include "data/windows.hpp"
+#include "tokenizer/bpe_train.hpp"
+#include "tokenizer/tokenizer.hpp"
+#include "tokenizer/unicode.hpp"
+
+namespace {
+
+class TokenizerHandle {
+ public:
+  bool init_gpt2() {
+    return guard([&] {
+      t_ = std::make_unique<Tokenizer>(Tokenizer::gpt2());
+      return true;
+    });
+  }
+  // kind "whitespace" | "word" | "char"; text = the corpus the vocabulary is built from.
+  bool init_corpus(std::string kind, std::string text, bool lowercase, double min_count, double max_size) {
+    return guard([&] {
+      VocabOptions o;
+      o.kind = parse_vocab_kind(kind);
+      o.lowercase = lowercase;
+      o.min_count = static_cast<int64_t>(min_count);
+      o.max_size = static_cast<int64_t>(max_size);
+      t_ = std::make_unique<Tokenizer>(Tokenizer::from_corpus(text, o));
+      return true;
+    });
+  }
+  bool init_bpe(std::string file) {
+    return guard([&] {
+      t_ = std::make_unique<Tokenizer>(Tokenizer::from_bpe(BpeTokenizer::load(file)));
+      return true;
+    });
+  }
+  std::string kind() const { return t_ ? t_->kind() : ""; }
+  double vocab_size() const { return t_ ? t_->vocab_size() : 0; }
+  // text (string or Uint8Array, as UTF-8 bytes) -> Int32Array
+  val encode(std::string text, bool allow_special) {
+    return guard([&] { return copy_out(live().encode(text, allow_special)); });
+  }
+  std::string decode(val ids) {
+    return guard([&] { return live().decode(copy_in<int32_t>(ids)); });
+  }
+  val token_bytes(double id) {
+    return guard([&] {
+      const std::string b = live().token_bytes(static_cast<int32_t>(id));
+      return copy_out(reinterpret_cast<const uint8_t*>(b.data()), b.size());
+    });
+  }
+  // ids -> array of display strings (valid UTF-8), one call for a whole strip of chips.
+  val token_strings(val ids) {
+    return guard([&] {
+      const std::vector<int32_t> v = copy_in<int32_t>(ids);
+      val out = val::array();
+      for (size_t k = 0; k < v.size(); ++k) out.set(k, live().token_string(v[k]));
+      return out;
+    });
+  }
+  // Float64Array (V) corpus counts per id for word/char vocabularies, else undefined.
+  val counts() {
+    return guard([&] {
+      const Vocab* v = live().vocab();
+      if (!v) return val::undefined();
+      std::vector<double> c(v->counts().begin(), v->counts().end());
+      return copy_out(c);
+    });
+  }
+
+ private:
+  Tokenizer& live() const {
+    if (!t_) fail("Tokenizer", "this tokenizer was not created (its constructor failed)");
+    return *t_;
+  }
+  std::unique_ptr<Tokenizer> t_;
+};
+
+class BpeTrainerHandle {
+ public:
+  bool init(std::string text, double vocab_size) {
+    return guard([&] {
+      tr_ = std::make_unique<BpeTrainer>(text, static_cast<int64_t>(vocab_size));
+      return true;
+    });
+  }
+  // Up to n merges -> [{left, right, id, count, token}] (token: display string of the new id).
+  val step(double n) {
+    return guard([&] {
+      const std::vector<BpeMerge> ms = live().step(static_cast<int64_t>(n));
+      val out = val::array();
+      for (size_t k = 0; k < ms.size(); ++k) {
+        val m = val::object();
+        m.set("left", ms[k].left);
+        m.set("right", ms[k].right);
+        m.set("id", ms[k].id);
+        m.set("count", static_cast<double>(ms[k].count));
+        m.set("token", unicode::replace_invalid_utf8(live().tokenizer().token_bytes(ms[k].id)));
+        out.set(k, m);
+      }
+      return out;
+    });
+  }
+  bool done() const { return tr_ ? tr_->done() : true; }
+  double vocab_size() const { return tr_ ? tr_->tokenizer().vocab_size() : 0; }
+  std::string save() {
+    return guard([&] { return live().tokenizer().save(); });
+  }
+
+ private:
+  BpeTrainer& live() const {
+    if (!tr_) fail("BpeTrainer", "this trainer was not created (its constructor failed)");
+    return *tr_;
+  }
+  std::unique_ptr<BpeTrainer> tr_;
+};
+
+// ids -> {numSamples, numBatches, inputTokens, starts: Int32Array (samples, in batch order)}
+val sliding_windows(val ids, double max_length, double stride, double batch_size, bool shuffle, double seed,
+                    bool drop_last) {
+  return guard([&] {
+    WindowOptions o;
+    o.max_length = static_cast<int64_t>(max_length);
+    o.stride = static_cast<int64_t>(stride);
+    o.batch_size = static_cast<int64_t>(batch_size);
+    o.shuffle = shuffle;
+    o.seed = static_cast<uint64_t>(seed);
+    o.drop_last = drop_last;
+    const SlidingWindows ds(copy_in<int32_t>(ids), o);
+    const int64_t kept = std::min(ds.num_samples(), ds.num_batches() * o.batch_size);
+    std::vector<int32_t> starts(ds.sample_starts().begin(), ds.sample_starts().begin() + kept);
+    val out = val::object();
+    out.set("numSamples", static_cast<double>(ds.num_samples()));
+    out.set("numBatches", static_cast<double>(ds.num_batches()));
+    out.set("inputTokens", static_cast<double>(kept * o.max_length));
+    out.set("starts", copy_out(starts));
+    return out;
+  });
+}
+
+// ids (n) -> Int32Array (P * 2): center, context, center, context, ...
+val skipgram_pairs_js(val ids, double window) {
+  return guard([&] {
+    const auto pairs = skipgram_pairs(copy_in<int32_t>(ids), static_cast<int64_t>(window));
+    std::vector<int32_t> flat(pairs.size() * 2);
+    for (size_t k = 0; k < pairs.size(); ++k) flat[2 * k] = pairs[k].first, flat[2 * k + 1] = pairs[k].second;
+    return copy_out(flat);
+  });
+}
+
+val bench_tokenize_js(std::string text, std::string kind, double reps) {
+  return guard([&] {
+    const TokenizeBench b = bench_tokenize(text, [&] {
+      if (kind == "gpt2") return Tokenizer::gpt2();
+      VocabOptions o;
+      o.kind = parse_vocab_kind(kind);
+      return Tokenizer::from_corpus(text, o);
+    }, static_cast<int>(reps));
+    return val::global("JSON").call<val>("parse", to_json(b));
+  });
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(tokenizer) {
+  using namespace emscripten;
+  class_<TokenizerHandle>("_Tokenizer")
+      .constructor<>()
+      .function("initGpt2", &TokenizerHandle::init_gpt2)
+      .function("initCorpus", &TokenizerHandle::init_corpus)
+      .function("initBpe", &TokenizerHandle::init_bpe)
+      .function("kind", &TokenizerHandle::kind)
+      .function("vocabSize", &TokenizerHandle::vocab_size)
+      .function("encode", &TokenizerHandle::encode)
+      .function("decode", &TokenizerHandle::decode)
+      .function("tokenBytes", &TokenizerHandle::token_bytes)
+      .function("tokenStrings", &TokenizerHandle::token_strings)
+      .function("counts", &TokenizerHandle::counts);
+  class_<BpeTrainerHandle>("_BpeTrainer")
+      .constructor<>()
+      .function("init", &BpeTrainerHandle::init)
+      .function("step", &BpeTrainerHandle::step)
+      .function("done", &BpeTrainerHandle::done)
+      .function("vocabSize", &BpeTrainerHandle::vocab_size)
+      .function("save", &BpeTrainerHandle::save);
+  function("_slidingWindows", &sliding_windows);
+  function("_skipgramPairs", &skipgram_pairs_js);
+  function("_benchTokenize", &bench_tokenize_js);
+}
