@@ -11,6 +11,7 @@ int cmd_bench(Args& a) {
   const auto& pos = a.positional();
   const std::string what = pos.empty() ? "" : pos[0];
   if (what == "tokenize") return cmd_bench_tokenize(a);
+  if (what == "train") return cmd_bench_train(a);
   if (what == "lookup") {
     const int64_t V = a.integer_or("num-embeddings", 50257, 1, INT32_MAX);
     const int64_t D = a.integer_or("embedding-dim", 768, 1, 65536);

@@ -20,5 +20,8 @@ int cmd_decode(Args& a);
 int cmd_bpe_train(Args& a);
 int cmd_windows(Args& a);
 int cmd_bench_tokenize(Args& a);  // `bench tokenize`, called by cmd_bench
+// training: cmd_train.cpp
+int cmd_train(Args& a);
+int cmd_bench_train(Args& a);  // `bench train`, called by cmd_bench
 
 }  // namespace embedlab::cli

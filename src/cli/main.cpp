@@ -30,7 +30,15 @@ const Entry kCommands[] = {
      "windows --encoding E --max-length L --stride S --batch-size B [--shuffle --seed S] [--drop-last true|false] [--limit K] FILE"},
     {"bench", embedlab::cli::cmd_bench,
      "bench lookup [--num-embeddings V --embedding-dim D --batch B --context T --reps R]"
-     " | bench tokenize --encoding gpt2 [--reps R] FILE"},
+     " | bench tokenize --encoding gpt2 [--reps R] FILE"
+     " | bench train --model skipgram|cbow FILE | bench train --model next-token [--vocab-size V --vector-size D"
+     " --context T --batch-size B --steps N --optimizer adam --pos learned]"},
+    {"train", embedlab::cli::cmd_train,
+     "train --model skipgram|cbow|next-token --encoding E [--lowercase] --seed S FILE [--out table.npy]"
+     " [--out-tsv DIR] [--table input|output|position] [word2vec: --vector-size 100 --window 5 --negative 5"
+     " --min-count 5 --sample 1e-3 --alpha 0.025 --min-alpha 0.0001 --epochs 5] [next-token: --vector-size 64"
+     " --context 32 --batch-size 16 --steps 1000 --pos none|learned|sinusoidal|rope|alibi --optimizer"
+     " sgd|adam|adamw --lr X --weight-decay W --scale --tie --valid-fraction 0.1]"},
 };
 
 int usage(std::ostream& os) {
