@@ -5,6 +5,7 @@
 #
 # Usage: include(cmake/gpt2_asset.cmake) anywhere after project(); if embedlab_core does not exist
 # yet, attaching the sources is deferred to the end of the top-level CMakeLists.txt.
+include_guard(GLOBAL)
 find_program(EMBEDLAB_NODE NAMES node nodejs REQUIRED)
 set(EMBEDLAB_GPT2_JSON ${PROJECT_SOURCE_DIR}/node_modules/tiktoken/encoders/gpt2.json)
 if(NOT EXISTS ${EMBEDLAB_GPT2_JSON})
