@@ -26,12 +26,28 @@
     return typeof v === 'string' ? JSON.stringify(v) : String(v);
   }
 
-  // ids: array-like of integers -> Int32Array; bad values fail with their position.
+  // A [B][T] nested array -> flat row-major array (rows must have equal lengths).
+  function flattenBatch(ids, where) {
+    const T = ids[0].length;
+    const flat = [];
+    for (let b = 0; b < ids.length; b++) {
+      const row = ids[b];
+      if (row == null || typeof row.length !== 'number' || row.length !== T) {
+        throw new Error(`${where}: batch row ${b} has ${row && row.length} ids, expected ${T} like row 0`);
+      }
+      for (let t = 0; t < T; t++) flat.push(row[t]);
+    }
+    return flat;
+  }
+
+  // ids: array-like of integers, or a [B][T] nested array (flattened row-major, so the
+  // output is (B, T, D)) -> Int32Array; bad values fail with their position.
   function toIds(ids, where, limit) {
     if (ids instanceof Int32Array) return ids;
     if (ids == null || typeof ids.length !== 'number') {
       throw new Error(`${where}: ids must be an array of integers, got ${describe(ids)}`);
     }
+    if (ids.length > 0 && ids[0] != null && typeof ids[0] === 'object') ids = flattenBatch(ids, where);
     const out = new Int32Array(ids.length);
     for (let i = 0; i < ids.length; i++) {
       const v = ids[i];

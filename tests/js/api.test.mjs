@@ -65,6 +65,17 @@ describe('manualSeed + Embedding', () => {
     assert.deepEqual(M.ropeTable(16, 8), nativeTable(['posenc', '--kind', 'rope', '--positions', '16', '--dim', '8']));
   });
 
+  it('takes a [B][T] batch and returns (B, T, D) row-major', () => {
+    M.manualSeed(0);
+    const emb = new M.Embedding(500, 20, { scale: true });
+    const batch = [[0, 123, 345, 455, 7, 1, 2, 2], [0, 56, 98, 234, 9, 56, 1, 2]];  // seed notebook 000
+    const out = emb.forward(batch);
+    assert.equal(out.length, 2 * 8 * 20);
+    assert.deepEqual(out.slice((8 + 5) * 20, (8 + 6) * 20), emb.forward([56]));
+    assert.throws(() => emb.forward([[1, 2], [3]]), { message: 'lookup: batch row 1 has 1 ids, expected 2 like row 0' });
+    emb.delete();
+  });
+
   it('computes the same rows as one-hot x W, to the bit', () => {
     M.manualSeed(123);
     const emb = new M.Embedding(4, 5);
