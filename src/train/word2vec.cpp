@@ -49,7 +49,8 @@ inline int table_index(float f_dot) {
 inline uint64_t lcg(uint64_t r) { return (r * kLcgMul + kLcgAdd) & kLcgMask; }
 
 void check_positive_finite(const char* name, double v, bool allow_zero) {
-  if (!std::isfinite(v) || v < 0 || (!allow_zero && v == 0)) {
+  // values beyond float's range count as non-finite: the updates run in float
+  if (!std::isfinite(v) || v > 3.4028234663852886e38 || v < 0 || (!allow_zero && v == 0)) {
     fail("word2vec", std::string(name) + (allow_zero ? " must be finite and >= 0" : " must be finite and > 0") +
                          ", got " + format_rate(v));
   }
@@ -382,6 +383,8 @@ TrainStats Word2Vec::step(int64_t n) {
     const JobResult r = run_job(job, alpha);
     ++total_steps_;
     ++st.steps;
+    // subtle: gensim skips every prediction with |dot| >= 6, so even a huge rate leaves the
+    // tables finite (they just stop learning); this guard fires only on values gone nan/inf.
     if (r.non_finite) fail_non_finite(NAN, total_steps_, alpha);
     loss_sum += r.loss_sum;
     predictions += r.predictions;
