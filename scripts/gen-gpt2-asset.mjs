@@ -5,7 +5,8 @@
 //   node scripts/gen-gpt2-asset.mjs <tiktoken gpt2.json> <out dir>
 //     -> <out dir>/gpt2_ranks.cpp       kGpt2TokenBytes (all token byte strings, rank order, concatenated)
 //                                       + kGpt2TokenLengths (one uint8 per rank) + the split pattern
-//     -> <out dir>/unicode_classes.cpp  \p{L} and \p{N} as sorted [first, last] code point ranges
+//     -> <out dir>/unicode_classes.cpp  \p{L} and \p{N} as sorted [first, last] code point ranges,
+//                                       and the lowercase mapping as sorted [from, to1, to2] triples
 //
 // What it does not do: download anything (the input is the installed npm package), or define the
 // BPE algorithm (src/tokenizer/gpt2.cpp does). CMake runs it from cmake/gpt2_asset.cmake.
@@ -46,8 +47,9 @@ function u32Array(name, values) {
   for (let i = 0; i < values.length; i += 12) lines.push('  ' + values.slice(i, i + 12).map((v) => `0x${v.toString(16)}u`).join(',') + ',');
   return `extern const uint32_t ${name}[];\nconst uint32_t ${name}[] = {\n${lines.join('\n')}\n};\n`;
 }
-function writeIfChanged(file, text) {
-  if (fs.existsSync(file) && fs.readFileSync(file, 'utf8') === text) return;
+// subtle: always write (never skip an unchanged file), or make would see outputs older than their
+// inputs and re-run this step on every build.
+function writeOutput(file, text) {
   fs.writeFileSync(file, text);
 }
 
@@ -60,7 +62,7 @@ const lengths = Buffer.from(tokens.map((t) => {
   return t.length;
 }));
 const blob = Buffer.concat(tokens);
-writeIfChanged(path.join(outDir, 'gpt2_ranks.cpp'),
+writeOutput(path.join(outDir, 'gpt2_ranks.cpp'),
   header('GPT-2 byte-level BPE: token byte strings of ranks 0..50255, concatenated, and their lengths.') +
   `extern const size_t kGpt2RankCount;\nconst size_t kGpt2RankCount = ${tokens.length};\n` +
   `extern const size_t kGpt2TokenBytesSize;\nconst size_t kGpt2TokenBytesSize = ${blob.length};\n` +
@@ -81,11 +83,25 @@ function ranges(re) {
   }
   return out;
 }
+// Lower-case mapping (String.prototype.toLowerCase of each single code point = the Unicode default
+// full lowercase mapping, which Python's str.lower() also uses): [from, to1, to2] with to2 = 0 when
+// the result is one code point (only U+0130 maps to two).
+const lower = [];
+for (let cp = 0; cp < 0x110000; ++cp) {
+  if (cp >= 0xd800 && cp <= 0xdfff) continue;
+  const s = String.fromCodePoint(cp), l = s.toLowerCase();
+  if (l === s) continue;
+  const cps = Array.from(l, (c) => c.codePointAt(0));
+  if (cps.length > 2) die(`lowercase of U+${cp.toString(16)} has ${cps.length} code points`);
+  lower.push(cp, cps[0], cps[1] ?? 0);
+}
 const L = ranges(/^\p{L}$/u);
 const N = ranges(/^\p{N}$/u);
-writeIfChanged(path.join(outDir, 'unicode_classes.cpp'),
-  header(`Unicode ${process.versions.unicode} General_Category L (letters) and N (numbers) as [first, last] pairs, from Node ${process.version}.`) +
+writeOutput(path.join(outDir, 'unicode_classes.cpp'),
+  header(`Unicode ${process.versions.unicode} General_Category L (letters) and N (numbers) as [first, last] pairs, and lowercase mappings, from Node ${process.version}.`) +
   `extern const size_t kLetterRangeCount;\nconst size_t kLetterRangeCount = ${L.length / 2};\n` +
   `extern const size_t kNumberRangeCount;\nconst size_t kNumberRangeCount = ${N.length / 2};\n` +
-  u32Array('kLetterRanges', L) + u32Array('kNumberRanges', N) + '\n}  // namespace embedlab::generated\n');
-console.log(`gen-gpt2-asset: ${tokens.length} ranks (${blob.length} bytes), ${L.length / 2} letter and ${N.length / 2} number ranges (Unicode ${process.versions.unicode})`);
+  `extern const size_t kLowerMapCount;\nconst size_t kLowerMapCount = ${lower.length / 3};\n` +
+  u32Array('kLetterRanges', L) + u32Array('kNumberRanges', N) + u32Array('kLowerMap', lower) +
+  '\n}  // namespace embedlab::generated\n');
+console.log(`gen-gpt2-asset: ${tokens.length} ranks (${blob.length} bytes), ${L.length / 2} letter and ${N.length / 2} number ranges, ${lower.length / 3} lowercase mappings (Unicode ${process.versions.unicode})`);

@@ -4,6 +4,8 @@
 //   's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
 // hand-implemented on UTF-8 bytes (no std::regex). \p{L}/\p{N} come from the generated Unicode
 // tables and \s is the Unicode White_Space property (what the Rust regex crate inside tiktoken uses).
+// The tables follow the Unicode version of the Node that ran the build step (17.0 for Node 20.20);
+// tiktoken's Rust regex crate may know an older version, so code points assigned since then can differ.
 // Does not: BPE, special tokens (gpt2.cpp handles <|endoftext|>), or case-insensitive contractions
 // (GPT-2's pattern is case-sensitive: "DON'T" splits as "DON", "'", "T").
 //

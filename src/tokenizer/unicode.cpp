@@ -7,6 +7,8 @@ extern const size_t kLetterRangeCount;
 extern const size_t kNumberRangeCount;
 extern const uint32_t kLetterRanges[];
 extern const uint32_t kNumberRanges[];
+extern const size_t kLowerMapCount;
+extern const uint32_t kLowerMap[];  // [from, to1, to2] triples sorted by from; to2 = 0: one code point
 }  // namespace embedlab::generated
 
 namespace embedlab::unicode {
@@ -108,6 +110,43 @@ void append_utf8(std::string& out, uint32_t cp) {
     out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
     out += static_cast<char>(0x80 | (cp & 0x3F));
   }
+}
+
+std::string lowercase(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  const uint32_t* map = generated::kLowerMap;
+  const size_t count = generated::kLowerMapCount;
+  uint32_t prev = kInvalid;  // the previous code point (kInvalid at the start or after a bad byte)
+  for (size_t i = 0; i < text.size();) {
+    uint32_t cp;
+    const int len = decode_one(text, i, cp);
+    if (cp == kInvalid) {
+      out += text[i];
+    } else if (cp < 0x80) {
+      out += static_cast<char>(cp >= 'A' && cp <= 'Z' ? cp + 32 : cp);
+    } else if (cp == 0x3A3) {  // capital sigma: final form at the end of a word
+      uint32_t next = kInvalid;
+      if (i + len < text.size()) decode_one(text, i + len, next);
+      const bool final_form = prev != kInvalid && is_letter(prev) && !(next != kInvalid && is_letter(next));
+      append_utf8(out, final_form ? 0x3C2 : 0x3C3);
+    } else {
+      size_t lo = 0, hi = count;  // binary search for from == cp
+      while (lo < hi) {
+        const size_t mid = (lo + hi) / 2;
+        if (map[3 * mid] < cp) lo = mid + 1; else hi = mid;
+      }
+      if (lo < count && map[3 * lo] == cp) {
+        append_utf8(out, map[3 * lo + 1]);
+        if (map[3 * lo + 2] != 0) append_utf8(out, map[3 * lo + 2]);
+      } else {
+        out.append(text.substr(i, len));
+      }
+    }
+    prev = cp;
+    i += len;
+  }
+  return out;
 }
 
 std::string replace_invalid_utf8(std::string_view bytes) {

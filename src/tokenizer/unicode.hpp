@@ -1,11 +1,11 @@
 // UTF-8 decoding and the Unicode character classes the tokenizers split on.
 //
 // Does: decode one code point from bytes (invalid bytes are reported, not repaired), classify a
-// code point as letter (\p{L}), number (\p{N}) or whitespace (two definitions, below), and
-// repair invalid UTF-8 with U+FFFD the way Python's bytes.decode("utf-8", errors="replace") does.
-// Does not: normalise (NFC/NFKC), case-fold beyond ASCII, or know about grapheme clusters.
+// code point as letter (\p{L}), number (\p{N}) or whitespace (two definitions, below), lower-case
+// text as Python's str.lower(), and repair invalid UTF-8 with U+FFFD the way Python's bytes.decode("utf-8", errors="replace") does.
+// Does not: normalise (NFC/NFKC), case-fold (casefold()), or know about grapheme clusters.
 //
-// The \p{L} / \p{N} tables are generated at build time from Node's /\p{L}/u and /\p{N}/u
+// The \p{L} / \p{N} / lowercase tables are generated at build time from Node's /\p{L}/u and /\p{N}/u
 // (scripts/gen-gpt2-asset.mjs -> generated/unicode_classes.cpp), as compact sorted ranges.
 //
 // Two whitespace sets, because the two reference behaviours differ:
@@ -35,6 +35,13 @@ bool is_python_space(uint32_t cp);
 
 // Appends cp as UTF-8 (cp must be a valid scalar value).
 void append_utf8(std::string& out, uint32_t cp);
+
+// Python's str.lower(): the Unicode full lowercase mapping of every code point (table generated
+// from Node's toLowerCase; U+0130 -> "i\u0307"), plus Python's Final_Sigma rule, simplified: a
+// capital sigma preceded by a letter and not followed by one becomes U+03C2 (Python also skips
+// case-ignorable characters such as apostrophes when looking left and right). Invalid UTF-8
+// bytes pass through unchanged. Example: "ΟΔΟΣ İ" -> "οδος i̇".
+std::string lowercase(std::string_view text);
 
 // Bytes -> valid UTF-8: each maximal invalid subpart becomes U+FFFD (Unicode "substitution of
 // maximal subparts", as Python's errors="replace" and the WHATWG decoder).

@@ -10,20 +10,6 @@ namespace embedlab {
 
 namespace {
 
-// Python str.lower() for ASCII, Latin-1, Greek and Cyrillic capitals (others unchanged).
-uint32_t lower_cp(uint32_t cp) {
-  if (cp < 0x80) return (cp >= 'A' && cp <= 'Z') ? cp + 32 : cp;
-  if (cp >= 0xC0 && cp <= 0xDE && cp != 0xD7) return cp + 32;                  // À..Þ except ×
-  if (cp >= 0x391 && cp <= 0x3AB && cp != 0x3A2) return cp + 32;               // Α..Ϋ
-  if (cp == 0x386) return 0x3AC;
-  if (cp >= 0x388 && cp <= 0x38A) return cp + 37;
-  if (cp == 0x38C) return 0x3CC;
-  if (cp == 0x38E || cp == 0x38F) return cp + 63;
-  if (cp >= 0x410 && cp <= 0x42F) return cp + 32;                              // А..Я
-  if (cp >= 0x400 && cp <= 0x40F) return cp + 80;                              // Ѐ..Џ
-  return cp;
-}
-
 // Calls fn(std::string_view token) for each token of text (already lower-cased if wanted).
 template <class F>
 void for_each_token(std::string_view s, VocabKind kind, F&& fn) {
@@ -83,18 +69,7 @@ const char* vocab_kind_name(VocabKind kind) {
   return "?";
 }
 
-std::string lowercase_text(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (size_t i = 0; i < text.size();) {
-    uint32_t cp;
-    const int len = unicode::decode_one(text, i, cp);
-    if (cp == unicode::kInvalid) out += text[i];
-    else unicode::append_utf8(out, lower_cp(cp));
-    i += len;
-  }
-  return out;
-}
+std::string lowercase_text(std::string_view text) { return unicode::lowercase(text); }
 
 std::vector<std::string> split_tokens(std::string_view text, VocabKind kind, bool lowercase) {
   const std::string lowered = lowercase ? lowercase_text(text) : std::string();
