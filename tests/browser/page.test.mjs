@@ -212,6 +212,105 @@ await test('bad link values (#seed=abc&D=-3&view=nope) are reported and defaults
   await p.close();
 });
 
+const statValue = (p, label) => p.$$eval('#text-stats div', (divs, l) => {
+  const d = divs.find((x) => x.querySelector('dt').textContent === l);
+  return d ? d.querySelector('dd').textContent : null;
+}, label);
+
+await test('text view: the-verdict in GPT-2 ids (5,145 tokens, 40 367 2885 1464 ...), chips with bytes on hover', async () => {
+  page = await openPage('#view=text');
+  await waitRenders(page, 'text', 0);
+  assert((await statValue(page, 'tokens')) === '5,145', `tokens ${await statValue(page, 'tokens')}`);
+  const ids = await page.$$eval('#chips-holder .chip-id', (els) => els.slice(0, 4).map((e) => e.textContent).join(' '));
+  assert(ids === '40 367 2885 1464', `first ids ${ids}`);
+  await page.hover('#chips-holder .chip:nth-child(2)');
+  const tip = await page.textContent('#chips-holder .tooltip');
+  assert(tip === 'token #1 · id 367 · bytes 20 48 · " H"', `tooltip "${tip}"`);
+  await page.screenshot({ path: path.join(shots, 'text.png'), fullPage: true });
+});
+
+await test('text view: 1.1 MB Tiny Shakespeare tokenizes in the worker, draws at most 400 chips, frames keep coming', async () => {
+  const n = await renders(page, 'text');
+  await page.evaluate(() => {
+    window.__gaps = [];
+    let last = performance.now();
+    const tick = (t) => {
+      window.__gaps.push(t - last);
+      last = t;
+      if (!window.__stopFrames) requestAnimationFrame(tick);
+    };
+    window.__stopFrames = false;
+    requestAnimationFrame(tick);
+  });
+  await page.selectOption('#f-corpus', 'tinyshakespeare');
+  await waitRenders(page, 'text', n);
+  const worst = Math.max(...(await page.evaluate(() => ((window.__stopFrames = true), window.__gaps))).slice(1));
+  assert((await statValue(page, 'tokens')) === '338,025', `tokens ${await statValue(page, 'tokens')}`);
+  const chips = await page.$$eval('#chips-holder .chip', (els) => els.length);
+  assert(chips <= 400 && chips > 100, `${chips} chips in the DOM`);
+  assert(worst < 250, `a frame took ${worst.toFixed(0)} ms`);
+  console.log(`     (longest frame gap while tokenizing 1.1 MB: ${worst.toFixed(0)} ms)`);
+  await page.$eval('#chips-pos', (el) => {
+    el.value = '200000';
+    el.dispatchEvent(new Event('input'));
+  });
+  await page.waitForFunction(() => /^tokens 200,000–/.test(document.querySelector('#chips-range').textContent), null, { timeout: 5000 });
+  assert(/at=200000/.test(await page.evaluate(() => location.hash)), 'position not in the URL');
+});
+
+await test('text view: pasted text is tokenized and rendered as text, never as HTML', async () => {
+  const n = await renders(page, 'text');
+  await page.fill('#custom-text', 'Hello world <img src=x onerror="window.__pwned=1">');
+  await page.click('#use-text');
+  await waitRenders(page, 'text', n);
+  const ids = await page.$$eval('#chips-holder .chip-id', (els) => els.slice(0, 2).map((e) => e.textContent).join(' '));
+  assert(ids === '15496 995', `ids ${ids}`);
+  assert((await page.$$('#chips-holder img')).length === 0, 'an <img> element was created from user text');
+  assert(!(await page.evaluate(() => window.__pwned)), 'user text ran as code');
+  await page.close();
+});
+
+await test('windows view: L=4, stride=4, batch 4 on the-verdict -> 1,286 windows, 321 batches, 5,136 input tokens', async () => {
+  page = await openPage('#view=windows');
+  await waitRenders(page, 'windows', 0);
+  const summary = await page.textContent('#win-summary');
+  for (const s of ['5,145 tokens', '1,286 windows of 4', '321 batches of 4', '5,136 input tokens']) assert(summary.includes(s), `summary lacks "${s}": ${summary}`);
+  const row = await page.$$eval('#win-pairs tbody tr:first-child td', (tds) => tds.map((t) => t.textContent));
+  assert(row[2] === '[40, 367, 2885, 1464]' && row[3] === '[367, 2885, 1464, 1807]', `first pair ${row[2]} -> ${row[3]}`);
+  const n = await renders(page, 'windows');
+  await typeInto(page, 'f-stride', '2');
+  await waitRenders(page, 'windows', n);
+  assert((await page.textContent('#win-summary')).includes('overlap by 2 tokens'), 'overlap not explained');
+  await page.screenshot({ path: path.join(shots, 'windows.png'), fullPage: true });
+  await typeInto(page, 'f-stride', '0');
+  await page.waitForFunction(() => document.querySelector('.field[data-key="stride"] .field-error').textContent.length > 0, null, { timeout: 5000 });
+  assert((await page.textContent('.field[data-key="stride"] .field-error')) === 'windows: stride must be >= 1, got 0', 'stride error');
+  assert(await page.isVisible('#windows-stale'), 'no stale badge');
+  await page.close();
+});
+
+await test('BPE view: each merge adds a token and an embedding row', async () => {
+  page = await openPage('#view=bpe');
+  await waitRenders(page, 'bpe', 0);
+  assert((await page.$eval('#view-bpe', (el) => el.dataset.vocab)) === '256', 'does not start at 256');
+  let n = await renders(page, 'bpe');
+  await page.click('#bpe-step1');
+  await waitRenders(page, 'bpe', n);
+  const first = await page.$$eval('#bpe-merges tbody tr:first-child td', (tds) => tds.map((t) => t.textContent));
+  // the most frequent byte pair of the-verdict's GPT-2 pre-tokenized chunks: (32, 116) " t", 462 times
+  // (counted independently with Python re over the ASCII text)
+  assert(first.join('|') === '256|32 + 116|" t"|462', `first merge ${first.join('|')}`);
+  n = await renders(page, 'bpe');
+  await page.click('#bpe-step10');
+  await waitRenders(page, 'bpe', n);
+  assert((await page.$eval('#view-bpe', (el) => el.dataset.vocab)) === '267', 'vocab after 11 merges');
+  const s = await page.$eval('#view-bpe .heatmap-canvas', canvasStats);
+  assert(s.variance > 50, 'BPE table plot blank');
+  assert((await page.textContent('#bpe-summary')).includes('267 × 16'), 'row count not shown');
+  await page.screenshot({ path: path.join(shots, 'bpe.png'), fullPage: true });
+  await page.close();
+});
+
 await test('no console errors and no requests to other origins', async () => {
   assert(consoleErrors.length === 0, `console errors: ${consoleErrors.join(' | ')}`);
   assert(foreignRequests.length === 0, `foreign requests: ${foreignRequests.join(' ')}`);

@@ -93,6 +93,15 @@ describe('error-target.errorTarget', () => {
     assert.equal(errorTarget('LearnedPositions: context_length must be >= 1, got 0', ['seed', 'T', 'pd', 'sim'], 'seed'), 'T');
   });
 
+  it('routes text-pipeline messages to their controls', () => {
+    const win = ['corpus', 'enc', 'lower', 'bpeV', 'L', 'stride', 'B'];
+    assert.equal(errorTarget('windows: stride must be >= 1, got 0', win, 'L'), 'stride');
+    assert.equal(errorTarget('windows: max_length must be >= 1, got 0', win, 'stride'), 'L');
+    assert.equal(errorTarget('windows: batch_size must be >= 1, got 0', win, 'L'), 'B');
+    assert.equal(errorTarget('bpe train: vocab_size must be >= 256, got 100', win, 'L'), 'bpeV');
+    assert.equal(errorTarget('text: no custom text yet; paste or upload some first', win, 'enc'), 'corpus');
+  });
+
   it('a size message goes to the control changed last, else the first candidate', () => {
     const msg = 'Embedding: a table of 2000000000 x 1000 values needs 8000000000000 bytes, more than the limit of 3758096384 bytes';
     assert.equal(errorTarget(msg, table, 'V'), 'V');

@@ -92,7 +92,7 @@ describe('state.serializeHash', () => {
 
   it('round-trips every default-differing value of every parameter', () => {
     const s = { ...DEFAULTS, view: 'train', seed: 9007199254740991, V: 2147483647, D: 65536, T: 1, scale: true, pad: -5,
-      tok: 0, pd: 2, sim: 'dot', cmap: 'cividis', corpus: 'custom', enc: 'char', L: 256, stride: 1, bpeV: 1000 };
+      tok: 0, pd: 2, sim: 'dot', cmap: 'cividis', corpus: 'custom', enc: 'char', lower: true, at: 99, L: 256, stride: 1, B: 32, bpeV: 1000 };
     assert.deepEqual(parseHash(serializeHash(s)).state, s);
   });
 });

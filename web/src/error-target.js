@@ -18,6 +18,9 @@ const PATTERNS = [
   ['pd', /\bdim\b/],
   ['L', /max_length|maxLength/],
   ['stride', /\bstride\b/],
+  ['B', /batch_size|batchSize/],
+  ['bpeV', /vocab_size|vocabSize/],
+  ['corpus', /^text:|corpus/],
 ];
 
 export function errorTarget(message, candidates, lastChanged) {

@@ -11,6 +11,9 @@ import { describeIgnored, parseHash, serializeHash } from './state.js';
 import { Controls } from './views/controls.js';
 import { POSITION_KEYS, PositionsView } from './views/positions-view.js';
 import { TABLE_KEYS, TableView } from './views/table-view.js';
+import { TEXT_KEYS, TextView } from './views/text-view.js';
+import { WINDOWS_KEYS, WindowsView } from './views/windows-view.js';
+import { BPE_KEYS, BpeView } from './views/bpe-view.js';
 
 const statusEl = document.getElementById('engine-status');
 const urlMessages = document.getElementById('url-messages');
@@ -20,7 +23,7 @@ let { state, ignored } = parseHash(location.hash);
 let lastChanged = null;
 let lastWrittenHash = null;
 
-// view name -> {keys it depends on, request type, view object, dirty flag}
+// view name -> {keys it depends on, fetch(state) -> Promise<reply | null>, view object, dirty flag}
 const views = {};
 
 function showIgnored(items) {
@@ -46,10 +49,10 @@ async function refresh(name) {
   if (!v) return;
   v.dirty = false;
   try {
-    const r = await engine.latest(name, v.type, v.view.constructor.payload(state));
+    const r = await v.fetch(state);
     if (r === null) return; // a newer request for this view is on its way
     controls.clearErrors(v.keys);
-    v.view.render(r, state);
+    await v.view.render(r, state);
     v.view.setStale('');
     v.good = { ...state };
     writeHash();
@@ -72,6 +75,7 @@ function showView(name) {
 function onChange(key, value) {
   state[key] = value;
   lastChanged = key;
+  if (TEXT_KEYS.includes(key)) state.at = 0; // other ids: start the token strip from the top
   if (key === 'cmap') {
     for (const v of Object.values(views)) v.view.recolor(state);
     writeHash();
@@ -86,9 +90,12 @@ function onChange(key, value) {
 
 const controls = new Controls(document.getElementById('controls'), onChange);
 
+// The simple views send one request; windows first (re)tokenizes (the worker queue keeps the order).
+const single = (name, type, View) => (s) => engine.latest(name, type, View.payload(s));
+
 views.table = {
   keys: TABLE_KEYS,
-  type: 'table',
+  fetch: single('table', 'table', TableView),
   dirty: true,
   view: new TableView(document.getElementById('view-table'), {
     onPick: (row) => {
@@ -100,9 +107,45 @@ views.table = {
 };
 views.positions = {
   keys: POSITION_KEYS,
-  type: 'positions',
+  fetch: single('positions', 'positions', PositionsView),
   dirty: true,
   view: new PositionsView(document.getElementById('view-positions')),
+};
+views.text = {
+  keys: TEXT_KEYS,
+  fetch: single('text', 'tokenize', TextView),
+  dirty: true,
+  view: new TextView(document.getElementById('view-text'), engine, {
+    onCustomText: () => {
+      controls.fill({ ...state, corpus: 'custom' });
+      document.getElementById('f-corpus').value = 'custom';
+      onChange('corpus', 'custom'); // marks text, windows and bpe for a refresh
+    },
+    onPosition: (at) => {
+      state.at = at;
+      writeHash();
+    },
+  }),
+};
+views.windows = {
+  keys: WINDOWS_KEYS,
+  fetch: async (s) => {
+    const [, r] = await Promise.all([
+      engine.request('tokenize', TextView.payload(s)),
+      engine.latest('windows', 'windows', WindowsView.payload(s)),
+    ]);
+    return r;
+  },
+  dirty: true,
+  view: new WindowsView(document.getElementById('view-windows')),
+};
+views.bpe = {
+  keys: BPE_KEYS,
+  fetch: single('bpe', 'bpeReset', BpeView),
+  dirty: true,
+  view: new BpeView(document.getElementById('view-bpe'), engine, {
+    onError: (message) => controls.setError(errorTarget(message, BPE_KEYS, lastChanged), message),
+  }),
 };
 
 for (const b of document.querySelectorAll('.tabs button')) {

@@ -30,8 +30,11 @@ export const PARAMS = [
   { key: 'cmap', kind: 'enum', def: 'puor', values: ['puor', 'rdbu', 'viridis', 'cividis'] },
   { key: 'corpus', kind: 'enum', def: 'the-verdict', values: ['the-verdict', 'tinyshakespeare', 'custom'] },
   { key: 'enc', kind: 'enum', def: 'gpt2', values: ['gpt2', 'whitespace', 'word', 'char', 'bpe'] },
+  { key: 'lower', kind: 'bool', def: false },
+  { key: 'at', kind: 'int', def: 0, min: 0, max: 2147483647 },
   { key: 'L', kind: 'int', def: 4, min: 1, max: 1 << 20 },
   { key: 'stride', kind: 'int', def: 4, min: 1, max: 1 << 20 },
+  { key: 'B', kind: 'int', def: 4, min: 1, max: 1 << 20 },
   { key: 'bpeV', kind: 'int', def: 300, min: 257, max: 1 << 20 },
 ];
 

@@ -10,6 +10,15 @@ import createEmbedlab from './embedlab.js';
 import { READY_ID, collectTransfers, makeDispatcher, replyError } from './protocol.js';
 import { makeTableHandler } from './engine/table-handler.js';
 import { makePositionsHandler } from './engine/positions-handler.js';
+import { makeTextHandlers } from './engine/text-handler.js';
+
+// Built-in corpora are served next to the page (build/web/corpora/, credited in README.md there).
+async function loadCorpus(name) {
+  const url = new URL(`./corpora/${name}.txt`, self.location.href);
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`text: could not load corpus ${name} (${res.status} ${res.statusText})`);
+  return res.text();
+}
 
 let dispatch = null;
 let queue = Promise.resolve();
@@ -19,6 +28,7 @@ const loading = createEmbedlab().then(
     dispatch = makeDispatcher({
       ...makeTableHandler(M),
       ...makePositionsHandler(M),
+      ...makeTextHandlers(M, loadCorpus),
     });
     self.postMessage({ id: READY_ID, type: 'ready', ok: true, result: { isa: M.isa() } });
   },

@@ -34,7 +34,10 @@ export class Legend {
   }
 
   draw() {
-    const W = this.width;
+    const ctx = this.canvas.getContext('2d');
+    ctx.font = FONT;
+    const title = this.note ? `${this.caption} (${this.note})` : this.caption;
+    const W = Math.max(this.width, Math.ceil(ctx.measureText(title).width) + 24);
     const H = 44;
     const pad = 10;
     const dpr = window.devicePixelRatio || 1;
@@ -42,7 +45,6 @@ export class Legend {
     this.canvas.height = Math.round(H * dpr);
     this.canvas.style.width = `${W}px`;
     this.canvas.style.height = `${H}px`;
-    const ctx = this.canvas.getContext('2d');
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, W, H);
     const [lo, hi] = this.domain;
@@ -60,7 +62,7 @@ export class Legend {
     ctx.fillStyle = '#3b4450';
     ctx.textBaseline = 'top';
     ctx.textAlign = 'left';
-    ctx.fillText(this.note ? `${this.caption} (${this.note})` : this.caption, pad, 0);
+    ctx.fillText(title, pad, 0);
     ctx.textAlign = 'center';
     for (const t of valueTicks(lo, hi, 5)) {
       const x = pad + ((t - lo) / (hi - lo)) * barW;

@@ -1,0 +1,101 @@
+// View 4: sliding windows over the token strip, as LLMs-from-scratch create_dataloader_v1
+// builds them: window k starts at k * stride, its input is ids[s : s + L] and its target the
+// same span shifted by one. Shows the counts with the formula, a strip where each window's
+// input and target cells line up under the tokens, and the (input, target) pairs.
+// Uses the ids of the text view's tokenizer (the worker keeps them).
+//
+//   view.render(windowsReply, state)   // reply of engine.request('windows', WindowsView.payload(state))
+import { makeChip } from '../plots/chips.js';
+
+export const WINDOWS_KEYS = ['corpus', 'enc', 'lower', 'bpeV', 'L', 'stride', 'B'];
+const SHOWN_WINDOWS = 6;
+const MAX_STRIP = 36;
+
+function cell(text, cls) {
+  const d = document.createElement('div');
+  d.className = cls;
+  d.textContent = text;
+  return d;
+}
+
+export class WindowsView {
+  static payload(state) {
+    return { L: state.L, stride: state.stride, B: state.B, first: 0, count: SHOWN_WINDOWS };
+  }
+
+  constructor(root) {
+    this.root = root;
+    const $ = (id) => root.querySelector(`#${id}`);
+    this.el = { stale: $('windows-stale'), summary: $('win-summary'), strip: $('win-strip'), pairs: $('win-pairs').querySelector('tbody') };
+    this.last = null;
+  }
+
+  setStale(text) {
+    this.el.stale.textContent = text || '';
+    this.el.stale.hidden = !text;
+  }
+
+  render(r, state) {
+    this.last = r;
+    const { L, stride, B } = state;
+    const N = r.tokens;
+    const formula = N > L ? `⌊(${N} − ${L} − 1) / ${stride}⌋ + 1 = ${Math.floor((N - L - 1) / stride) + 1}` : `0 (needs more than ${L} tokens)`;
+    this.el.summary.textContent =
+      `${N.toLocaleString('en')} tokens → ${r.numSamples.toLocaleString('en')} windows of ${L} (formula: ${formula}), ` +
+      `${r.numBatches.toLocaleString('en')} batches of ${B} (drop_last), ${r.inputTokens.toLocaleString('en')} input tokens seen per epoch. ` +
+      (stride < L ? `stride ${stride} < max_length ${L}: windows overlap by ${L - stride} tokens.`
+        : stride > L ? `stride ${stride} > max_length ${L}: ${stride - L} tokens between windows are never inputs.`
+          : 'stride = max_length: windows tile the text without overlap.');
+    this.renderStrip(r, L);
+    this.renderPairs(r);
+    this.root.dataset.renders = String(Number(this.root.dataset.renders || 0) + 1);
+  }
+
+  // positions [0, width) of the strip: the tokens, then per window an input row and a target row.
+  renderStrip(r, L) {
+    const byPos = new Map();
+    for (const w of r.windows) {
+      w.inputs.forEach((id, i) => byPos.set(w.start + i, id));
+      w.targets.forEach((id, i) => byPos.set(w.start + 1 + i, id));
+    }
+    const width = Math.min(MAX_STRIP, Math.max(0, ...byPos.keys()) + 1);
+    const grid = this.el.strip;
+    grid.replaceChildren();
+    grid.style.gridTemplateColumns = `7.5em repeat(${width}, minmax(3.2em, 1fr))`;
+    grid.append(cell('position', 'win-label'));
+    for (let p = 0; p < width; p++) grid.append(cell(String(p), 'win-pos'));
+    grid.append(cell('token', 'win-label'));
+    for (let p = 0; p < width; p++) {
+      const holder = document.createElement('div');
+      holder.className = 'win-tok';
+      if (byPos.has(p)) holder.append(makeChip(byPos.get(p), r.strings[byPos.get(p)]));
+      grid.append(holder);
+    }
+    for (const w of r.windows) {
+      for (const [kind, from] of [['input', w.start], ['target', w.start + 1]]) {
+        grid.append(cell(`${kind} ${w.index}`, `win-label ${kind}`));
+        for (let p = 0; p < width; p++) {
+          const inside = p >= from && p < from + L;
+          grid.append(cell(inside ? (kind === 'input' ? 'x' : 'y') : '', inside ? `win-cell ${kind}` : 'win-cell'));
+        }
+      }
+    }
+  }
+
+  renderPairs(r) {
+    const body = this.el.pairs;
+    body.replaceChildren();
+    const show = (ids) => Array.from(ids, (id) => JSON.stringify(r.strings[id])).join(' ');
+    for (const w of r.windows) {
+      const tr = document.createElement('tr');
+      for (const text of [String(w.index), String(w.start), `[${Array.from(w.inputs).join(', ')}]`, `[${Array.from(w.targets).join(', ')}]`, show(w.inputs), show(w.targets)]) {
+        const td = document.createElement('td');
+        td.textContent = text;
+        tr.append(td);
+      }
+      body.append(tr);
+    }
+  }
+
+  recolor() {}
+}
