@@ -6,7 +6,8 @@
 //     -> <out dir>/gpt2_ranks.cpp       kGpt2TokenBytes (all token byte strings, rank order, concatenated)
 //                                       + kGpt2TokenLengths (one uint8 per rank) + the split pattern
 //     -> <out dir>/unicode_classes.cpp  \p{L} and \p{N} as sorted [first, last] code point ranges,
-//                                       and the lowercase mapping as sorted [from, to1, to2] triples
+//                                       Cased / Case_Ignorable ranges, and the lowercase mapping
+//                                       as sorted [from, to1, to2] triples
 //
 // What it does not do: download anything (the input is the installed npm package), or define the
 // BPE algorithm (src/tokenizer/gpt2.cpp does). CMake runs it from cmake/gpt2_asset.cmake.
@@ -97,11 +98,16 @@ for (let cp = 0; cp < 0x110000; ++cp) {
 }
 const L = ranges(/^\p{L}$/u);
 const N = ranges(/^\p{N}$/u);
+const cased = ranges(/^\p{Cased}$/u);
+const ignorable = ranges(/^\p{Case_Ignorable}$/u);  // both for Python's Final_Sigma rule
 writeOutput(path.join(outDir, 'unicode_classes.cpp'),
   header(`Unicode ${process.versions.unicode} General_Category L (letters) and N (numbers) as [first, last] pairs, and lowercase mappings, from Node ${process.version}.`) +
   `extern const size_t kLetterRangeCount;\nconst size_t kLetterRangeCount = ${L.length / 2};\n` +
   `extern const size_t kNumberRangeCount;\nconst size_t kNumberRangeCount = ${N.length / 2};\n` +
   `extern const size_t kLowerMapCount;\nconst size_t kLowerMapCount = ${lower.length / 3};\n` +
+  `extern const size_t kCasedRangeCount;\nconst size_t kCasedRangeCount = ${cased.length / 2};\n` +
+  `extern const size_t kCaseIgnorableRangeCount;\nconst size_t kCaseIgnorableRangeCount = ${ignorable.length / 2};\n` +
+  u32Array('kCasedRanges', cased) + u32Array('kCaseIgnorableRanges', ignorable) +
   u32Array('kLetterRanges', L) + u32Array('kNumberRanges', N) + u32Array('kLowerMap', lower) +
   '\n}  // namespace embedlab::generated\n');
 console.log(`gen-gpt2-asset: ${tokens.length} ranks (${blob.length} bytes), ${L.length / 2} letter and ${N.length / 2} number ranges, ${lower.length / 3} lowercase mappings (Unicode ${process.versions.unicode})`);

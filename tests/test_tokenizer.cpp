@@ -174,6 +174,12 @@ TEST_CASE("Vocab builds word and character vocabularies", "[tokenizer][vocab]") 
           "\xC7\x86 \xC4\x81\xC4\x83 \xE2\x85\xBB \xEF\xBD\x81\xEF\xBD\x82 \xCF\x89mega \xC3\x9F "
           "\xD4\x81 \xE1\x8F\xB8");
     CHECK(lowercase_text("AbC \xFF \xC3\x97") == "abc \xFF \xC3\x97");  // invalid byte and U+00D7 unchanged
+    // Final_Sigma looks for *cased* neighbours, skipping case-ignorable ones (Python 3.11):
+    // 'ΟΔΟΣ日' -> 'οδος日' (日 is uncased), 'ΟΔΟΣⅫ' -> 'οδοσⅻ' (Ⅻ is cased), "ΑΣ'Β" -> "ασ'β", 'Σ.' -> 'σ.'
+    CHECK(lowercase_text("\xCE\x9F\xCE\x94\xCE\x9F\xCE\xA3\xE6\x97\xA5") == "\xCE\xBF\xCE\xB4\xCE\xBF\xCF\x82\xE6\x97\xA5");
+    CHECK(lowercase_text("\xCE\x9F\xCE\x94\xCE\x9F\xCE\xA3\xE2\x85\xAB") == "\xCE\xBF\xCE\xB4\xCE\xBF\xCF\x83\xE2\x85\xBB");
+    CHECK(lowercase_text("\xCE\x91\xCE\xA3'\xCE\x92") == "\xCE\xB1\xCF\x83'\xCE\xB2");
+    CHECK(lowercase_text("\xCE\xA3.") == "\xCF\x83.");
   }
   SECTION("ids are specials, then descending count, ties by first occurrence") {
     const Vocab v = Vocab::build("the cat the hat", {});

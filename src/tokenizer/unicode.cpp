@@ -7,6 +7,10 @@ extern const size_t kLetterRangeCount;
 extern const size_t kNumberRangeCount;
 extern const uint32_t kLetterRanges[];
 extern const uint32_t kNumberRanges[];
+extern const size_t kCasedRangeCount;
+extern const size_t kCaseIgnorableRangeCount;
+extern const uint32_t kCasedRanges[];
+extern const uint32_t kCaseIgnorableRanges[];
 extern const size_t kLowerMapCount;
 extern const uint32_t kLowerMap[];  // [from, to1, to2] triples sorted by from; to2 = 0: one code point
 }  // namespace embedlab::generated
@@ -112,12 +116,19 @@ void append_utf8(std::string& out, uint32_t cp) {
   }
 }
 
+// Python's str.lower() (Objects/unicodeobject.c, lower_ucs4 + handle_capital_sigma): each code
+// point's full lowercase mapping; U+03A3 becomes final sigma U+03C2 when
+//   \p{Cased} \p{Case_Ignorable}* U+03A3 !(\p{Case_Ignorable}* \p{Cased})
 std::string lowercase(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   const uint32_t* map = generated::kLowerMap;
   const size_t count = generated::kLowerMapCount;
-  uint32_t prev = kInvalid;  // the previous code point (kInvalid at the start or after a bad byte)
+  auto cased = [](uint32_t c) { return c != kInvalid && in_ranges(generated::kCasedRanges, generated::kCasedRangeCount, c); };
+  auto ignorable = [](uint32_t c) {
+    return c != kInvalid && in_ranges(generated::kCaseIgnorableRanges, generated::kCaseIgnorableRangeCount, c);
+  };
+  bool after_cased = false;  // the last code point that is not case-ignorable was cased
   for (size_t i = 0; i < text.size();) {
     uint32_t cp;
     const int len = decode_one(text, i, cp);
@@ -125,10 +136,16 @@ std::string lowercase(std::string_view text) {
       out += text[i];
     } else if (cp < 0x80) {
       out += static_cast<char>(cp >= 'A' && cp <= 'Z' ? cp + 32 : cp);
-    } else if (cp == 0x3A3) {  // capital sigma: final form at the end of a word
-      uint32_t next = kInvalid;
-      if (i + len < text.size()) decode_one(text, i + len, next);
-      const bool final_form = prev != kInvalid && is_letter(prev) && !(next != kInvalid && is_letter(next));
+    } else if (cp == 0x3A3) {
+      bool final_form = after_cased;
+      for (size_t j = i + len; final_form && j < text.size();) {
+        uint32_t next;
+        j += decode_one(text, j, next);
+        if (!ignorable(next)) {
+          final_form = !cased(next);
+          break;
+        }
+      }
       append_utf8(out, final_form ? 0x3C2 : 0x3C3);
     } else {
       size_t lo = 0, hi = count;  // binary search for from == cp
@@ -143,7 +160,7 @@ std::string lowercase(std::string_view text) {
         out.append(text.substr(i, len));
       }
     }
-    prev = cp;
+    if (!ignorable(cp)) after_cased = cased(cp);
     i += len;
   }
   return out;

@@ -37,10 +37,9 @@ bool is_python_space(uint32_t cp);
 void append_utf8(std::string& out, uint32_t cp);
 
 // Python's str.lower(): the Unicode full lowercase mapping of every code point (table generated
-// from Node's toLowerCase; U+0130 -> "i\u0307"), plus Python's Final_Sigma rule, simplified: a
-// capital sigma preceded by a letter and not followed by one becomes U+03C2 (Python also skips
-// case-ignorable characters such as apostrophes when looking left and right). Invalid UTF-8
-// bytes pass through unchanged. Example: "ΟΔΟΣ İ" -> "οδος i̇".
+// from Node's toLowerCase; U+0130 -> "i\u0307") and Python's Final_Sigma rule (capital sigma after
+// a cased letter and not before one, case-ignorable characters skipped, becomes U+03C2).
+// Invalid UTF-8 bytes pass through unchanged. Example: "ΟΔΟΣ İ" -> "οδος i̇".
 std::string lowercase(std::string_view text);
 
 // Bytes -> valid UTF-8: each maximal invalid subpart becomes U+FFFD (Unicode "substitution of

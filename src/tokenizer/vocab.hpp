@@ -13,7 +13,7 @@
 //                 3.11 knows Unicode 14, the generated tables the Unicode version of the building Node).
 //     char        one token per Unicode code point (UTF-8), whitespace included.
 //   Bytes that are not valid UTF-8 are single-byte "other" characters in every splitter.
-//   lowercase: Python's str.lower() (unicode.hpp: full Unicode mapping, simplified final sigma).
+//   lowercase: Python's str.lower() (unicode.hpp: full Unicode mapping and final sigma).
 // Ids: <pad>=0, <unk>=1, <sos>=2, <eos>=3, then tokens with count >= min_count by descending
 //   count, ties by first occurrence in the corpus; max_size (> 0) caps the total size, specials
 //   included. Unknown tokens encode to <unk>.
