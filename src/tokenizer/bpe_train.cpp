@@ -36,13 +36,15 @@ BpeTrainer::BpeTrainer(std::string_view text, int64_t vocab_size) : target_(voca
   for (const auto& [key, count] : pair_count_) heap_.push({count, key});
 }
 
-// Adds (sign +1) or removes (-1) the pair counts of one piece; records touched keys.
-void BpeTrainer::add_pairs(int32_t piece, int64_t sign, std::vector<uint64_t>& touched) {
+// Adds (sign +1) or removes (-1) the pair counts of one piece; records touched keys. When adding
+// after a merge (new_id >= 0) only pairs with the new id are listed in where_: every other adjacent
+// pair of the piece was adjacent before the merge too, so the piece is already listed for it.
+void BpeTrainer::add_pairs(int32_t piece, int64_t sign, std::vector<uint64_t>& touched, int32_t new_id) {
   const auto& ids = pieces_[piece];
   for (size_t k = 0; k + 1 < ids.size(); ++k) {
     const uint64_t key = pair_key(ids[k], ids[k + 1]);
     pair_count_[key] += sign * freq_[piece];
-    if (sign > 0) where_[key].push_back(piece);
+    if (sign > 0 && (new_id < 0 || ids[k] == new_id || ids[k + 1] == new_id)) where_[key].push_back(piece);
     touched.push_back(key);
   }
 }
@@ -102,7 +104,7 @@ std::vector<BpeMerge> BpeTrainer::step(int64_t n) {
         }
       }
       ids.resize(w);
-      add_pairs(p, +1, touched);
+      add_pairs(p, +1, touched, m.id);
     }
     std::sort(touched.begin(), touched.end());
     touched.erase(std::unique(touched.begin(), touched.end()), touched.end());

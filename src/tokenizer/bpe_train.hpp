@@ -58,7 +58,7 @@ class BpeTrainer {
     uint64_t key;
     bool operator<(const HeapItem& o) const { return count != o.count ? count < o.count : key > o.key; }
   };
-  void add_pairs(int32_t piece, int64_t sign, std::vector<uint64_t>& touched);
+  void add_pairs(int32_t piece, int64_t sign, std::vector<uint64_t>& touched, int32_t new_id = -1);
   bool best_pair(uint64_t& key, int64_t& count);
 
   int64_t target_;
