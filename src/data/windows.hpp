@@ -32,6 +32,8 @@
 
 namespace embedlab {
 
+// Defaults are create_dataloader_v1's (batch_size 4, max_length 256, stride 128, drop_last true),
+// except shuffle: false here (true there), so that the default order is the reference's.
 struct WindowOptions {
   int64_t max_length = 256;
   int64_t stride = 128;
