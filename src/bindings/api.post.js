@@ -220,8 +220,11 @@
   'use strict';
   const { check, toIds, integer, describe } = M._api;
 
+  // subtle: a JS string with a lone surrogate would reach C++ as invalid UTF-8 (0xED 0xA0 0x80);
+  // tiktoken (TextEncoder) sees U+FFFD there, so make the string well-formed first.
   function text(t, where) {
-    if (typeof t === 'string' || t instanceof Uint8Array) return t;
+    if (typeof t === 'string') return t.isWellFormed && !t.isWellFormed() ? t.toWellFormed() : t;
+    if (t instanceof Uint8Array) return t;
     throw new Error(`${where}: text must be a string or a Uint8Array, got ${describe(t)}`);
   }
   function knownKeys(opts, keys, where) {

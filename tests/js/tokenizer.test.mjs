@@ -73,6 +73,8 @@ describe('Tokenizer.gpt2', () => {
     assert.deepEqual(Array.from(tok.encode('<|endoftext|>')), [27, 91, 437, 1659, 5239, 91, 29]);
     assert.deepEqual(Array.from(tok.encode('Hello<|endoftext|>', { allowSpecial: true })), [15496, 50256]);
     assert.equal(tok.encode('').length, 0);
+    // A lone surrogate is U+FFFD, as tiktoken's TextEncoder makes it: [64, 4210, 65].
+    assert.deepEqual(Array.from(tok.encode('a\ud800b')), [64, 4210, 65]);
     tok.delete();
   });
 
