@@ -63,6 +63,11 @@ EncodingArgs encoding_args(Args& a) {
   } else if (e.name != "gpt2") {
     e.vocab.kind = parse_vocab_kind(e.name);
   }
+  const bool vocab_kind = e.needs_corpus();
+  if (!vocab_kind && (e.vocab.lowercase || a.has("min-count") || a.has("max-size"))) {
+    fail("--encoding", "--lowercase, --min-count and --max-size apply to whitespace, word and char only, not " + e.name);
+  }
+  if (e.allow_special && e.name != "gpt2") fail("--allow-special", "applies to --encoding gpt2 only");
   return e;
 }
 
