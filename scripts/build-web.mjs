@@ -2,6 +2,7 @@
 // Assembles the static site: node scripts/build-web.mjs [--wasm-dir DIR] [--out DIR]
 //
 //   web/index.html, web/style.css   -> OUT/
+//   node_modules/uplot/dist/uPlot.min.css -> OUT/uplot.css (the loss chart's stylesheet)
 //   web/corpora/*                    -> OUT/corpora/
 //   WASM_DIR/embedlab.{js,wasm}      -> OUT/
 //   web/src/main.js   (esbuild)      -> OUT/app.js     (ESM, npm libraries bundled in)
@@ -67,6 +68,7 @@ async function main() {
 
   copy(path.join(root, 'web', 'index.html'), path.join(out, 'index.html'));
   copy(path.join(root, 'web', 'style.css'), path.join(out, 'style.css'));
+  copy(path.join(root, 'node_modules', 'uplot', 'dist', 'uPlot.min.css'), path.join(out, 'uplot.css'));
   const corpora = path.join(root, 'web', 'corpora');
   for (const f of fs.readdirSync(corpora).sort()) copy(path.join(corpora, f), path.join(out, 'corpora', f));
   copy(path.join(wasmDir, 'embedlab.js'), path.join(out, 'embedlab.js'));

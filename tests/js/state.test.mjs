@@ -92,7 +92,8 @@ describe('state.serializeHash', () => {
 
   it('round-trips every default-differing value of every parameter', () => {
     const s = { ...DEFAULTS, view: 'train', seed: 9007199254740991, V: 2147483647, D: 65536, T: 1, scale: true, pad: -5,
-      tok: 0, pd: 2, sim: 'dot', cmap: 'cividis', corpus: 'custom', enc: 'char', lower: true, at: 99, L: 256, stride: 1, B: 32, bpeV: 1000 };
+      tok: 0, pd: 2, sim: 'dot', cmap: 'cividis', corpus: 'custom', enc: 'char', lower: true, at: 99, L: 256, stride: 1, B: 32, bpeV: 1000,
+      model: 'cbow', pos: 'rope', tD: 8, ctx: 64, tB: 2, opt: 'sgd', lr: 0.5, alpha: 1e-7, win: 2, minc: 1, ep: 9, logy: true, cmp: 50 };
     assert.deepEqual(parseHash(serializeHash(s)).state, s);
   });
 });
@@ -110,6 +111,15 @@ describe('state.describeIgnored', () => {
 });
 
 describe('state.parseValue', () => {
+  it('reads learning rates in decimal or exponent form and refuses 0, NaN and Infinity', () => {
+    const p = paramSpec('lr');
+    assert.deepEqual(parseValue(p, '1e-3'), { ok: true, value: 0.001 });
+    assert.deepEqual(parseValue(p, '.5'), { ok: true, value: 0.5 });
+    for (const bad of ['0', 'NaN', 'Infinity', '-1', '1e400', 'abc', '']) {
+      assert.deepEqual(parseValue(p, bad), { ok: false, reason: 'lr must be a number in (0, 1000000]' }, bad);
+    }
+  });
+
   it('accepts the bounds of a range and refuses one past them', () => {
     const p = paramSpec('D');
     assert.deepEqual(parseValue(p, '1'), { ok: true, value: 1 });

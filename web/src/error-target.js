@@ -21,6 +21,11 @@ const PATTERNS = [
   ['B', /batch_size|batchSize/],
   ['bpeV', /vocab_size|vocabSize/],
   ['corpus', /^text:|corpus/],
+  ['lr', /learning rate/],
+  ['alpha', /alpha/],
+  ['tD', /dimension|vector_size|vectorSize/],
+  ['ctx', /context/],
+  ['minc', /min_count|minCount/],
 ];
 
 export function errorTarget(message, candidates, lastChanged) {

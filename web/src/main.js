@@ -14,6 +14,7 @@ import { TABLE_KEYS, TableView } from './views/table-view.js';
 import { TEXT_KEYS, TextView } from './views/text-view.js';
 import { WINDOWS_KEYS, WindowsView } from './views/windows-view.js';
 import { BPE_KEYS, BpeView } from './views/bpe-view.js';
+import { TRAIN_KEYS, TrainView } from './views/train-view.js';
 
 const statusEl = document.getElementById('engine-status');
 const urlMessages = document.getElementById('url-messages');
@@ -75,17 +76,21 @@ function showView(name) {
 function onChange(key, value) {
   state[key] = value;
   lastChanged = key;
+  if (key === 'model') controls.showFieldsForModel(value);
   if (TEXT_KEYS.includes(key)) state.at = 0; // other ids: start the token strip from the top
-  if (key === 'cmap') {
+  if (key === 'cmap' || key === 'logy') {
     for (const v of Object.values(views)) v.view.recolor(state);
     writeHash();
     return;
   }
+  let used = false;
   for (const [name, v] of Object.entries(views)) {
     if (!v.keys.includes(key)) continue;
+    used = true;
     v.dirty = true;
     if (name === state.view) refresh(name);
   }
+  if (!used) writeHash(); // a setting read on demand (compare steps)
 }
 
 const controls = new Controls(document.getElementById('controls'), onChange);
@@ -148,6 +153,15 @@ views.bpe = {
   }),
 };
 
+views.train = {
+  keys: TRAIN_KEYS,
+  fetch: single('train', 'trainStart', TrainView),
+  dirty: true,
+  view: new TrainView(document.getElementById('view-train'), engine, {
+    onError: (message) => controls.setError(errorTarget(message, TRAIN_KEYS, 'lr'), message),
+  }),
+};
+
 for (const b of document.querySelectorAll('.tabs button')) {
   b.addEventListener('click', () => showView(b.dataset.view));
 }
@@ -157,12 +171,14 @@ window.addEventListener('hashchange', () => {
   ({ state, ignored } = parseHash(location.hash));
   showIgnored(ignored);
   controls.fill(state);
+  controls.showFieldsForModel(state.model);
   for (const v of Object.values(views)) v.dirty = true;
   showView(views[state.view] ? state.view : 'table');
 });
 
 showIgnored(ignored);
 controls.fill(state);
+controls.showFieldsForModel(state.model);
 showView(views[state.view] ? state.view : 'table');
 
 engine.ready.then(

@@ -14,7 +14,7 @@
 //                                  ignored: [{key: 'seed', value: 'abc', reason: 'seed must be an integer in [0, 9007199254740991]'}]}
 //   serializeHash({...DEFAULTS, D: 8}) -> 'D=8'
 
-// Each entry: kind int | bool | enum | optint (an integer or empty = none).
+// Each entry: kind int | num (finite, > min) | bool | enum | optint (an integer or empty = none).
 // Ranges here are "could ever make sense" bounds, not engine limits.
 export const PARAMS = [
   { key: 'view', kind: 'enum', def: 'table', values: ['table', 'positions', 'text', 'windows', 'bpe', 'train'] },
@@ -36,6 +36,19 @@ export const PARAMS = [
   { key: 'stride', kind: 'int', def: 4, min: 1, max: 1 << 20 },
   { key: 'B', kind: 'int', def: 4, min: 1, max: 1 << 20 },
   { key: 'bpeV', kind: 'int', def: 300, min: 257, max: 1 << 20 },
+  { key: 'model', kind: 'enum', def: 'next', values: ['next', 'skipgram', 'cbow'] },
+  { key: 'pos', kind: 'enum', def: 'learned', values: ['none', 'learned', 'sinusoidal', 'rope', 'alibi'] },
+  { key: 'tD', kind: 'int', def: 32, min: 1, max: 4096 },
+  { key: 'ctx', kind: 'int', def: 32, min: 1, max: 1 << 16 },
+  { key: 'tB', kind: 'int', def: 16, min: 1, max: 1 << 16 },
+  { key: 'opt', kind: 'enum', def: 'adam', values: ['adam', 'adamw', 'sgd'] },
+  { key: 'lr', kind: 'num', def: 0.01, min: 0, max: 1e6 },
+  { key: 'alpha', kind: 'num', def: 0.025, min: 0, max: 1e6 },
+  { key: 'win', kind: 'int', def: 5, min: 1, max: 1 << 16 },
+  { key: 'minc', kind: 'int', def: 2, min: 1, max: 1 << 30 },
+  { key: 'ep', kind: 'int', def: 5, min: 1, max: 1 << 16 },
+  { key: 'logy', kind: 'bool', def: false },
+  { key: 'cmp', kind: 'int', def: 300, min: 1, max: 1 << 20 },
 ];
 
 const BY_KEY = new Map(PARAMS.map((p) => [p.key, p]));
@@ -59,6 +72,13 @@ export function parseValue(p, raw) {
       if (!Number.isSafeInteger(v) || v < p.min || v > p.max) {
         return { ok: false, reason: `${p.key} must be an integer in ${rangeText(p)}` };
       }
+      return { ok: true, value: v };
+    }
+    case 'num': {
+      // plain decimal or exponent notation; must be finite and > min (learning rates are never 0)
+      if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(s)) return { ok: false, reason: `${p.key} must be a number in (${p.min}, ${p.max}]` };
+      const v = Number(s);
+      if (!Number.isFinite(v) || v <= p.min || v > p.max) return { ok: false, reason: `${p.key} must be a number in (${p.min}, ${p.max}]` };
       return { ok: true, value: v };
     }
     case 'bool':

@@ -10,7 +10,8 @@ import createEmbedlab from './embedlab.js';
 import { READY_ID, collectTransfers, makeDispatcher, replyError } from './protocol.js';
 import { makeTableHandler } from './engine/table-handler.js';
 import { makePositionsHandler } from './engine/positions-handler.js';
-import { makeTextHandlers } from './engine/text-handler.js';
+import { makeTextPipeline } from './engine/text-handler.js';
+import { makeTrainHandlers } from './engine/train-handler.js';
 
 // Built-in corpora are served next to the page (build/web/corpora/, credited in README.md there).
 async function loadCorpus(name) {
@@ -25,10 +26,12 @@ let queue = Promise.resolve();
 
 const loading = createEmbedlab().then(
   (M) => {
+    const text = makeTextPipeline(M, loadCorpus);
     dispatch = makeDispatcher({
       ...makeTableHandler(M),
       ...makePositionsHandler(M),
-      ...makeTextHandlers(M, loadCorpus),
+      ...text.handlers,
+      ...makeTrainHandlers(M, text.ensureTokens),
     });
     self.postMessage({ id: READY_ID, type: 'ready', ok: true, result: { isa: M.isa() } });
   },

@@ -21,7 +21,8 @@ import { strideSample } from '../arrays.js';
 const CORPORA = ['the-verdict', 'tinyshakespeare'];
 const BPE_TABLE_DIM = 16;
 
-export function makeTextHandlers(M, loadCorpus) {
+// -> {handlers (request type -> function), ensureTokens (for the training handlers)}
+export function makeTextPipeline(M, loadCorpus) {
   const texts = new Map(); // corpus name -> string ('custom' from setText)
   let current = null; // {key, tok, ids, enc}
   let bpe = null; // {trainer, merges, key}
@@ -56,16 +57,23 @@ export function makeTextHandlers(M, loadCorpus) {
     return { chars: text.length, bytes: new TextEncoder().encode(text).length };
   }
 
-  async function tokenize({ corpus, enc, lower, bpeV }) {
+  // {corpus, enc, lower, bpeV} -> {key, tok, ids, enc, text}, cached for the same settings.
+  async function ensureTokens({ corpus, enc, lower, bpeV }) {
     const text = await corpusText(corpus);
     const key = `${corpus}|${enc}|${enc === 'bpe' ? bpeV : ''}|${lower && enc !== 'gpt2' && enc !== 'bpe' ? 1 : 0}|${text.length}`;
-    const t0 = performance.now();
     if (!current || current.key !== key) {
       const tok = makeTokenizer(enc, text, lower, bpeV);
       const ids = tok.encode(text); // a lowercase vocabulary lowercases on encode too
       if (current) current.tok.delete();
-      current = { key, tok, ids, enc };
+      current = { key, tok, ids, enc, text };
     }
+    return current;
+  }
+
+  async function tokenize(p) {
+    const t0 = performance.now();
+    const { text } = await ensureTokens(p);
+    const { enc } = p;
     const ms = performance.now() - t0;
     const bytes = new TextEncoder().encode(text).length;
     const seen = new Uint8Array(current.tok.vocabSize);
@@ -142,5 +150,5 @@ export function makeTextHandlers(M, loadCorpus) {
     return bpeState(seed);
   }
 
-  return { setText, tokenize, tokenSlice, windows, bpeReset, bpeStep };
+  return { handlers: { setText, tokenize, tokenSlice, windows, bpeReset, bpeStep }, ensureTokens };
 }

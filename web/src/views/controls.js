@@ -21,6 +21,12 @@ export function parseField(key, raw) {
     if (!Number.isSafeInteger(v)) return { ok: false, message: `${key}: ${s} is too large for this page` };
     return { ok: true, value: v };
   }
+  if (p.kind === 'num') {
+    // NaN and Infinity go through on purpose: the engine names them ("learning rate must be finite")
+    if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$|^nan$|^[-+]?inf(inity)?$/i.test(s)) return { ok: false, message: `${key}: "${s}" is not a number` };
+    const v = /^nan$/i.test(s) ? NaN : /inf/i.test(s) ? (s.startsWith('-') ? -Infinity : Infinity) : Number(s);
+    return { ok: true, value: v };
+  }
   return { ok: true, value: s };
 }
 
@@ -93,6 +99,11 @@ export class Controls {
 
   clearErrors(keys) {
     for (const k of keys) this.setError(k, '');
+  }
+
+  // Training fields that apply to one model only (data-models="next" / "skipgram cbow").
+  showFieldsForModel(model) {
+    for (const f of this.form.querySelectorAll('.field[data-models]')) f.hidden = !f.dataset.models.split(' ').includes(model);
   }
 
   // Shows only the controls that matter for a view (data-views="table positions" on a group).

@@ -1,0 +1,81 @@
+// Loss curves with uPlot (bundled from npm): step on x, loss on y, linear or log y, one or
+// more series in colour-blind-safe Okabe-Ito colours, with a legend showing values under the
+// cursor. Updates are coalesced to one redraw per animation frame, so a training loop can
+// push points as fast as replies arrive.
+//
+//   const chart = new LossChart(el, {series: ['loss'], logY: false});
+//   chart.setData([steps, losses]);      // arrays of equal length (null = gap)
+//   chart.setLog(true);
+import uPlot from 'uplot';
+
+// Okabe & Ito (2008), distinguishable with all common colour-vision deficiencies.
+export const OKABE_ITO = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#CC79A7', '#56B4E9', '#000000'];
+
+export class LossChart {
+  constructor(parent, { series = ['loss'], logY = false, height = 260, yLabel = 'loss (cross-entropy, nats)' } = {}) {
+    this.parent = parent;
+    this.names = series;
+    this.logY = logY;
+    this.height = height;
+    this.yLabel = yLabel;
+    this.data = [[], ...series.map(() => [])];
+    this.scheduled = false;
+    this.plot = null;
+    this.build();
+    new ResizeObserver(() => {
+      if (this.plot) this.plot.setSize({ width: this.width(), height: this.height });
+    }).observe(parent);
+  }
+
+  width() {
+    return Math.max(240, this.parent.clientWidth);
+  }
+
+  build() {
+    if (this.plot) this.plot.destroy();
+    const opts = {
+      width: this.width(),
+      height: this.height,
+      scales: { x: { time: false }, y: this.logY ? { distr: 3, log: 10 } : { auto: true } },
+      series: [
+        { label: 'step' },
+        ...this.names.map((name, i) => ({
+          label: name,
+          stroke: OKABE_ITO[i % OKABE_ITO.length],
+          width: 1.6,
+          points: { show: false },
+          value: (u, v) => (v === null || v === undefined ? '–' : v.toFixed(4)),
+        })),
+      ],
+      axes: [
+        { label: 'training step', stroke: '#3b4450', grid: { stroke: '#eef0f3' } },
+        { label: this.logY ? `${this.yLabel}, log scale` : this.yLabel, stroke: '#3b4450', grid: { stroke: '#eef0f3' }, size: 60 },
+      ],
+      legend: { live: true },
+      cursor: { drag: { x: true, y: false } },
+    };
+    this.plot = new uPlot(opts, this.data, this.parent);
+    this.plot.root.classList.add('loss-chart');
+  }
+
+  setData(data) {
+    this.data = data;
+    if (this.scheduled) return;
+    this.scheduled = true;
+    requestAnimationFrame(() => {
+      this.scheduled = false;
+      this.plot.setData(this.data);
+    });
+  }
+
+  setLog(on) {
+    if (on === this.logY) return;
+    this.logY = on;
+    this.build();
+  }
+
+  // Pixel statistics are taken from this canvas by the browser tests.
+  get canvas() {
+    return this.plot.root.querySelector('canvas');
+  }
+}

@@ -1,0 +1,209 @@
+// View 6: training in the browser. Play runs `trainStep` requests back to back (each one a
+// ~40 ms slice of steps in the worker), so the page keeps painting; the loss curve, the
+// tokens/s readout and the embedding-table heatmap update at most once per frame. For the
+// next-token model with learned positions it also shows the learned position x position
+// cosine similarity next to the sinusoidal one. "Compare encodings" trains the same model
+// with each positional encoding (same text, same seed) and plots the curves together.
+//
+//   const view = new TrainView(root, engine, {onError: (message) => ...});
+//   view.render(trainStartReply, state);   // a fresh run at step 0
+import { Heatmap } from '../plots/heatmap.js';
+import { Legend } from '../plots/legend.js';
+import { LossChart } from '../plots/loss-chart.js';
+import { colorDomain, formatNumber, makeLut } from '../plots/scales.js';
+import { summarize } from '../arrays.js';
+
+export const TRAIN_KEYS = ['corpus', 'enc', 'lower', 'bpeV', 'model', 'pos', 'tD', 'ctx', 'tB', 'opt', 'lr', 'alpha', 'win', 'minc', 'ep', 'seed'];
+const TRAIN_PAYLOAD_KEYS = TRAIN_KEYS;
+
+const MODEL_TEXT = {
+  next: 'Next-token model: token embedding (+ position) → one causal self-attention head with a residual → linear head → softmax cross-entropy, trained on sliding windows of the text.',
+  skipgram: 'word2vec skip-gram with negative sampling (gensim’s algorithm and defaults): each word predicts the words around it; one step is one gensim job of up to 10,000 words.',
+  cbow: 'word2vec CBOW with negative sampling: the mean of the context vectors predicts the centre word; one step is one gensim job of up to 10,000 words.',
+};
+
+export class TrainView {
+  static payload(state) {
+    return Object.fromEntries(TRAIN_PAYLOAD_KEYS.map((k) => [k, state[k]]));
+  }
+
+  constructor(root, engine, { onError }) {
+    this.root = root;
+    this.engine = engine;
+    this.onError = onError;
+    const $ = (id) => root.querySelector(`#${id}`);
+    this.el = {
+      stale: $('train-stale'), model: $('train-model'), estimate: $('train-estimate'), readout: $('train-readout'),
+      play: $('train-play'), step: $('train-step'), reset: $('train-reset'), message: $('train-message'),
+      logy: $('train-logy'), posCard: $('train-pos-card'), cmpBtn: $('train-compare'), cmpNote: $('compare-note'),
+      tableNote: $('train-table-note'),
+    };
+    this.chart = new LossChart($('train-loss'), { series: ['loss'] });
+    this.heatmap = new Heatmap($('train-table'), { xLabel: 'dimension', yLabel: 'table row', maxHeight: 380, minHeight: 160,
+      formatTip: (c) => `${this.labels[this.rowPos(c.row)] ?? `row ${c.row}`}, dim ${c.col}: ${formatNumber(c.value)}` });
+    this.legend = new Legend($('train-legend'), { caption: 'weight value', width: 220 });
+    this.learnedSim = new Heatmap($('train-pos-learned'), { xLabel: 'position n', yLabel: 'position m', square: true, maxHeight: 260 });
+    this.sinSim = new Heatmap($('train-pos-sin'), { xLabel: 'position n', yLabel: 'position m', square: true, maxHeight: 260 });
+    this.compare = new LossChart($('compare-loss'), { series: ['none', 'learned', 'sinusoidal', 'rope', 'alibi'] });
+    this.playing = false;
+    this.labels = [];
+    this.last = null;
+    this.el.play.addEventListener('click', () => (this.playing ? this.pause() : this.play()));
+    this.el.step.addEventListener('click', () => this.stepOnce());
+    this.el.reset.addEventListener('click', () => this.reset());
+    this.el.cmpBtn.addEventListener('click', () => this.runCompare());
+  }
+
+  setStale(text) {
+    this.el.stale.textContent = text || '';
+    this.el.stale.hidden = !text;
+    if (text) this.pause();
+  }
+
+  rowPos(row) {
+    return this.last ? Array.prototype.indexOf.call(this.last.tableRowIndex || [], row) : -1;
+  }
+
+  async render(r, state) {
+    this.pause();
+    this.state = { ...state };
+    this.last = { ...r, tableRowIndex: r.table.rowIndex };
+    this.labels = r.labels;
+    this.steps = [];
+    this.losses = [];
+    this.chart.setLog(state.logy);
+    this.chart.setData([[], []]);
+    this.compare.setLog(state.logy);
+    const s = r.settings;
+    this.el.model.textContent = MODEL_TEXT[state.model];
+    const e = r.estimate;
+    const total = e.totalSteps ? ` The run has ${e.totalSteps} steps (${s.epochs} epochs) ≈ ${formatNumber((e.totalSteps * e.msPerStep) / 1000)} s.` : ` 1,000 steps ≈ ${formatNumber(e.msPerStep)} s.`;
+    this.el.estimate.textContent =
+      `Cost before you press play: ${r.rows.toLocaleString('en')} table rows × ${s.vectorSize} dims; parameters and optimizer state ≈ ${formatNumber(e.bytes / 1048576)} MiB. ` +
+      `One step (${e.tokensPerStep.toLocaleString('en')} tokens) took ${formatNumber(e.msPerStep)} ms here.${total}` +
+      (r.remapped ? ` Only the ${r.remapped.toLocaleString('en')} ids that occur in the text get rows (remapped in id order).` : '');
+    this.el.message.textContent = '';
+    this.el.posCard.hidden = !(state.model === 'next' && state.pos === 'learned');
+    this.el.tableNote.textContent = state.model === 'next' ? 'token embedding table (input), one row per token of the text' : 'word2vec input vectors (wv), one row per word kept by min_count';
+    this.drawTables(r);
+    this.readout(null);
+    if (!this.el.posCard.hidden) {
+      const sin = await this.engine.request('positions', { seed: state.seed, T: state.ctx, D: state.tD % 2 ? state.tD + 1 : state.tD, sim: 'cos', maxSide: 256 });
+      this.drawSim(this.sinSim, sin.kinds[0].similarity);
+    }
+    this.root.dataset.renders = String(Number(this.root.dataset.renders || 0) + 1);
+  }
+
+  drawSim(hm, grid) {
+    hm.setData(grid, { domain: [-1, 1], lut: makeLut(this.state.cmap) });
+  }
+
+  drawTables(r) {
+    const stats = summarize(r.table.data);
+    const domain = colorDomain(stats, this.state.cmap);
+    const lut = makeLut(this.state.cmap);
+    this.heatmap.setData(r.table, { domain, lut });
+    this.legend.set({ domain, lut, note: r.table.sampled ? `${r.table.rows} of ${r.table.totalRows} rows drawn` : 'all rows' });
+    if (r.positions) this.drawSim(this.learnedSim, r.positions);
+  }
+
+  readout(stats) {
+    const items = stats
+      ? [['step', `${stats.totalSteps}`], ['loss', stats.lastLoss.toFixed(4)], [this.state.model === 'next' ? 'tokens / s' : 'effective words / s', Math.round(stats.tokensPerSecond).toLocaleString('en')], ['learning rate', formatNumber(stats.learningRate)]]
+      : [['step', '0'], ['loss', '–'], ['tokens / s', '–'], ['learning rate', '–']];
+    const frag = document.createDocumentFragment();
+    for (const [k, v] of items) {
+      const d = document.createElement('div');
+      const dt = document.createElement('dt');
+      dt.textContent = k;
+      const dd = document.createElement('dd');
+      dd.textContent = v;
+      d.append(dt, dd);
+      frag.append(d);
+    }
+    this.el.readout.replaceChildren(frag);
+  }
+
+  consume(r) {
+    for (const [x, y] of r.points) {
+      this.steps.push(x);
+      this.losses.push(y);
+    }
+    this.chart.setData([this.steps, this.losses]);
+    this.readout(r.stats);
+    this.drawTables(r);
+    this.root.dataset.steps = String(r.stats.totalSteps);
+    if (r.stats.finished) {
+      this.pause();
+      this.el.message.textContent = `Finished after ${r.stats.totalSteps} steps.`;
+    }
+  }
+
+  async request(payload) {
+    try {
+      const r = await this.engine.request('trainStep', payload);
+      this.consume(r);
+      return true;
+    } catch (err) {
+      this.pause();
+      this.el.message.textContent = err.message;
+      this.onError(err.message);
+      return false;
+    }
+  }
+
+  async play() {
+    if (!this.last || this.playing) return;
+    this.playing = true;
+    this.el.play.textContent = '❚❚ Pause';
+    while (this.playing && (await this.request({ budgetMs: 40 }))) {
+      await new Promise((res) => requestAnimationFrame(res));
+    }
+  }
+
+  pause() {
+    this.playing = false;
+    this.el.play.textContent = '▶ Play';
+  }
+
+  async stepOnce() {
+    if (!this.last) return;
+    this.pause();
+    await this.request({ budgetMs: 0, maxSteps: 1 });
+  }
+
+  async reset() {
+    this.pause();
+    try {
+      const r = await this.engine.request('trainReset', {});
+      await this.render({ ...r, labels: this.labels }, this.state);
+    } catch (err) {
+      this.el.message.textContent = err.message;
+    }
+  }
+
+  async runCompare() {
+    this.pause();
+    this.el.cmpBtn.disabled = true;
+    this.el.cmpNote.textContent = `training 5 models × ${this.state.cmp} steps in the worker…`;
+    try {
+      const r = await this.engine.request('trainCompare', { ...TrainView.payload(this.state), steps: this.state.cmp });
+      const xs = r.curves[r.kinds[0]].map((p) => p[0]);
+      this.compare.setData([xs, ...r.kinds.map((k) => r.curves[k].map((p) => p[1]))]);
+      const finals = r.kinds.map((k) => `${k} ${r.curves[k].at(-1)[1].toFixed(3)}`).join(', ');
+      this.el.cmpNote.textContent = `Final training loss after ${this.state.cmp} steps: ${finals} (${formatNumber(r.ms / 1000)} s in the worker).`;
+      this.root.dataset.compared = '1';
+    } catch (err) {
+      this.el.cmpNote.textContent = err.message;
+    } finally {
+      this.el.cmpBtn.disabled = false;
+    }
+  }
+
+  recolor(state) {
+    this.state = { ...this.state, cmap: state.cmap, logy: state.logy };
+    this.chart.setLog(state.logy);
+    this.compare.setLog(state.logy);
+    this.chart.setData([this.steps || [], this.losses || []]);
+  }
+}
