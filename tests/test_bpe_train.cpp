@@ -80,6 +80,7 @@ TEST_CASE("BpeTrainer merges the most frequent pair each step", "[bpe]") {
     CHECK(tr.done());
     CHECK(tr.tokenizer().token_bytes(258) == "aaab");
     CHECK(tr.tokenizer().encode("aaabdaaabac") == std::vector<int32_t>{258, 100, 258, 97, 99});
+    CHECK(tr.token_count() == 5);
   }
   SECTION("incremental counts give the same merges as a full recount (random texts)") {
     std::mt19937 rng(7);
@@ -101,6 +102,7 @@ TEST_CASE("BpeTrainer merges the most frequent pair each step", "[bpe]") {
     CHECK(same_merges(tr.tokenizer().merges(), naive_train(text, 256 + 40)));
     const auto ids = tr.tokenizer().encode(text);
     CHECK(ids.size() < text.size());
+    CHECK(tr.token_count() == static_cast<int64_t>(ids.size()));  // encoding replays the training merges
     CHECK(tr.tokenizer().decode_bytes(ids) == text);
   }
   SECTION("training stops early when no pair is left") {

@@ -306,10 +306,12 @@
       if (!this._h) throw new Error(`${where}: this BpeTrainer was deleted`);
       return this._h;
     }
-    // Up to n merges (default 1) -> [{left, right, id, count, token}]; [] when done.
+    // Up to n merges (default 1) -> [{left, right, id, count, token, tokens}]; [] when done.
+    // count: occurrences of the pair when merged; tokens: the training text's token count after it.
     step(n) { return check(this._live('step').step(Number(n ?? 1))); }
     get done() { return this._live('done').done(); }
     get vocabSize() { return this._live('vocabSize').vocabSize(); }
+    get tokenCount() { return this._live('tokenCount').tokenCount(); }
     // The merge file text (see src/tokenizer/bpe.hpp for the format).
     save() { return check(this._live('save').save()); }
     tokenizer() { return Tokenizer.fromBpe(this.save()); }

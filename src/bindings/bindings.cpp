@@ -390,25 +390,31 @@ class BpeTrainerHandle {
       return true;
     });
   }
-  // Up to n merges -> [{left, right, id, count, token}] (token: display string of the new id).
+  // Up to n merges -> [{left, right, id, count, token, tokens}] (token: display string of the new
+  // id; tokens: how many tokens the training text has after this merge).
   val step(double n) {
     return guard([&] {
-      const std::vector<BpeMerge> ms = live().step(static_cast<int64_t>(n));
+      check_at_least("bpe train step", "n", static_cast<int64_t>(n), 0);
       val out = val::array();
-      for (size_t k = 0; k < ms.size(); ++k) {
+      for (int64_t k = 0; k < static_cast<int64_t>(n); ++k) {
+        const std::vector<BpeMerge> one = live().step(1);
+        if (one.empty()) break;
+        const BpeMerge& mg = one[0];
         val m = val::object();
-        m.set("left", ms[k].left);
-        m.set("right", ms[k].right);
-        m.set("id", ms[k].id);
-        m.set("count", static_cast<double>(ms[k].count));
-        m.set("token", unicode::replace_invalid_utf8(live().tokenizer().token_bytes(ms[k].id)));
-        out.set(k, m);
+        m.set("left", mg.left);
+        m.set("right", mg.right);
+        m.set("id", mg.id);
+        m.set("count", static_cast<double>(mg.count));
+        m.set("token", unicode::replace_invalid_utf8(live().tokenizer().token_bytes(mg.id)));
+        m.set("tokens", static_cast<double>(live().token_count()));
+        out.set(static_cast<uint32_t>(k), m);  // subtle: an int64_t key would need BigInt
       }
       return out;
     });
   }
   bool done() const { return tr_ ? tr_->done() : true; }
   double vocab_size() const { return tr_ ? tr_->tokenizer().vocab_size() : 0; }
+  double token_count() const { return tr_ ? static_cast<double>(tr_->token_count()) : 0; }
   std::string save() {
     return guard([&] { return live().tokenizer().save(); });
   }
@@ -488,6 +494,7 @@ EMSCRIPTEN_BINDINGS(tokenizer) {
       .function("step", &BpeTrainerHandle::step)
       .function("done", &BpeTrainerHandle::done)
       .function("vocabSize", &BpeTrainerHandle::vocab_size)
+      .function("tokenCount", &BpeTrainerHandle::token_count)
       .function("save", &BpeTrainerHandle::save);
   function("_slidingWindows", &sliding_windows);
   function("_skipgramPairs", &skipgram_pairs_js);

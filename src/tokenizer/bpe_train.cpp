@@ -29,6 +29,7 @@ BpeTrainer::BpeTrainer(std::string_view text, int64_t vocab_size) : target_(voca
       freq_.push_back(0);
     }
     ++freq_[it->second];
+    tokens_ += static_cast<int64_t>(piece.size());
   }
   visited_.assign(pieces_.size(), -1);
   std::vector<uint64_t> touched;
@@ -103,6 +104,7 @@ std::vector<BpeMerge> BpeTrainer::step(int64_t n) {
           ids[w++] = ids[k];
         }
       }
+      tokens_ -= static_cast<int64_t>(ids.size() - w) * freq_[p];
       ids.resize(w);
       add_pairs(p, +1, touched, m.id);
     }

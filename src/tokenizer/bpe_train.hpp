@@ -51,6 +51,8 @@ class BpeTrainer {
   int64_t target_vocab_size() const { return target_; }
   const BpeTokenizer& tokenizer() const { return tok_; }
   int64_t distinct_pieces() const { return static_cast<int64_t>(pieces_.size()); }
+  // Tokens the training text encodes to with the merges so far (its byte count before any merge).
+  int64_t token_count() const { return tokens_; }
 
  private:
   struct HeapItem {
@@ -62,6 +64,7 @@ class BpeTrainer {
   bool best_pair(uint64_t& key, int64_t& count);
 
   int64_t target_;
+  int64_t tokens_ = 0;
   BpeTokenizer tok_;
   std::vector<std::vector<int32_t>> pieces_;               // distinct piece -> current ids
   std::vector<int64_t> freq_;                              // distinct piece -> occurrences

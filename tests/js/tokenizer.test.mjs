@@ -165,8 +165,11 @@ describe('slidingWindows', () => {
 describe('BpeTrainer', () => {
   it('steps through merges: aa, ab (tie rule), aaab', () => {
     const tr = new M.BpeTrainer('aaabdaaabac', 259);
-    assert.deepEqual(tr.step(1), [{ left: 97, right: 97, id: 256, count: 4, token: 'aa' }]);
-    assert.deepEqual(tr.step(10).map((m) => m.token), ['ab', 'aaab']);
+    assert.equal(tr.tokenCount, 11);
+    assert.deepEqual(tr.step(1), [{ left: 97, right: 97, id: 256, count: 4, token: 'aa', tokens: 9 }]);
+    const rest = tr.step(10);
+    assert.deepEqual(rest.map((m) => m.token), ['ab', 'aaab']);
+    assert.deepEqual(rest.map((m) => m.tokens), [7, 5]);
     assert.equal(tr.done, true);
     const tok = tr.tokenizer();
     assert.deepEqual(Array.from(tok.encode('aaabdaaabac')), [258, 100, 258, 97, 99]);
