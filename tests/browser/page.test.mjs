@@ -311,6 +311,73 @@ await test('BPE view: each merge adds a token and an embedding row', async () =>
   await page.close();
 });
 
+const dataNum = (p, key) => p.$eval('#view-train', (el, k) => Number(el.dataset[k] || 0), key);
+
+await test('train view: a character-level next-token model trains a few hundred steps; loss falls, curve and table change', async () => {
+  page = await openPage('#view=train&enc=char');
+  await waitRenders(page, 'train', 0);
+  assert(/Cost before you press play: 62 table rows/.test(await page.textContent('#train-estimate')), 'no cost estimate');
+  const table0 = await page.$eval('#train-table .heatmap-canvas', canvasStats);
+  await page.click('#train-play');
+  await page.waitForFunction(() => Number(document.querySelector('#view-train').dataset.steps) >= 300, null, { timeout: 30000 });
+  await page.click('#train-play'); // pause
+  const first = await dataNum(page, 'firstLoss');
+  const last = await dataNum(page, 'lastLoss');
+  assert(first > 3.5 && last < first - 1, `loss ${first} -> ${last}`);
+  const steps = await dataNum(page, 'steps');
+  await page.waitForTimeout(400);
+  assert((await dataNum(page, 'steps')) === steps, 'still training after pause');
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const curve = await page.$eval('#train-loss canvas', canvasStats);
+  assert(curve.variance > 5 && curve.colors > 3, `loss curve blank (variance ${curve.variance.toFixed(1)})`);
+  const table1 = await page.$eval('#train-table .heatmap-canvas', canvasStats);
+  assert(table1.hash !== table0.hash, 'table heatmap did not change while training');
+  const tps = await page.$$eval('#train-readout div', (ds) => ds.find((d) => d.querySelector('dt').textContent === 'tokens / s').querySelector('dd').textContent);
+  assert(Number(tps.replace(/,/g, '')) > 1000, `tokens/s ${tps}`);
+  console.log(`     (loss ${first.toFixed(3)} -> ${last.toFixed(3)} after ${steps} steps, ${tps} tokens/s)`);
+  await page.screenshot({ path: path.join(shots, 'train.png'), fullPage: true });
+  const n = await renders(page, 'train');
+  await page.click('#train-reset');
+  await waitRenders(page, 'train', n);
+  assert((await dataNum(page, 'steps')) === 0, 'reset did not go back to step 0');
+});
+
+await test('train view: compare positional encodings plots five curves', async () => {
+  await typeInto(page, 'f-cmp', '120');
+  await page.click('#train-compare');
+  await page.waitForFunction(() => document.querySelector('#view-train').dataset.compared === '1', null, { timeout: 30000 });
+  const note = await page.textContent('#compare-note');
+  for (const k of ['none', 'learned', 'sinusoidal', 'rope', 'alibi']) assert(new RegExp(`${k} \\d`).test(note), `note lacks ${k}: ${note}`);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const s = await page.$eval('#compare-loss canvas', canvasStats);
+  assert(s.colors > 5, 'compare chart blank');
+});
+
+await test('train view: learning rate NaN and a diverging rate give messages, not crashes', async () => {
+  await typeInto(page, 'f-lr', 'NaN');
+  await page.waitForFunction(() => document.querySelector('.field[data-key="lr"] .field-error').textContent.length > 0, null, { timeout: 10000 });
+  const msg = await page.textContent('.field[data-key="lr"] .field-error');
+  assert(/learning rate must be finite/.test(msg), `lr message: ${msg}`);
+  const n = await renders(page, 'train');
+  await page.selectOption('#f-opt', 'sgd');
+  await typeInto(page, 'f-lr', '1000000');
+  await waitRenders(page, 'train', n);
+  await page.click('#train-play');
+  await page.waitForFunction(() => /loss became/.test(document.querySelector('#train-message').textContent), null, { timeout: 20000 });
+  const m = await page.textContent('#train-message');
+  assert(/^train: loss became (nan|inf) at step \d+ with learning rate 1e\+06/.test(m), `message: ${m}`);
+  await page.close();
+});
+
+await test('train view: word2vec skip-gram on lower-cased words runs to the end', async () => {
+  page = await openPage('#view=train&model=skipgram&enc=whitespace&lower=1');
+  await waitRenders(page, 'train', 0);
+  await page.click('#train-play');
+  await page.waitForFunction(() => /^Finished after 5 steps/.test(document.querySelector('#train-message').textContent), null, { timeout: 20000 });
+  assert(await page.isHidden('.field[data-key="lr"]'), 'next-token fields shown for word2vec');
+  await page.close();
+});
+
 await test('no console errors and no requests to other origins', async () => {
   assert(consoleErrors.length === 0, `console errors: ${consoleErrors.join(' | ')}`);
   assert(foreignRequests.length === 0, `foreign requests: ${foreignRequests.join(' ')}`);

@@ -81,3 +81,70 @@ describe('positions handler', () => {
     assert.equal(r.message, 'sinusoidal: dim must be even, got 3');
   });
 });
+
+describe('text pipeline handlers', async () => {
+  const fs = await import('node:fs');
+  const path = await import('node:path');
+  const { repoRoot } = await import('./load-engine.mjs');
+  const { makeTextPipeline } = await import('../../web/src/engine/text-handler.js');
+  const { makeTrainHandlers } = await import('../../web/src/engine/train-handler.js');
+  const { getEncoding } = await import('js-tiktoken');
+  const read = async (name) => fs.readFileSync(path.join(repoRoot, 'web', 'corpora', `${name}.txt`), 'utf8');
+  let T;
+  let train;
+  before(async () => {
+    const M = await loadEngine();
+    const text = makeTextPipeline(M, read);
+    T = makeDispatcher({ ...text.handlers, ...makeTrainHandlers(M, text.ensureTokens) });
+  });
+  const verdict = { corpus: 'the-verdict', enc: 'gpt2', lower: false, bpeV: 300 };
+
+  it('tokenizes the-verdict into the same GPT-2 ids as js-tiktoken and counts them', async () => {
+    const ref = getEncoding('gpt2').encode(await read('the-verdict'));
+    const r = (await T({ id: 1, type: 'tokenize', payload: verdict })).result;
+    assert.equal(r.tokens, ref.length);
+    assert.equal(r.distinct, new Set(ref).size);
+    assert.equal(r.vocabSize, 50257);
+    const s = (await T({ id: 2, type: 'tokenSlice', payload: { start: 0, count: 4 } })).result;
+    assert.deepEqual([...s.ids], ref.slice(0, 4));
+    assert.deepEqual(s.strings, ['I', ' H', 'AD', ' always']);
+    assert.deepEqual([...s.bytes.subarray(s.offsets[1], s.offsets[2])], [0x20, 0x48]);
+  });
+
+  it('windows reproduce the seed notebook: L=4, stride 4, batch 4 -> 1286 samples, 321 batches, 5136 inputs', async () => {
+    const r = (await T({ id: 3, type: 'windows', payload: { L: 4, stride: 4, B: 4, first: 0, count: 2 } })).result;
+    assert.deepEqual([r.numSamples, r.numBatches, r.inputTokens], [1286, 321, 5136]);
+    assert.deepEqual([...r.windows[1].inputs], [1807, 3619, 402, 271]);
+    assert.deepEqual([...r.windows[1].targets], [3619, 402, 271, 10899]);
+  });
+
+  it('custom text replaces the corpus; no custom text yet is a clear error', async () => {
+    assert.equal((await T({ id: 4, type: 'tokenize', payload: { ...verdict, corpus: 'custom' } })).message, 'text: no custom text yet; paste or upload some first');
+    await T({ id: 5, type: 'setText', payload: { text: 'Hello world' } });
+    const r = (await T({ id: 6, type: 'tokenize', payload: { ...verdict, corpus: 'custom' } })).result;
+    assert.equal(r.tokens, 2);
+  });
+
+  it('a character-level next-token run learns, and the same seed repeats the same losses', async () => {
+    const p = { ...verdict, enc: 'char', model: 'next', pos: 'learned', tD: 16, ctx: 16, tB: 8, opt: 'adam', lr: 0.01, alpha: 0.025, win: 5, minc: 2, ep: 5, seed: 5 };
+    const run = async (id) => {
+      const start = await T({ id, type: 'trainStart', payload: p });
+      assert.equal(start.ok, true, start.message);
+      const pts = [];
+      while (pts.length < 150) pts.push(...(await T({ id: id + 1, type: 'trainStep', payload: { budgetMs: 1000, maxSteps: 150 - pts.length } })).result.points);
+      return pts.map((q) => q[1]);
+    };
+    const a = await run(10);
+    const b = await run(20);
+    assert.deepEqual(a, b);
+    const mean = (xs) => xs.reduce((s, x) => s + x, 0) / xs.length;
+    assert.ok(mean(a.slice(-20)) < mean(a.slice(0, 5)) - 1, `${mean(a.slice(0, 5))} -> ${mean(a.slice(-20))}`);
+  });
+
+  it('GPT-2 ids train on a remapped table with one row per distinct id', async () => {
+    const r = (await T({ id: 30, type: 'trainStart', payload: { ...verdict, model: 'next', pos: 'rope', tD: 8, ctx: 8, tB: 2, opt: 'sgd', lr: 0.1, alpha: 0.025, win: 5, minc: 2, ep: 5, seed: 1 } })).result;
+    assert.equal(r.rows, new Set(getEncoding('gpt2').encode(await read('the-verdict'))).size);
+    assert.equal(r.remapped, r.rows);
+    assert.equal(r.labels[0], 'id 0 "!"');
+  });
+});

@@ -71,6 +71,7 @@ export class TrainView {
     this.labels = r.labels;
     this.steps = [];
     this.losses = [];
+    this.root.dataset.steps = '0';
     this.chart.setLog(state.logy);
     this.chart.setData([[], []]);
     this.compare.setLog(state.logy);
@@ -133,6 +134,8 @@ export class TrainView {
     this.readout(r.stats);
     this.drawTables(r);
     this.root.dataset.steps = String(r.stats.totalSteps);
+    if (this.losses.length) this.root.dataset.firstLoss = String(this.losses[0]);
+    this.root.dataset.lastLoss = String(r.stats.lastLoss);
     if (r.stats.finished) {
       this.pause();
       this.el.message.textContent = `Finished after ${r.stats.totalSteps} steps.`;
