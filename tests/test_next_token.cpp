@@ -38,17 +38,20 @@ TEST_CASE("dense kernels equal their scalar references bit for bit", "[train-ker
   Generator g(5);
   INFO("gemm isa " << dense::gemm_isa());
 
-  SECTION("gemm_acc on shapes that leave row, column and block remainders") {
+  SECTION("gemm_acc on shapes that leave row, column and block remainders (SSE2 and AVX2 paths)") {
     const size_t shapes[][3] = {{1, 1, 1}, {3, 5, 7}, {6, 64, 16}, {7, 65, 33}, {13, 300, 9}, {5, 3, 600}};
+    for (int pass = 0; pass < 2; ++pass)
     for (const auto& s : shapes) {
+      dense::detail::set_avx2_enabled(pass == 1);
       const size_t n = s[0], k = s[1], m = s[2];
       const auto A = randn(g, n * k), B = randn(g, k * m);
       auto C1 = randn(g, n * m), C2 = C1;
       dense::gemm_acc(n, k, m, A.data(), k, B.data(), m, C1.data(), m);
       dense::ref::gemm_acc(n, k, m, A.data(), k, B.data(), m, C2.data(), m);
-      INFO("n " << n << " k " << k << " m " << m);
+      INFO("n " << n << " k " << k << " m " << m << " isa " << dense::gemm_isa());
       CHECK(same_bits(C1, C2));
     }
+    dense::detail::set_avx2_enabled(true);
   }
 
   SECTION("gemm_acc worked example: [[1,2]] @ [[3],[4]] added to [[10]] is [[21]]") {

@@ -52,6 +52,8 @@ namespace detail {
 void gemm_acc_avx2(size_t n, size_t k, size_t m, const float* A, size_t lda, const float* B,
                    size_t ldb, float* C, size_t ldc);
 bool have_avx2();
+// Tests and benchmarks: false makes gemm_acc use the SSE2 path even on an AVX2 machine.
+void set_avx2_enabled(bool on);
 }  // namespace detail
 
 }  // namespace embedlab::dense

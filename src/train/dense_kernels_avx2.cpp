@@ -16,20 +16,20 @@ namespace embedlab::dense::detail {
 
 namespace {
 
-// R rows x 16 columns of C += A @ B over k inner steps.
+// R rows x 16 (or 8) columns of C += A @ B over k inner steps; ap is the A panel packed
+// k-major (ap[kk*R + r] = A[r, kk]).
 template <int R>
-__attribute__((always_inline)) inline void tile16(size_t k, const float* A, size_t lda,
-                                                  const float* B, size_t ldb, float* C,
-                                                  size_t ldc) {
+__attribute__((always_inline)) inline void tile16(size_t k, const float* ap, const float* B,
+                                                  size_t ldb, float* C, size_t ldc) {
   __m256 c0[R], c1[R];
   for (int r = 0; r < R; ++r) {
     c0[r] = _mm256_loadu_ps(C + r * ldc);
     c1[r] = _mm256_loadu_ps(C + r * ldc + 8);
   }
-  for (size_t kk = 0; kk < k; ++kk) {
-    const __m256 b0 = _mm256_loadu_ps(B + kk * ldb), b1 = _mm256_loadu_ps(B + kk * ldb + 8);
+  for (size_t kk = 0; kk < k; ++kk, ap += R, B += ldb) {
+    const __m256 b0 = _mm256_loadu_ps(B), b1 = _mm256_loadu_ps(B + 8);
     for (int r = 0; r < R; ++r) {
-      const __m256 a = _mm256_broadcast_ss(A + r * lda + kk);
+      const __m256 a = _mm256_broadcast_ss(ap + r);
       c0[r] = _mm256_add_ps(c0[r], _mm256_mul_ps(a, b0));
       c1[r] = _mm256_add_ps(c1[r], _mm256_mul_ps(a, b1));
     }
@@ -41,16 +41,13 @@ __attribute__((always_inline)) inline void tile16(size_t k, const float* A, size
 }
 
 template <int R>
-__attribute__((always_inline)) inline void tile8(size_t k, const float* A, size_t lda,
-                                                 const float* B, size_t ldb, float* C,
-                                                 size_t ldc) {
+__attribute__((always_inline)) inline void tile8(size_t k, const float* ap, const float* B,
+                                                 size_t ldb, float* C, size_t ldc) {
   __m256 c0[R];
   for (int r = 0; r < R; ++r) c0[r] = _mm256_loadu_ps(C + r * ldc);
-  for (size_t kk = 0; kk < k; ++kk) {
-    const __m256 b0 = _mm256_loadu_ps(B + kk * ldb);
-    for (int r = 0; r < R; ++r) {
-      c0[r] = _mm256_add_ps(c0[r], _mm256_mul_ps(_mm256_broadcast_ss(A + r * lda + kk), b0));
-    }
+  for (size_t kk = 0; kk < k; ++kk, ap += R, B += ldb) {
+    const __m256 b0 = _mm256_loadu_ps(B);
+    for (int r = 0; r < R; ++r) c0[r] = _mm256_add_ps(c0[r], _mm256_mul_ps(_mm256_broadcast_ss(ap + r), b0));
   }
   for (int r = 0; r < R; ++r) _mm256_storeu_ps(C + r * ldc, c0[r]);
 }
@@ -58,9 +55,12 @@ __attribute__((always_inline)) inline void tile8(size_t k, const float* A, size_
 template <int R>
 void panel(size_t k, size_t m, const float* A, size_t lda, const float* B, size_t ldb, float* C,
            size_t ldc) {
+  float ap[R * 256];  // k <= kKBlock
+  for (size_t kk = 0; kk < k; ++kk)
+    for (int r = 0; r < R; ++r) ap[kk * R + r] = A[r * lda + kk];
   size_t j = 0;
-  for (; j + 16 <= m; j += 16) tile16<R>(k, A, lda, B + j, ldb, C + j, ldc);
-  for (; j + 8 <= m; j += 8) tile8<R>(k, A, lda, B + j, ldb, C + j, ldc);
+  for (; j + 16 <= m; j += 16) tile16<R>(k, ap, B + j, ldb, C + j, ldc);
+  for (; j + 8 <= m; j += 8) tile8<R>(k, ap, B + j, ldb, C + j, ldc);
   for (; j < m; ++j) {
     for (int r = 0; r < R; ++r) {
       float c = C[r * ldc + j];
@@ -102,10 +102,14 @@ void gemm_acc_avx2(size_t n, size_t k, size_t m, const float* A, size_t lda, con
 #pragma GCC pop_options
 
 namespace embedlab::dense::detail {
-bool have_avx2() {
-  static const bool has = __builtin_cpu_supports("avx2");
-  return has;
+namespace {
+bool& avx2_flag() {
+  static bool on = __builtin_cpu_supports("avx2");
+  return on;
 }
+}  // namespace
+bool have_avx2() { return avx2_flag(); }
+void set_avx2_enabled(bool on) { avx2_flag() = on && __builtin_cpu_supports("avx2"); }
 }  // namespace embedlab::dense::detail
 
 #else
@@ -116,6 +120,7 @@ void gemm_acc_avx2(size_t n, size_t k, size_t m, const float* A, size_t lda, con
   ref::gemm_acc(n, k, m, A, lda, B, ldb, C, ldc);
 }
 bool have_avx2() { return false; }
+void set_avx2_enabled(bool) {}
 }  // namespace embedlab::dense::detail
 
 #endif
