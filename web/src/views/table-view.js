@@ -101,9 +101,17 @@ export class TableView {
       }
       body.append(tr);
     }
+    let sq = 0;
+    for (const v of r.row) sq += v * v;
+    const stored = Math.sqrt(sq) / r.scaleFactor;
+    const peNorm = Math.sqrt(Math.floor(r.D / 2));
     this.el.rowCaption.textContent =
       (n < r.D ? `First ${n} of ${r.D} dimensions listed; the check covers all ${r.D}. ` : '') +
-      `Both columns come from the wasm engine; "same bits" compares the float32 bit patterns, not a rounded value.`;
+      `Both columns come from the wasm engine; "same bits" compares the float32 bit patterns, not a rounded value. ` +
+      `Why √D? The stored row has length ${formatNumber(stored)} (≈ √D = ${formatNumber(Math.sqrt(r.D))} for N(0, 1) entries)` +
+      (r.scaleFactor !== 1 ? ` and ${formatNumber(stored * r.scaleFactor)} after × √D` : '') +
+      `; a sinusoidal position row always has length √(D/2) = ${formatNumber(peNorm)}. Transformers that initialise the table with ` +
+      `std 1/√D get rows of length ≈ 1, and × √D brings them back to the scale of the position signal they are added to.`;
   }
 
   // Re-colour without a new engine call (colour map changed).
