@@ -1,5 +1,6 @@
 // word2vec (gensim-faithful skip-gram and CBOW) and the table writers.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -93,6 +94,18 @@ TEST_CASE("Word2Vec builds gensim's vocabulary, sub-sampling and noise tables", 
     CHECK(w.cum_table().back() == 2147483647u);
     CHECK(static_cast<double>(w.cum_table()[0]) == Approx(a / z * 2147483647.0).margin(1));
     CHECK(static_cast<double>(w.cum_table()[1]) == Approx((a + b) / z * 2147483647.0).margin(1));
+  }
+
+  SECTION("noise draws through the guide table equal a full bisection of cum_table") {
+    Word2Vec w(ids, starts, {}, s);
+    const auto& cum = w.cum_table();
+    uint64_t r = 12345;
+    for (int i = 0; i < 20000; ++i) {
+      const uint64_t x = (r >> 16) % cum.back();
+      const int32_t want = static_cast<int32_t>(std::lower_bound(cum.begin(), cum.end(), x) - cum.begin());
+      REQUIRE(w.draw_noise(r) == want);
+      r = (r * 25214903917ull + 11) & ((1ull << 48) - 1);
+    }
   }
 
   SECTION("input vectors start uniform in [-1/D, 1/D) and output vectors at zero") {

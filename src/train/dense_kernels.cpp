@@ -115,6 +115,13 @@ double softmax_xent(size_t n, size_t V, float* logits, const int32_t* targets, f
   return total;
 }
 
+void sgns_update(size_t n, float g, const float* l1, float* l2, float* work) {
+  for (size_t i = 0; i < n; ++i) {
+    work[i] = work[i] + g * l2[i];
+    l2[i] = l2[i] + g * l1[i];
+  }
+}
+
 }  // namespace ref
 
 // ---- SIMD (SSE2 / wasm) ------------------------------------------------------------------
@@ -237,6 +244,20 @@ void gemm_acc(size_t n, size_t k, size_t m, const float* A, size_t lda, const fl
   }
 }
 
+void sgns_update(size_t n, float g, const float* l1, float* l2, float* work) {
+  const V4 vg = splat(g);
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const V4 old = load(l2 + i);
+    store(work + i, add(load(work + i), mul(vg, old)));
+    store(l2 + i, add(old, mul(vg, load(l1 + i))));
+  }
+  for (; i < n; ++i) {
+    work[i] = work[i] + g * l2[i];
+    l2[i] = l2[i] + g * l1[i];
+  }
+}
+
 void exp_floats(size_t n, const float* x, float* out) {
   size_t i = 0;
   for (; i + 4 <= n; i += 4) store(out + i, exp4(load(x + i)));
@@ -295,6 +316,9 @@ void gemm_acc(size_t n, size_t k, size_t m, const float* A, size_t lda, const fl
   ref::gemm_acc(n, k, m, A, lda, B, ldb, C, ldc);
 }
 void exp_floats(size_t n, const float* x, float* out) { ref::exp_floats(n, x, out); }
+void sgns_update(size_t n, float g, const float* l1, float* l2, float* work) {
+  ref::sgns_update(n, g, l1, l2, work);
+}
 double softmax_xent(size_t n, size_t V, float* logits, const int32_t* targets, float scale) {
   return ref::softmax_xent(n, V, logits, targets, scale);
 }

@@ -37,6 +37,11 @@ float exp_float(float x);
 void exp_floats(size_t n, const float* x, float* out);
 double softmax_xent(size_t n, size_t V, float* logits, const int32_t* targets, float scale);
 
+// word2vec's negative-sampling update of one prediction, fused into one pass:
+// work[n] += g * l2[n] (the old l2), then l2[n] += g * l1[n] (gensim's two saxpy calls).
+// Per element the same two multiply-adds as kernels::axpy twice, so the same bits.
+void sgns_update(size_t n, float g, const float* l1, float* l2, float* work);
+
 // "avx2", "sse2", "wasm_simd128" or "scalar": the variant gemm_acc runs on this machine.
 const char* gemm_isa();
 
@@ -45,6 +50,7 @@ void gemm_acc(size_t n, size_t k, size_t m, const float* A, size_t lda, const fl
               size_t ldb, float* C, size_t ldc);
 void exp_floats(size_t n, const float* x, float* out);
 double softmax_xent(size_t n, size_t V, float* logits, const int32_t* targets, float scale);
+void sgns_update(size_t n, float g, const float* l1, float* l2, float* work);
 }  // namespace ref
 
 namespace detail {

@@ -8,6 +8,7 @@
 #include "core/detmath.hpp"
 #include "core/error.hpp"
 #include "core/kernels.hpp"
+#include "train/dense_kernels.hpp"
 
 namespace embedlab {
 
@@ -170,6 +171,14 @@ void Word2Vec::build_vocab(std::span<const int64_t> counts) {
     cumulative += powed[r];
     cum_table_[r] = static_cast<uint32_t>(std::nearbyint(cumulative / z * domain));
   }
+  // Guide table for draw_noise: guide_[b] = bisect_left(cum_table, b << guide_shift_), so a
+  // draw x only searches [guide_[x >> shift], guide_[(x >> shift) + 1]]: the same answer as
+  // the full bisection, in O(1) for the frequent words that most draws land on.
+  guide_shift_ = 31;
+  while (guide_shift_ > 15 && (uint64_t{1} << (31 - guide_shift_)) < 4 * cum_table_.size()) --guide_shift_;
+  const size_t buckets = (size_t{1} << (31 - guide_shift_)) + 1;
+  guide_.resize(buckets + 1);
+  for (size_t b = 0; b <= buckets; ++b) guide_[b] = bisect(uint64_t{b} << guide_shift_, 0, cum_table_.size());
 }
 
 void Word2Vec::build_jobs() {
@@ -220,16 +229,21 @@ double Word2Vec::job_alpha(const Job& job) const {
   return std::max(settings_.min_alpha, next);
 }
 
-int32_t Word2Vec::draw_noise(uint64_t next_random) const {
-  // bisect_left over cum_table for (next_random >> 16) % cum_table[-1]
-  const uint64_t x = (next_random >> 16) % cum_table_.back();
-  size_t lo = 0, hi = cum_table_.size();
+uint32_t Word2Vec::bisect(uint64_t x, size_t lo, size_t hi) const {
+  // gensim's bisect_left: the first index in [lo, hi) with cum_table[index] >= x, else hi
   while (hi > lo) {
     const size_t mid = (lo + hi) >> 1;
     if (cum_table_[mid] >= x) hi = mid;
     else lo = mid + 1;
   }
-  return static_cast<int32_t>(lo);
+  return static_cast<uint32_t>(lo);
+}
+
+int32_t Word2Vec::draw_noise(uint64_t next_random) const {
+  // bisect_left over cum_table for (next_random >> 16) % cum_table[-1]
+  const uint64_t x = (next_random >> 16) % cum_table_.back();
+  const size_t b = static_cast<size_t>(x >> guide_shift_);
+  return static_cast<int32_t>(bisect(x, guide_[b], guide_[b + 1]));
 }
 
 uint64_t Word2Vec::train_pair_sg(int32_t center, int32_t context, float alpha,
@@ -240,6 +254,7 @@ uint64_t Word2Vec::train_pair_sg(int32_t center, int32_t context, float alpha,
   float* l1 = syn0_.data() + static_cast<size_t>(context) * D;
   float* work = work_.data();
   std::fill(work, work + D, 0.0f);
+  double loss = 0;
   for (int64_t d = 0; d <= settings_.negative; ++d) {
     int32_t target;
     float label;
@@ -255,17 +270,17 @@ uint64_t Word2Vec::train_pair_sg(int32_t center, int32_t context, float alpha,
     float* l2 = syn1neg_.data() + static_cast<size_t>(target) * D;
     const float f_dot = kernels::dot(D, l1, l2);
     const float signed_dot = d == 0 ? f_dot : -f_dot;
-    if (signed_dot > -kMaxExp && signed_dot < kMaxExp) r.loss_sum -= t.log[table_index(signed_dot)];
+    if (signed_dot > -kMaxExp && signed_dot < kMaxExp) loss -= t.log[table_index(signed_dot)];
     if (!(f_dot > -kMaxExp && f_dot < kMaxExp)) {
       if (!std::isfinite(f_dot)) r.non_finite = true;
       continue;
     }
     const float f = t.exp[table_index(f_dot)];
     const float g = (label - f) * alpha;
-    kernels::axpy(D, g, l2, work);
-    kernels::axpy(D, g, l1, l2);
+    dense::sgns_update(D, g, l1, l2, work);  // work += g*l2; l2 += g*l1
   }
   kernels::axpy(D, 1.0f, work, l1);
+  r.loss_sum += loss;
   ++r.predictions;
   return next_random;
 }
@@ -288,6 +303,7 @@ uint64_t Word2Vec::train_cbow(const int32_t* idx, int64_t i, int64_t j, int64_t 
   if (count > 0.5f) inv_count = 1.0f / count;
   if (settings_.cbow_mean) kernels::scale(D, inv_count, neu1, neu1);
   std::fill(work, work + D, 0.0f);
+  double loss = 0;
   for (int64_t d = 0; d <= settings_.negative; ++d) {
     int32_t target;
     float label;
@@ -303,16 +319,16 @@ uint64_t Word2Vec::train_cbow(const int32_t* idx, int64_t i, int64_t j, int64_t 
     float* l2 = syn1neg_.data() + static_cast<size_t>(target) * D;
     const float f_dot = kernels::dot(D, neu1, l2);
     const float signed_dot = d == 0 ? f_dot : -f_dot;
-    if (signed_dot > -kMaxExp && signed_dot < kMaxExp) r.loss_sum -= t.log[table_index(signed_dot)];
+    if (signed_dot > -kMaxExp && signed_dot < kMaxExp) loss -= t.log[table_index(signed_dot)];
     if (!(f_dot > -kMaxExp && f_dot < kMaxExp)) {
       if (!std::isfinite(f_dot)) r.non_finite = true;
       continue;
     }
     const float f = t.exp[table_index(f_dot)];
     const float g = (label - f) * alpha;
-    kernels::axpy(D, g, l2, work);
-    kernels::axpy(D, g, neu1, l2);
+    dense::sgns_update(D, g, neu1, l2, work);  // work += g*l2; l2 += g*neu1
   }
+  r.loss_sum += loss;
   if (!settings_.cbow_mean) kernels::scale(D, inv_count, work, work);
   for (int64_t m = j; m < k; ++m) {
     if (m == i) continue;

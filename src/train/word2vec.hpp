@@ -103,6 +103,8 @@ class Word2Vec {
   // Row of an id, or -1 when min_count dropped it.
   int32_t row_of(int32_t id) const;
 
+  // The noise row drawn for an LCG state: bisect_left(cum_table, (r >> 16) % cum_table[-1]).
+  int32_t draw_noise(uint64_t next_random) const;
   // Internals exposed for tests: per-row keep threshold and the noise table.
   const std::vector<uint32_t>& sample_ints() const { return sample_int_; }
   const std::vector<uint32_t>& cum_table() const { return cum_table_; }
@@ -127,7 +129,7 @@ class Word2Vec {
                          JobResult& r);
   uint64_t train_cbow(const int32_t* idx, int64_t i, int64_t j, int64_t k, float alpha,
                       uint64_t next_random, JobResult& r);
-  int32_t draw_noise(uint64_t next_random) const;
+  uint32_t bisect(uint64_t x, size_t lo, size_t hi) const;
 
   Word2VecSettings settings_;
   std::vector<int32_t> ids_;
@@ -137,6 +139,8 @@ class Word2Vec {
   std::vector<int64_t> vocab_counts_;
   std::vector<uint32_t> sample_int_;
   std::vector<uint32_t> cum_table_;
+  std::vector<uint32_t> guide_;  // bucket -> first cum_table index (see draw_noise)
+  int guide_shift_ = 31;
   std::vector<Job> jobs_;
   int64_t raw_total_ = 0;
 
