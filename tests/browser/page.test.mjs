@@ -184,6 +184,9 @@ await test('V too large names the byte limit; a 50257 x 768 table is drawn downs
   const caption = await page.textContent('#table-caption');
   assert(/Downsampled for drawing: 600 evenly spaced rows of 50257/.test(caption), `caption: ${caption.slice(0, 80)}`);
   assert(worst < 250, `a frame took ${worst.toFixed(0)} ms while the worker drew the table`);
+  assert(/^every row from 0 to 47, around token 2/.test(await page.textContent('#around-title')), 'no exact window around the picked token');
+  const around = await page.$eval('#around-plot .heatmap-canvas', canvasStats);
+  assert(around.variance > 50, 'window around the picked token is blank');
   console.log(`     (${gaps.length} frames during the 50257 x 768 draw, longest gap ${worst.toFixed(0)} ms)`);
   await page.screenshot({ path: path.join(shots, 'table-large.png'), fullPage: true });
 });

@@ -53,6 +53,15 @@ describe('table handler', () => {
     assert.equal(r.result.grid.rows, 600);
     assert.equal(r.result.grid.cols, 512);
     assert.equal(r.result.grid.rowIndex[599], 4999);
+    const a = r.result.around; // every row near the picked token, exact
+    assert.equal(a.rowOffset, 4952);
+    assert.equal(a.rows, 48);
+    assert.equal(a.rowIndex[47], 4999);
+    for (let j = 0; j < 512; j += 37) assert.equal(a.data[47 * 512 + j], r.result.row[a.colIndex[j]]);
+  });
+
+  it('a table that fits needs no extra window', async () => {
+    assert.equal((await call(12, 'table', base)).result.around, null);
   });
 
   it('bad settings reply with the engine message', async () => {

@@ -7,6 +7,7 @@
 //   payload {seed, V, D, scale, pad (int|null), tok, maxRows = 600, maxCols = 512}
 //   result  {V, D, scaleFactor, paddingIdx, tok,
 //            grid: {data (r*c), rows: r, cols: c, rowIndex (r), colIndex (c), sampled},
+//            around: null | the 48 consecutive rows around tok (grid shape with rowOffset), when grid skips rows,
 //            stats: {min, max, absMax, mean, std},
 //            row (D): forward([tok]) = W[tok] * s,   oneHot (D): (one_hot(tok, V) @ W) * s,
 //            identical: bitwise equal?, maxAbsDiff, drawMs,
@@ -17,6 +18,8 @@
 // bit comparison, not a tolerance.
 import { bitsEqual, fnv1a, maxAbsDiff, scaleFloat32, strideSample, summarize } from '../arrays.js';
 import { checkPageBudget } from './limits.js';
+
+const AROUND = 48; // rows shown exactly around the picked token of a downsampled table
 
 export function makeTableHandler(M) {
   let cache = null; // {key, emb, weight, drawMs}
@@ -44,6 +47,15 @@ export function makeTableHandler(M) {
     const plain = emb.oneHotForward([tok]);
     const oneHot = s === 1 ? plain : scaleFloat32(plain, s);
     const grid = strideSample(weight, V, D, p.maxRows || 600, p.maxCols || 512);
+    // When rows are skipped, also every row of a window around the picked token.
+    let around = null;
+    if (grid.sampled && tok >= 0 && tok < V) {
+      const a = Math.max(0, Math.min(tok - AROUND / 2, V - AROUND));
+      const b = Math.min(V, a + AROUND);
+      around = strideSample(weight.subarray(a * D, b * D), b - a, D, AROUND, p.maxCols || 512);
+      around.rowOffset = a;
+      around.rowIndex = around.rowIndex.map((r) => r + a);
+    }
     return {
       V,
       D,
@@ -51,6 +63,7 @@ export function makeTableHandler(M) {
       paddingIdx: emb.paddingIdx,
       tok,
       grid,
+      around,
       stats: cache.stats,
       row,
       oneHot,

@@ -8,7 +8,8 @@
 //   const hm = new Heatmap(cardBody, {xLabel: 'dimension', yLabel: 'token id', onPick: (row) => ...});
 //   hm.setData(grid, {domain: [-2, 2], lut: makeLut('puor'), highlightRow: 3});
 //
-// grid: {data (rows*cols), rows, cols, rowIndex (rows), colIndex (cols), totalRows, totalCols}
+// grid: {data (rows*cols), rows, cols, rowIndex (rows), colIndex (cols), totalRows, totalCols,
+//        rowOffset = 0 (a window of a bigger matrix: row labels start there)}
 // Cell (i, j) of the drawing is the real entry (rowIndex[i], colIndex[j]) of the full matrix.
 import { formatNumber, indexTicks, lutIndex } from './scales.js';
 
@@ -89,7 +90,7 @@ export class Heatmap {
     // room for the widest row tick label ("50000") plus the rotated axis title
     const ctx = this.canvas.getContext('2d');
     ctx.font = FONT;
-    const widest = ctx.measureText(String(Math.max(0, this.grid.totalRows - 1))).width;
+    const widest = ctx.measureText(String(Math.max(0, this.grid.totalRows - 1 + (this.grid.rowOffset || 0)))).width;
     const labelW = Math.ceil(widest);
     const left = Math.max(MARGIN.left, labelW + 46);
     const plotW = width - left - MARGIN.right;
@@ -154,7 +155,7 @@ export class Heatmap {
       ctx.moveTo(L.x - 4, y);
       ctx.lineTo(L.x, y);
       ctx.stroke();
-      ctx.fillText(String(k), L.x - 6, y);
+      ctx.fillText(String(k + (g.rowOffset || 0)), L.x - 6, y);
     }
     ctx.save();
     ctx.translate(11, L.y + L.h / 2);
@@ -189,7 +190,9 @@ export class Heatmap {
   drawHighlight(ctx, L) {
     const g = this.grid;
     const cellH = L.h / g.rows;
-    const yc = L.y + Heatmap.axisPos(this.highlightRow, g.totalRows, g.rows) * L.h;
+    const k = this.highlightRow - (g.rowOffset || 0);
+    if (k < 0 || k >= g.totalRows) return;
+    const yc = L.y + Heatmap.axisPos(k, g.totalRows, g.rows) * L.h;
     const h = Math.max(3, cellH);
     ctx.lineWidth = 2;
     ctx.strokeStyle = '#111';

@@ -39,6 +39,16 @@ export class TableView {
       formatTip: (c) => `token ${c.row}, dim ${c.col}: ${formatNumber(c.value)}  (click to pick)`,
     });
     this.legend = new Legend($('table-legend'), { caption: 'weight value' });
+    this.aroundBlock = $('around-block');
+    this.aroundTitle = $('around-title');
+    this.around = new Heatmap($('around-plot'), {
+      xLabel: 'dimension (0 … D-1)',
+      yLabel: 'token id',
+      maxHeight: 300,
+      minHeight: 160,
+      onPick,
+      formatTip: (c) => `token ${c.row}, dim ${c.col}: ${formatNumber(c.value)}  (click to pick)`,
+    });
     this.last = null;
   }
 
@@ -56,6 +66,12 @@ export class TableView {
     const lut = makeLut(state.cmap);
     this.heatmap.setData(r.grid, { domain, lut, highlightRow: r.tok, label: `embedding table ${r.V} by ${r.D}` });
     this.legend.set({ domain, lut, note: cm.diverging ? 'symmetric about 0' : 'min to max' });
+    this.aroundBlock.hidden = !r.around;
+    if (r.around) {
+      const a = r.around;
+      this.aroundTitle.textContent = `every row from ${a.rowOffset} to ${a.rowOffset + a.totalRows - 1}, around token ${r.tok} (not downsampled, same colours)`;
+      this.around.setData(a, { domain, lut, highlightRow: r.tok, label: `rows ${a.rowOffset} to ${a.rowOffset + a.totalRows - 1}` });
+    }
     this.el.shape.textContent = `(${r.V} × ${r.D}${r.scaleFactor !== 1 ? `, lookups × √${r.D} = ${formatNumber(r.scaleFactor)}` : ''})`;
     const g = r.grid;
     const sampled = g.sampled
