@@ -284,6 +284,19 @@ await test('windows view: L=4, stride=4, batch 4 on the-verdict -> 1,286 windows
   await typeInto(page, 'f-stride', '2');
   await waitRenders(page, 'windows', n);
   assert((await page.textContent('#win-summary')).includes('overlap by 2 tokens'), 'overlap not explained');
+  const m = await renders(page, 'windows');
+  await page.$eval('#win-first', (el) => {
+    el.value = '100';
+    el.dispatchEvent(new Event('input'));
+  });
+  await waitRenders(page, 'windows', m);
+  const paged = await page.$$eval('#win-pairs tbody tr:first-child td', (tds) => tds.map((t) => t.textContent));
+  assert(paged[0] === '100' && paged[1] === '200', `window 100 starts at ${paged[1]}`);
+  await page.$eval('#win-first', (el) => {
+    el.value = '0';
+    el.dispatchEvent(new Event('input'));
+  });
+  await waitRenders(page, 'windows', m + 1);
   await page.screenshot({ path: path.join(shots, 'windows.png'), fullPage: true });
   await typeInto(page, 'f-stride', '0');
   await page.waitForFunction(() => document.querySelector('.field[data-key="stride"] .field-error').textContent.length > 0, null, { timeout: 5000 });

@@ -142,7 +142,7 @@ views.windows = {
     return r;
   },
   dirty: true,
-  view: new WindowsView(document.getElementById('view-windows')),
+  view: new WindowsView(document.getElementById('view-windows'), engine),
 };
 views.bpe = {
   keys: BPE_KEYS,

@@ -69,7 +69,7 @@ export class TableView {
     this.aroundBlock.hidden = !r.around;
     if (r.around) {
       const a = r.around;
-      this.aroundTitle.textContent = `every row from ${a.rowOffset} to ${a.rowOffset + a.totalRows - 1}, around token ${r.tok} (not downsampled, same colours)`;
+      this.aroundTitle.textContent = `every row from ${a.rowOffset} to ${a.rowOffset + a.totalRows - 1}, around token ${r.tok}: no rows skipped, same columns and colours as above`;
       this.around.setData(a, { domain, lut, highlightRow: r.tok, label: `rows ${a.rowOffset} to ${a.rowOffset + a.totalRows - 1}` });
     }
     this.el.shape.textContent = `(${r.V} × ${r.D}${r.scaleFactor !== 1 ? `, lookups × √${r.D} = ${formatNumber(r.scaleFactor)}` : ''})`;

@@ -23,11 +23,29 @@ export class WindowsView {
     return { L: state.L, stride: state.stride, B: state.B, first: 0, count: SHOWN_WINDOWS };
   }
 
-  constructor(root) {
+  constructor(root, engine) {
     this.root = root;
+    this.engine = engine;
     const $ = (id) => root.querySelector(`#${id}`);
-    this.el = { stale: $('windows-stale'), summary: $('win-summary'), strip: $('win-strip'), pairs: $('win-pairs').querySelector('tbody') };
+    this.el = { stale: $('windows-stale'), summary: $('win-summary'), strip: $('win-strip'), pairs: $('win-pairs').querySelector('tbody'),
+      first: $('win-first'), range: $('win-range') };
     this.last = null;
+    let timer = null;
+    this.el.first.addEventListener('input', () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => this.page(Number(this.el.first.value)), 60);
+    });
+  }
+
+  // Shows the windows from index `first` on (same settings, another part of the text).
+  async page(first) {
+    if (!this.state) return;
+    try {
+      const r = await this.engine.latest('windowsPage', 'windows', { ...WindowsView.payload(this.state), first });
+      if (r) this.render(r, this.state);
+    } catch (err) {
+      this.el.range.textContent = err.message;
+    }
   }
 
   setStale(text) {
@@ -37,6 +55,11 @@ export class WindowsView {
 
   render(r, state) {
     this.last = r;
+    this.state = { ...state };
+    this.el.first.max = String(Math.max(0, r.numSamples - 1));
+    this.el.first.value = String(r.first);
+    const lastShown = r.windows.length ? r.windows[r.windows.length - 1].index : r.first;
+    this.el.range.textContent = r.numSamples ? `windows ${r.first}–${lastShown} of ${r.numSamples.toLocaleString('en')}` : 'no windows';
     const { L, stride, B } = state;
     const N = r.tokens;
     const formula = N > L ? `⌊(${N} − ${L} − 1) / ${stride}⌋ + 1 = ${Math.floor((N - L - 1) / stride) + 1}` : `0 (needs more than ${L} tokens)`;
@@ -58,14 +81,15 @@ export class WindowsView {
       w.inputs.forEach((id, i) => byPos.set(w.start + i, id));
       w.targets.forEach((id, i) => byPos.set(w.start + 1 + i, id));
     }
-    const width = Math.min(MAX_STRIP, Math.max(0, ...byPos.keys()) + 1);
+    const from = r.windows.length ? r.windows[0].start : 0;
+    const width = Math.min(MAX_STRIP, Math.max(0, ...[...byPos.keys()].map((p) => p - from)) + 1);
     const grid = this.el.strip;
     grid.replaceChildren();
     grid.style.gridTemplateColumns = `7.5em repeat(${width}, minmax(3.2em, 1fr))`;
     grid.append(cell('position', 'win-label'));
-    for (let p = 0; p < width; p++) grid.append(cell(String(p), 'win-pos'));
+    for (let p = from; p < from + width; p++) grid.append(cell(String(p), 'win-pos'));
     grid.append(cell('token', 'win-label'));
-    for (let p = 0; p < width; p++) {
+    for (let p = from; p < from + width; p++) {
       const holder = document.createElement('div');
       holder.className = 'win-tok';
       if (byPos.has(p)) holder.append(makeChip(byPos.get(p), r.strings[byPos.get(p)]));
@@ -74,7 +98,7 @@ export class WindowsView {
     for (const w of r.windows) {
       for (const [kind, from] of [['input', w.start], ['target', w.start + 1]]) {
         grid.append(cell(`${kind} ${w.index}`, `win-label ${kind}`));
-        for (let p = 0; p < width; p++) {
+        for (let p = from; p < from + width; p++) {
           const inside = p >= from && p < from + L;
           grid.append(cell(inside ? (kind === 'input' ? 'x' : 'y') : '', inside ? `win-cell ${kind}` : 'win-cell'));
         }
