@@ -352,6 +352,13 @@ await test('train view: a character-level next-token model trains a few hundred 
   assert(Number(tps.replace(/,/g, '')) > 1000, `tokens/s ${tps}`);
   console.log(`     (loss ${first.toFixed(3)} -> ${last.toFixed(3)} after ${steps} steps, ${tps} tokens/s)`);
   await page.screenshot({ path: path.join(shots, 'train.png'), fullPage: true });
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#export-vectors')]);
+  const tsv = fs.readFileSync(await dl.path(), 'utf8').trimEnd().split('\n');
+  assert(dl.suggestedFilename() === 'vectors.tsv' && tsv.length === 62 && tsv[0].split('\t').length === 32, `vectors.tsv ${tsv.length} lines`);
+  const [dm] = await Promise.all([page.waitForEvent('download'), page.click('#export-metadata')]);
+  const meta = fs.readFileSync(await dm.path(), 'utf8').split('\n');
+  // char vocabulary rows in id order: ' ' is the most frequent character; the newline token is escaped
+  assert(meta[0] === ' ' && meta.includes('\\n') && meta.length === 63, `metadata.tsv starts ${JSON.stringify(meta.slice(0, 3))}`);
   const n = await renders(page, 'train');
   await page.click('#train-reset');
   await waitRenders(page, 'train', n);

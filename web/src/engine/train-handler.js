@@ -6,6 +6,7 @@
 //   trainStep    {budgetMs = 40, maxSteps} -> {points: [[step, loss]...], stats, table grid, positions?}
 //   trainReset   {} -> info (the same run from step 0)
 //   trainCompare {...trainStart payload, steps} -> {pos: [...], curves: {pos: [[step, loss]...]}, ms}
+//   trainExport  {} -> {vectors: 'vectors.tsv text', metadata: 'metadata.tsv text', rows, cols, step}
 //
 // Next-token on GPT-2 ids: only the ids that occur are trained (remapped to 0..R-1 in id
 // order), so the output layer is R wide instead of 50,257 (1,416 rows for the-verdict).
@@ -120,12 +121,14 @@ export function makeTrainHandlers(M, ensureTokens) {
       n++;
       points.push([stats.totalSteps, stats.lastLoss]);
     } while (!stats.finished && n < maxSteps && performance.now() - t0 < budgetMs);
+    run.step = stats.totalSteps;
     return { points, stats, table: tableGrid(), positions: positions() };
   }
 
   function trainReset() {
     if (!run) throw new Error('train: start a run first');
     const r = info();
+    run.step = 0;
     return { ...r, table: tableGrid(), positions: positions() };
   }
 
@@ -151,5 +154,25 @@ export function makeTrainHandlers(M, ensureTokens) {
     return { kinds, curves, ms: performance.now() - t0 };
   }
 
-  return { trainStart, trainStep, trainReset, trainCompare };
+  // The current input table in the Embedding Projector's format: vectors.tsv (one row per
+  // line, tab-separated, 9 significant digits) and metadata.tsv (one token per line, no header
+  // since there is one column; tabs and newlines escaped as \t and \n).
+  function trainExport() {
+    if (!run) throw new Error('export: start a run first');
+    const t = run.tr.table('input');
+    const lines = [];
+    for (let r = 0; r < t.rows; r++) {
+      const row = [];
+      for (let c = 0; c < t.cols; c++) row.push(Number(t.data[r * t.cols + c].toPrecision(9)));
+      lines.push(row.join('\t'));
+    }
+    const meta = [];
+    for (let r = 0; r < t.rows; r++) {
+      const s = run.strings && r < run.strings.length ? run.strings[r] : `row ${r}`;
+      meta.push(s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') || '(empty)');
+    }
+    return { vectors: `${lines.join('\n')}\n`, metadata: `${meta.join('\n')}\n`, rows: t.rows, cols: t.cols, step: run.step || 0 };
+  }
+
+  return { trainStart, trainStep, trainReset, trainCompare, trainExport };
 }

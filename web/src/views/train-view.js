@@ -52,6 +52,9 @@ export class TrainView {
     this.el.step.addEventListener('click', () => this.stepOnce());
     this.el.reset.addEventListener('click', () => this.reset());
     this.el.cmpBtn.addEventListener('click', () => this.runCompare());
+    $('export-vectors').addEventListener('click', () => this.download('vectors'));
+    $('export-metadata').addEventListener('click', () => this.download('metadata'));
+    this.exportNote = $('export-note');
   }
 
   setStale(text) {
@@ -200,6 +203,22 @@ export class TrainView {
       this.el.cmpNote.textContent = err.message;
     } finally {
       this.el.cmpBtn.disabled = false;
+    }
+  }
+
+  // Saves the current table as vectors.tsv / metadata.tsv (Embedding Projector files).
+  async download(which) {
+    try {
+      const r = await this.engine.request('trainExport', {});
+      const blob = new Blob([r[which]], { type: 'text/tab-separated-values' });
+      const a = document.createElement('a');
+      a.href = URL.createObjectURL(blob);
+      a.download = `${which}.tsv`;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+      this.exportNote.textContent = `${which}.tsv: ${r.rows} rows × ${which === 'vectors' ? r.cols : 1} columns at step ${r.step}.`;
+    } catch (err) {
+      this.exportNote.textContent = err.message;
     }
   }
 
