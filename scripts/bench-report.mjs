@@ -23,7 +23,14 @@ if (t) {
   lines.push(`lookup torch:  ${fmt(t.median_ms, 3)} ms, ${fmt(t.gb_per_s)} GB/s (${t.peer}, 1 thread); backward ${fmt(t.backward_ms, 3)} ms`);
   if (n) lines.push(`lookup native speed-up over torch: ${fmt(t.median_ms / n.median_ms)}x forward, ${fmt(t.backward_ms / n.backward_ms)}x backward`);
 }
+const tk = rows.tokenize;
+if (tk) {
+  lines.push(`tokenize GPT-2, ${tk.file} (${tk.bytes} bytes, ${tk.tokens} tokens): tiktoken ${tk.tiktoken.version} ${fmt(tk.tiktoken.mb_per_s)} MB/s, ` +
+    `wasm ${fmt(tk.wasm.mb_per_s)} MB/s (${fmt(tk.wasm.js_api_mb_per_s)} through the JS API), native ${fmt(tk.native.mb_per_s)} MB/s`);
+  check('tokenize native / tiktoken', tk.native.ratio_to_tiktoken, 2);
+  check('tokenize wasm / tiktoken', tk.wasm.ratio_to_tiktoken, 1);
+}
 for (const [name, r] of Object.entries(rows)) {
-  if (!name.startsWith('lookup.')) lines.push(`${name}: ${JSON.stringify(r)}`);
+  if (!name.startsWith('lookup.') && name !== 'tokenize') lines.push(`${name}: ${JSON.stringify(r)}`);
 }
 console.log('\n== summary\n' + lines.join('\n'));
