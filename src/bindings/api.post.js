@@ -375,8 +375,8 @@
 
   const WORD2VEC_KEYS = ['sg', 'vectorSize', 'window', 'negative', 'minCount', 'sample', 'alpha', 'minAlpha',
     'epochs', 'cbowMean', 'batchWords', 'seed', 'counts'];
-  const NEXT_TOKEN_KEYS = ['vocabSize', 'vectorSize', 'context', 'pos', 'scale', 'tie', 'seed', 'batchSize',
-    'stride', 'optimizer', 'lr', 'weightDecay'];
+  const NEXT_TOKEN_KEYS = ['vocabSize', 'vectorSize', 'context', 'pos', 'scale', 'tie', 'alibiSlope', 'seed',
+    'batchSize', 'stride', 'optimizer', 'lr', 'weightDecay'];
   const INTEGER_KEYS = new Set(['vectorSize', 'window', 'negative', 'minCount', 'epochs', 'batchWords', 'seed',
     'vocabSize', 'context', 'batchSize', 'stride']);
 
@@ -430,7 +430,7 @@
     }
     // ids: the training stream. Options: vocabSize (required), vectorSize 64, context 32,
     // batchSize 16, stride (= context), pos 'none'|'learned'|'sinusoidal'|'rope'|'alibi' ('learned'),
-    // scale false (sqrt(D) on token rows), tie false (head = token table), optimizer
+    // scale false (sqrt(D) on token rows), tie false (head = token table), alibiSlope 0.5, optimizer
     // 'sgd'|'adam'|'adamw' ('adam'), lr (0.1 for sgd, else 1e-3), weightDecay (0.01 for adamw, else 0), seed 1.
     static nextToken(ids, opts) {
       const o = options(opts, NEXT_TOKEN_KEYS, 'Trainer.nextToken');

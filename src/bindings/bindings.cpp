@@ -581,6 +581,7 @@ class TrainerHandle {
       s.model.pos = parse_position_kind(opt_str(opts, "pos", "learned"));
       s.model.scale_embeddings = opt_bool(opts, "scale", false);
       s.model.tie_head = opt_bool(opts, "tie", false);
+      s.model.alibi_slope = static_cast<float>(opt_num(opts, "alibiSlope", 0.5));
       s.model.seed = seed_from(opt_num(opts, "seed", 1));
       s.batch_size = static_cast<int64_t>(opt_num(opts, "batchSize", 16));
       s.stride = static_cast<int64_t>(opt_num(opts, "stride", 0));
@@ -637,6 +638,7 @@ class TrainerHandle {
       o.set("pos", std::string(position_kind_name(s.model.pos)));
       o.set("scale", s.model.scale_embeddings);
       o.set("tie", s.model.tie_head);
+      o.set("alibiSlope", s.model.alibi_slope);
       o.set("seed", static_cast<double>(s.model.seed));
       o.set("batchSize", static_cast<double>(s.batch_size));
       o.set("stride", static_cast<double>(s.stride > 0 ? s.stride : s.model.context));

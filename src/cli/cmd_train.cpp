@@ -6,7 +6,7 @@
 //       --min-count 5 --sample 1e-3 --alpha 0.025 --min-alpha 0.0001 --epochs 5 [--cbow-sum]
 //       One sentence per non-empty line of FILE, tokenized line by line.
 //   next-token: --vector-size 64 --context 32 --batch-size 16 --steps 1000 --pos learned
-//       --optimizer adam --lr 1e-3 [--weight-decay W] [--scale] [--tie] [--stride S]
+//       --optimizer adam --lr 1e-3 [--weight-decay W] [--scale] [--tie] [--stride S] [--alibi-slope 0.5]
 //       [--valid-fraction 0.1]: the last fraction of the ids is held out and its loss reported.
 // Progress lines go to stderr; the last line on stdout is one JSON summary.
 // Tables: --out writes the chosen table (default: the input/token table) as float32 .npy;
@@ -168,6 +168,7 @@ NextTokenSettings next_token_settings(Args& a, int64_t V) {
   s.model.pos = parse_position_kind(a.text_or("pos", "learned"));
   s.model.scale_embeddings = a.flag("scale");
   s.model.tie_head = a.flag("tie");
+  s.model.alibi_slope = static_cast<float>(a.number_or("alibi-slope", 0.5, 0, 1e6));
   s.model.seed = static_cast<uint64_t>(a.integer("seed", 0, INT64_MAX));
   s.batch_size = a.integer_or("batch-size", 16, 0, 1 << 20);
   s.stride = a.integer_or("stride", 0, 0, 1 << 20);

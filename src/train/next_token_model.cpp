@@ -34,6 +34,9 @@ void validate(const NextTokenConfig& c) {
     fail("next-token", std::string(position_kind_name(c.pos)) + " positions need an even dimension, got " +
                            std::to_string(c.dim));
   }
+  if (!std::isfinite(c.alibi_slope) || c.alibi_slope < 0) {
+    fail("next-token", "alibi slope must be finite and >= 0, got " + std::to_string(c.alibi_slope));
+  }
   checked_elements("next-token", "a token table", c.vocab_size, c.dim);
 }
 
@@ -65,8 +68,7 @@ void NextTokenModel::init() {
   }
   rope_.clear();
   if (c_.pos == PositionKind::Rope) rope_ = rope_table(T, D);
-  // subtle: with one head, ALiBi's slope formula 2^(-8h/H) gives 2^-8, a gentle recency bias.
-  alibi_slope_ = c_.pos == PositionKind::Alibi ? alibi_slopes(1)[0] : 0.0f;
+  alibi_slope_ = c_.pos == PositionKind::Alibi ? c_.alibi_slope : 0.0f;
   zero(dE_, E_.size());
   zero(dP_, P_.size());
   zero(dWq_, Wq_.size());
