@@ -23,5 +23,9 @@ int cmd_bench_tokenize(Args& a);  // `bench tokenize`, called by cmd_bench
 // training: cmd_train.cpp
 int cmd_train(Args& a);
 int cmd_bench_train(Args& a);  // `bench train`, called by cmd_bench
+// inspecting tables: cmd_project.cpp
+int cmd_neighbours(Args& a);
+int cmd_analogy(Args& a);
+int cmd_pca(Args& a);
 
 }  // namespace embedlab::cli

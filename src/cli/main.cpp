@@ -39,6 +39,11 @@ const Entry kCommands[] = {
      " --min-count 5 --sample 1e-3 --alpha 0.025 --min-alpha 0.0001 --epochs 5] [next-token: --vector-size 64"
      " --context 32 --batch-size 16 --steps 1000 --pos none|learned|sinusoidal|rope|alibi --optimizer"
      " sgd|adam|adamw --lr X --weight-decay W --scale --tie --valid-fraction 0.1]"},
+    {"neighbours", embedlab::cli::cmd_neighbours,
+     "neighbours --table T.npy (--id N | --word W --vocab metadata.tsv) [--k 10] [--metric cosine|euclidean]"},
+    {"analogy", embedlab::cli::cmd_analogy,
+     "analogy --table T.npy --positive a,b [--negative c] [--vocab metadata.tsv] [--k 10]"},
+    {"pca", embedlab::cli::cmd_pca, "pca --table T.npy [--k 2] [--ids 1,2,3]"},
 };
 
 int usage(std::ostream& os) {

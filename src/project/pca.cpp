@@ -1,0 +1,218 @@
+#include "project/pca.hpp"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "core/error.hpp"
+
+namespace embedlab {
+
+namespace {
+
+using MatrixRM = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+constexpr int64_t kBlockRows = 256;  // centred rows converted to double at a time
+
+// The rows to project: row i of the subset is table row ids[i] (or i when ids is empty).
+struct Rows {
+  const float* table;
+  int64_t dim;
+  std::span<const int32_t> ids;
+  int64_t n;
+  const float* row(int64_t i) const {
+    return table + (ids.empty() ? i : static_cast<int64_t>(ids[static_cast<size_t>(i)])) * dim;
+  }
+  int64_t id(int64_t i) const { return ids.empty() ? i : ids[static_cast<size_t>(i)]; }
+};
+
+void check_inputs(std::span<const float> table, int64_t rows, int64_t dim, const PcaOptions& o, int64_t n) {
+  if (static_cast<int64_t>(table.size()) != rows * dim) {
+    fail("pca", "table has " + std::to_string(table.size()) + " values, expected " + std::to_string(rows) +
+                    " x " + std::to_string(dim) + " = " + std::to_string(rows * dim));
+  }
+  for (const int32_t id : o.ids) check_index("pca", "id", id, 0, rows);
+  const int64_t most = std::min(n, dim);
+  if (o.k < 1 || o.k > most) {
+    fail("pca", "k " + std::to_string(o.k) + " out of range [1, " + std::to_string(most) + "] (" +
+                    std::to_string(n) + " rows of " + std::to_string(dim) + " columns)");
+  }
+  if (!o.previous.empty() && static_cast<int64_t>(o.previous.size()) != o.k * dim) {
+    fail("pca", "previous components have " + std::to_string(o.previous.size()) + " values, expected k x D = " +
+                    std::to_string(o.k) + " x " + std::to_string(dim) + " = " + std::to_string(o.k * dim));
+  }
+}
+
+void check_finite(const Rows& x) {
+  for (int64_t i = 0; i < x.n; ++i) {
+    const float* r = x.row(i);
+    for (int64_t d = 0; d < x.dim; ++d) {
+      if (!std::isfinite(r[d])) {
+        fail("pca", "table value " + format_number(r[d]) + " at row " + std::to_string(x.id(i)) + ", column " +
+                        std::to_string(d) + " is not finite");
+      }
+    }
+  }
+}
+
+Eigen::VectorXd mean_of(const Rows& x) {
+  Eigen::VectorXd m = Eigen::VectorXd::Zero(x.dim);
+  for (int64_t i = 0; i < x.n; ++i) {
+    const float* r = x.row(i);
+    for (int64_t d = 0; d < x.dim; ++d) m[d] += r[d];
+  }
+  return m / static_cast<double>(x.n);
+}
+
+// Rows [start, start + out.rows()) of x minus mean, in double.
+void centred_block(const Rows& x, const Eigen::VectorXd& mean, int64_t start, MatrixRM& out) {
+  for (int64_t i = 0; i < out.rows(); ++i) {
+    const float* r = x.row(start + i);
+    for (int64_t d = 0; d < x.dim; ++d) out(i, d) = r[d] - mean[d];
+  }
+}
+
+// Top-k eigenpairs of a symmetric matrix (lower triangle filled): values descending.
+struct Top {
+  Eigen::VectorXd values;
+  Eigen::MatrixXd vectors;  // columns
+};
+Top top_eigen(const Eigen::MatrixXd& sym, int64_t k) {
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(sym);
+  if (es.info() != Eigen::Success) fail("pca", "the eigensolver did not converge");
+  const int64_t m = sym.rows();
+  Top t{Eigen::VectorXd(k), Eigen::MatrixXd(m, k)};
+  for (int64_t c = 0; c < k; ++c) {  // Eigen sorts ascending
+    t.values[c] = std::max(0.0, es.eigenvalues()[m - 1 - c]);
+    t.vectors.col(c) = es.eigenvectors().col(m - 1 - c);
+  }
+  return t;
+}
+
+// Covariance path (n >= D): C = X^T X accumulated block by block. Returns components as
+// columns (D, k) and sets variance and the total variance trace(C).
+Eigen::MatrixXd covariance_path(const Rows& x, const Eigen::VectorXd& mean, int64_t k, Eigen::VectorXd& variance,
+                                double& total) {
+  const double denom = x.n > 1 ? static_cast<double>(x.n - 1) : 1.0;
+  Eigen::MatrixXd C = Eigen::MatrixXd::Zero(x.dim, x.dim);
+  MatrixRM block(std::min(kBlockRows, x.n), x.dim);
+  for (int64_t start = 0; start < x.n; start += kBlockRows) {
+    const int64_t m = std::min(kBlockRows, x.n - start);
+    if (m != block.rows()) block.resize(m, x.dim);
+    centred_block(x, mean, start, block);
+    C.selfadjointView<Eigen::Lower>().rankUpdate(block.transpose());
+  }
+  C /= denom;
+  total = C.diagonal().sum();
+  Top t = top_eigen(C, k);
+  variance = t.values;
+  return t.vectors;
+}
+
+// Gram path (n < D): G = X X^T (n, n); v = X^T u / sqrt(mu). Directions with (numerically)
+// zero variance have no v from this formula and are completed from the standard basis.
+Eigen::MatrixXd gram_path(const Rows& x, const Eigen::VectorXd& mean, int64_t k, Eigen::VectorXd& variance,
+                          double& total) {
+  const double denom = x.n > 1 ? static_cast<double>(x.n - 1) : 1.0;
+  MatrixRM X(x.n, x.dim);
+  centred_block(x, mean, 0, X);
+  Eigen::MatrixXd G = Eigen::MatrixXd::Zero(x.n, x.n);
+  G.selfadjointView<Eigen::Lower>().rankUpdate(X);
+  total = G.diagonal().sum() / denom;
+  const Top t = top_eigen(G, k);
+  const double tol = t.values[0] * 1e-10;
+  Eigen::MatrixXd V(x.dim, k);
+  int64_t good = 0;
+  for (; good < k && t.values[good] > tol; ++good) {
+    V.col(good) = X.transpose() * t.vectors.col(good);
+    V.col(good).normalize();
+  }
+  variance = t.values / denom;
+  // subtle: completion must be deterministic, so it walks e_0, e_1, ... (Gram-Schmidt, twice).
+  for (int64_t c = good, j = 0; c < k; ++j) {
+    Eigen::VectorXd e = Eigen::VectorXd::Unit(x.dim, j);
+    for (int pass = 0; pass < 2; ++pass) {
+      for (int64_t p = 0; p < c; ++p) e -= V.col(p).dot(e) * V.col(p);
+    }
+    if (e.norm() > 0.5) {
+      V.col(c) = e.normalized();
+      variance[c] = 0.0;
+      ++c;
+    }
+  }
+  return V;
+}
+
+// Largest-|loading| positive. Loadings within a relative 1e-6 of the largest count as tied
+// and the lowest column of them wins.
+// subtle: without the tolerance, a symmetric direction such as (1, -1)/sqrt2 would take its
+// sign from rounding noise, which differs between the native and the wasm build.
+void fix_sign(Eigen::Ref<Eigen::VectorXd> v) {
+  const double top = v.cwiseAbs().maxCoeff();
+  Eigen::Index best = 0;
+  while (std::abs(v[best]) < top * (1 - 1e-6)) ++best;
+  if (v[best] < 0) v = -v;
+}
+
+}  // namespace
+
+PcaResult pca(std::span<const float> table, int64_t rows, int64_t dim, const PcaOptions& opts) {
+  check_at_least("pca", "rows", rows, 1);
+  check_at_least("pca", "dim", dim, 1);
+  const int64_t n = opts.ids.empty() ? rows : static_cast<int64_t>(opts.ids.size());
+  check_inputs(table, rows, dim, opts, n);
+  const Rows x{table.data(), dim, opts.ids, n};
+  check_finite(x);
+  for (size_t i = 0; i < opts.previous.size(); ++i) {
+    if (!std::isfinite(opts.previous[i])) {
+      fail("pca", "previous component value " + format_number(opts.previous[i]) + " at index " +
+                      std::to_string(i) + " is not finite");
+    }
+  }
+
+  const Eigen::VectorXd mean = mean_of(x);
+  Eigen::VectorXd variance;
+  double total = 0;
+  Eigen::MatrixXd V = n < dim ? gram_path(x, mean, opts.k, variance, total)
+                              : covariance_path(x, mean, opts.k, variance, total);
+  for (int64_t c = 0; c < opts.k; ++c) fix_sign(V.col(c));
+
+  PcaResult r;
+  r.n = n, r.k = opts.k, r.dim = dim;
+  r.components.resize(static_cast<size_t>(opts.k * dim));
+  for (int64_t c = 0; c < opts.k; ++c) {
+    for (int64_t d = 0; d < dim; ++d) r.components[c * dim + d] = static_cast<float>(V(d, c));
+  }
+  r.mean.assign(mean.data(), mean.data() + dim);
+  r.variance.assign(variance.data(), variance.data() + opts.k);
+  r.explained.resize(static_cast<size_t>(opts.k));
+  for (int64_t c = 0; c < opts.k; ++c) r.explained[c] = total > 0 ? variance[c] / total : 0.0;
+
+  // points (n, k) = (row - mean) . v_c, in double
+  r.points.resize(static_cast<size_t>(n * opts.k));
+  Eigen::VectorXd centred(dim);
+  for (int64_t i = 0; i < n; ++i) {
+    const float* row = x.row(i);
+    for (int64_t d = 0; d < dim; ++d) centred[d] = row[d] - mean[d];
+    for (int64_t c = 0; c < opts.k; ++c) r.points[i * opts.k + c] = static_cast<float>(centred.dot(V.col(c)));
+  }
+  if (!opts.previous.empty()) align_to(r, opts.previous);
+  return r;
+}
+
+void align_to(PcaResult& r, std::span<const float> previous) {
+  if (static_cast<int64_t>(previous.size()) != r.k * r.dim) {
+    fail("align_to", "previous components have " + std::to_string(previous.size()) + " values, expected k x D = " +
+                         std::to_string(r.k) + " x " + std::to_string(r.dim) + " = " + std::to_string(r.k * r.dim));
+  }
+  for (int64_t c = 0; c < r.k; ++c) {
+    double dot = 0;
+    for (int64_t d = 0; d < r.dim; ++d) dot += static_cast<double>(r.components[c * r.dim + d]) * previous[c * r.dim + d];
+    if (dot >= 0) continue;
+    for (int64_t d = 0; d < r.dim; ++d) r.components[c * r.dim + d] = -r.components[c * r.dim + d];
+    for (int64_t i = 0; i < r.n; ++i) r.points[i * r.k + c] = -r.points[i * r.k + c];
+  }
+}
+
+}  // namespace embedlab

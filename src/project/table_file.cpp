@@ -1,0 +1,157 @@
+#include "project/table_file.hpp"
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "core/error.hpp"
+
+namespace embedlab {
+
+namespace {
+
+std::string slurp(const std::string& path, const char* where) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) fail(where, "cannot open '" + path + "'");
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+// The value text after "'key':" in the header dict, up to the next ',' outside brackets.
+std::string header_value(const std::string& header, const std::string& key, const std::string& where) {
+  const size_t k = header.find("'" + key + "'");
+  if (k == std::string::npos) fail(where, "the .npy header has no '" + key + "': " + header);
+  size_t p = header.find(':', k);
+  if (p == std::string::npos) fail(where, "the .npy header is malformed: " + header);
+  ++p;
+  while (p < header.size() && header[p] == ' ') ++p;
+  int depth = 0;
+  size_t e = p;
+  for (; e < header.size(); ++e) {
+    const char c = header[e];
+    if (c == '(') ++depth;
+    if (c == ')') --depth;
+    if ((c == ',' || c == '}') && depth == 0) break;
+  }
+  return header.substr(p, e - p);
+}
+
+// "(3, 2)" -> {3, 2}; "(4,)" -> {4}
+std::vector<int64_t> parse_shape(const std::string& s, const std::string& where) {
+  if (s.size() < 2 || s.front() != '(' || s.back() != ')') fail(where, "cannot read the .npy shape " + s);
+  std::vector<int64_t> dims;
+  const std::string inner = s.substr(1, s.size() - 2) + ",";
+  std::string item;
+  for (const char c : inner) {
+    if (c == ' ') continue;
+    if (c != ',') {
+      item.push_back(c);
+      continue;
+    }
+    if (item.empty()) continue;
+    try {
+      dims.push_back(std::stoll(item));
+    } catch (const std::exception&) {
+      fail(where, "cannot read the .npy shape " + s);
+    }
+    item.clear();
+  }
+  return dims;
+}
+
+}  // namespace
+
+NpyTable parse_npy(const std::string& bytes, const std::string& where) {
+  if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0) fail(where, "not a .npy file (no \\x93NUMPY magic)");
+  const unsigned major = static_cast<unsigned char>(bytes[6]);
+  size_t header_len = 0, start = 0;
+  auto byte = [&](size_t i) { return static_cast<size_t>(static_cast<unsigned char>(bytes[i])); };
+  if (major == 1) {
+    header_len = byte(8) | byte(9) << 8;
+    start = 10;
+  } else if (major == 2 || major == 3) {
+    if (bytes.size() < 12) fail(where, "the .npy file ends inside its header");
+    header_len = byte(8) | byte(9) << 8 | byte(10) << 16 | byte(11) << 24;
+    start = 12;
+  } else {
+    fail(where, ".npy format version " + std::to_string(major) + " is not supported (expected 1, 2 or 3)");
+  }
+  if (start + header_len > bytes.size()) fail(where, "the .npy file ends inside its header");
+  const std::string header = bytes.substr(start, header_len);
+  const std::string descr = header_value(header, "descr", where);
+  if (header_value(header, "fortran_order", where) != "False") {
+    fail(where, "Fortran-order arrays are not supported; save with np.ascontiguousarray");
+  }
+  const std::vector<int64_t> shape = parse_shape(header_value(header, "shape", where), where);
+  size_t width;
+  if (descr == "'<f4'") {
+    width = 4;
+  } else if (descr == "'<f8'") {
+    width = 8;
+  } else {
+    fail(where, "dtype " + descr + " is not supported (expected '<f4' or '<f8')");
+  }
+  if (shape.empty() || shape.size() > 2) {
+    fail(where, "expected a 1-D or 2-D array, got " + std::to_string(shape.size()) + " dimensions");
+  }
+  NpyTable t;
+  t.rows = shape[0];
+  t.cols = shape.size() == 2 ? shape[1] : 1;
+  const size_t count = checked_elements(where.c_str(), "table", t.rows, t.cols);
+  const size_t body = start + header_len;
+  if (bytes.size() - body != count * width) {
+    fail(where, "the .npy data has " + std::to_string(bytes.size() - body) + " bytes, expected " +
+                    std::to_string(t.rows) + " x " + std::to_string(t.cols) + " x " + std::to_string(width));
+  }
+  t.data.resize(count);
+  // subtle: little-endian is assumed for the host too (x86-64 and wasm are).
+  if (width == 4) {
+    if (count) std::memcpy(t.data.data(), bytes.data() + body, count * 4);
+  } else {
+    for (size_t i = 0; i < count; ++i) {
+      double v;
+      std::memcpy(&v, bytes.data() + body + i * 8, 8);
+      t.data[i] = static_cast<float>(v);
+    }
+  }
+  return t;
+}
+
+NpyTable read_npy(const std::string& path) { return parse_npy(slurp(path, "read_npy"), "read_npy: " + path); }
+
+std::string tsv_unescape(const std::string& field) {
+  std::string out;
+  for (size_t i = 0; i < field.size(); ++i) {
+    if (field[i] != '\\' || i + 1 == field.size()) {
+      out.push_back(field[i]);
+      continue;
+    }
+    const char c = field[++i];
+    switch (c) {
+      case 't': out.push_back('\t'); break;
+      case 'n': out.push_back('\n'); break;
+      case 'r': out.push_back('\r'); break;
+      case '\\': out.push_back('\\'); break;
+      default: out.push_back('\\'), out.push_back(c);
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> read_labels(const std::string& path) {
+  const std::string text = slurp(path, "read_labels");
+  std::vector<std::string> labels;
+  size_t p = 0;
+  while (p < text.size()) {
+    size_t e = text.find('\n', p);
+    if (e == std::string::npos) e = text.size();
+    std::string line = text.substr(p, e - p);
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    labels.push_back(tsv_unescape(line));
+    p = e + 1;
+  }
+  return labels;
+}
+
+}  // namespace embedlab

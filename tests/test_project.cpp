@@ -1,0 +1,404 @@
+// project/: PCA (pca.hpp), nearest neighbours and analogies (neighbours.hpp), and the .npy /
+// metadata.tsv readers (table_file.hpp).
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "core/kernels.hpp"
+#include "project/neighbours.hpp"
+#include "project/pca.hpp"
+#include "project/table_file.hpp"
+#include "train/table_io.hpp"
+
+using namespace embedlab;
+
+namespace {
+
+// Orthonormal directions u1, u2, u3 in D dimensions, not aligned with the axes:
+// u1 = (1, 1, 0, 0, ...)/sqrt2, u2 = (0, 0, 1, -1, 0, ...)/sqrt2, u3 = (1, -1, 0, 0, ...)/sqrt2.
+std::vector<std::vector<double>> directions(int64_t D) {
+  const double h = 1 / std::sqrt(2.0);
+  std::vector<std::vector<double>> u(3, std::vector<double>(static_cast<size_t>(D), 0.0));
+  u[0][0] = h, u[0][1] = h;
+  u[1][2] = h, u[1][3] = -h;
+  u[2][0] = h, u[2][1] = -h;
+  return u;
+}
+
+// The 8 rows of a 2^3 factorial design: row = offset + 3 a u1 + 1.5 b u2 + 0.3 c u3 with
+// a, b, c in {-1, +1}. The coefficient columns are exactly orthogonal and centred, so the
+// sample covariance is (8/7)(9 u1u1' + 2.25 u2u2' + 0.09 u3u3'): principal directions u1, u2,
+// u3 with variances 72/7, 18/7, 0.72/7 and explained ratios 9/11.34, 2.25/11.34, 0.09/11.34.
+std::vector<float> factorial_table(int64_t D) {
+  const auto u = directions(D);
+  std::vector<float> t;
+  for (int r = 0; r < 8; ++r) {
+    const double a = (r & 1) ? 1 : -1, b = (r & 2) ? 1 : -1, c = (r & 4) ? 1 : -1;
+    for (int64_t d = 0; d < D; ++d) {
+      const double offset = 0.25 * static_cast<double>(d + 1);
+      t.push_back(static_cast<float>(offset + 3 * a * u[0][d] + 1.5 * b * u[1][d] + 0.3 * c * u[2][d]));
+    }
+  }
+  return t;
+}
+
+double row_dot(const std::vector<float>& m, int64_t D, int64_t i, const std::vector<double>& v) {
+  double s = 0;
+  for (int64_t d = 0; d < D; ++d) s += m[i * D + d] * v[d];
+  return s;
+}
+
+PcaOptions K(int64_t k, std::span<const int32_t> ids = {}, std::span<const float> previous = {}) {
+  PcaOptions o;
+  o.k = k, o.ids = ids, o.previous = previous;
+  return o;
+}
+
+bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+std::vector<float> lcg_table(int64_t V, int64_t D, uint32_t seed) {
+  std::vector<float> t(static_cast<size_t>(V * D));
+  for (float& x : t) {
+    seed = seed * 1664525u + 1013904223u;
+    x = static_cast<float>(static_cast<int32_t>(seed >> 8) - (1 << 23)) / static_cast<float>(1 << 23);
+  }
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("pca recovers the principal directions of a table", "[project][pca]") {
+  // D = 6 >= n = 8 rows uses the covariance path; D = 20 > n uses the Gram path.
+  const int64_t D = GENERATE(6, 20);
+  const std::vector<float> t = factorial_table(D);
+  const auto u = directions(D);
+
+  SECTION("the top components are u1, u2, u3 up to sign, with the known variances") {
+    const PcaResult r = pca(t, 8, D, K(3));
+    REQUIRE(r.components.size() == static_cast<size_t>(3 * D));
+    for (int c = 0; c < 3; ++c) CHECK(std::abs(row_dot(r.components, D, c, u[c])) == Approx(1).margin(1e-6));
+    CHECK(r.variance[0] == Approx(72.0 / 7).margin(1e-5));
+    CHECK(r.variance[1] == Approx(18.0 / 7).margin(1e-5));
+    CHECK(r.variance[2] == Approx(0.72 / 7).margin(1e-5));
+    CHECK(r.explained[0] == Approx(9 / 11.34).margin(1e-6));
+    CHECK(r.explained[1] == Approx(2.25 / 11.34).margin(1e-6));
+    CHECK(r.explained[2] == Approx(0.09 / 11.34).margin(1e-6));
+  }
+
+  SECTION("points are the rows' coordinates along the components") {
+    const PcaResult r = pca(t, 8, D, K(2));
+    REQUIRE(r.points.size() == 16);
+    const double s0 = row_dot(r.components, D, 0, u[0]) > 0 ? 1 : -1;
+    const double s1 = row_dot(r.components, D, 1, u[1]) > 0 ? 1 : -1;
+    for (int i = 0; i < 8; ++i) {
+      CHECK(r.points[i * 2 + 0] == Approx(s0 * 3 * ((i & 1) ? 1 : -1)).margin(1e-5));
+      CHECK(r.points[i * 2 + 1] == Approx(s1 * 1.5 * ((i & 2) ? 1 : -1)).margin(1e-5));
+    }
+  }
+
+  SECTION("components are orthonormal") {
+    const PcaResult r = pca(t, 8, D, K(3));
+    for (int a = 0; a < 3; ++a) {
+      for (int b = 0; b < 3; ++b) {
+        double s = 0;
+        for (int64_t d = 0; d < D; ++d) s += double(r.components[a * D + d]) * r.components[b * D + d];
+        CHECK(s == Approx(a == b ? 1.0 : 0.0).margin(1e-6));
+      }
+    }
+  }
+
+  SECTION("explained ratios are sorted descending and sum to at most 1") {
+    const PcaResult r = pca(t, 8, D, K(3));
+    CHECK(r.explained[0] >= r.explained[1]);
+    CHECK(r.explained[1] >= r.explained[2]);
+    CHECK(r.explained[0] + r.explained[1] + r.explained[2] <= 1.0 + 1e-12);
+    const PcaResult two = pca(t, 8, D, K(2));
+    CHECK(two.explained[0] + two.explained[1] < 0.995);  // u3 holds 0.8% of the variance
+  }
+
+  SECTION("with tied largest loadings the lowest such column is positive: +u1, +u2, +u3") {
+    const PcaResult r = pca(t, 8, D, K(3));
+    for (int c = 0; c < 3; ++c) CHECK(row_dot(r.components, D, c, u[c]) == Approx(1).margin(1e-6));
+  }
+
+  SECTION("negating the table keeps the components and negates the points") {
+    std::vector<float> neg(t);
+    for (float& x : neg) x = -x;
+    const PcaResult a = pca(t, 8, D, K(2)), b = pca(neg, 8, D, K(2));
+    for (size_t i = 0; i < a.components.size(); ++i) CHECK(b.components[i] == Approx(a.components[i]).margin(1e-6));
+    for (size_t i = 0; i < a.points.size(); ++i) CHECK(b.points[i] == Approx(-a.points[i]).margin(1e-5));
+  }
+}
+
+TEST_CASE("pca is deterministic, projects subsets and aligns with a previous frame", "[project][pca]") {
+  const int64_t V = 300, D = 17;
+  const std::vector<float> t = lcg_table(V, D, 7);
+
+  SECTION("two runs give the same bits") {
+    const PcaResult a = pca(t, V, D, K(3)), b = pca(t, V, D, K(3));
+    CHECK(same_bits(a.components, b.components));
+    CHECK(same_bits(a.points, b.points));
+  }
+
+  SECTION("each component's largest-magnitude loading is positive") {
+    const PcaResult r = pca(t, V, D, K(3));
+    for (int c = 0; c < 3; ++c) {
+      int64_t best = 0;
+      for (int64_t d = 1; d < D; ++d) {
+        if (std::abs(r.components[c * D + d]) > std::abs(r.components[c * D + best])) best = d;
+      }
+      CHECK(r.components[c * D + best] > 0);
+    }
+  }
+
+  SECTION("ids select rows: the same result as the table of those rows") {
+    const std::vector<int32_t> ids{5, 17, 3, 250, 99, 42, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 120, 121, 122, 200};
+    std::vector<float> sub;
+    for (const int32_t id : ids) sub.insert(sub.end(), t.begin() + id * D, t.begin() + (id + 1) * D);
+    const PcaResult a = pca(t, V, D, K(2, ids));
+    const PcaResult b = pca(sub, static_cast<int64_t>(ids.size()), D, K(2));
+    CHECK(a.n == 20);
+    CHECK(same_bits(a.components, b.components));
+    CHECK(same_bits(a.points, b.points));
+  }
+
+  SECTION("previous components flip signs to match, points with them") {
+    const PcaResult a = pca(t, V, D, K(2));
+    std::vector<float> prev(a.components);
+    for (int64_t d = 0; d < D; ++d) prev[d] = -prev[d];  // component 0 pointed the other way last frame
+    const PcaResult b = pca(t, V, D, K(2, {}, prev));
+    for (int64_t d = 0; d < D; ++d) {
+      CHECK(b.components[d] == -a.components[d]);
+      CHECK(b.components[D + d] == a.components[D + d]);
+    }
+    for (int64_t i = 0; i < V; ++i) {
+      CHECK(b.points[i * 2] == -a.points[i * 2]);
+      CHECK(b.points[i * 2 + 1] == a.points[i * 2 + 1]);
+    }
+  }
+
+  SECTION("a slightly changed table keeps its signs when aligned to the last frame") {
+    const PcaResult a = pca(t, V, D, K(3));
+    std::vector<float> t2(t);
+    for (size_t i = 0; i < t2.size(); ++i) t2[i] += 1e-3f * static_cast<float>(i % 5);
+    const PcaResult b = pca(t2, V, D, K(3, {}, a.components));
+    for (int c = 0; c < 3; ++c) {
+      double s = 0;
+      for (int64_t d = 0; d < D; ++d) s += double(a.components[c * D + d]) * b.components[c * D + d];
+      CHECK(s > 0);
+    }
+  }
+}
+
+TEST_CASE("pca worked example and edge cases", "[project][pca]") {
+  SECTION("rows (1,0), (-1,0), (0,0.5), (0,-0.5) give component (1,0) and explained 0.8") {
+    const std::vector<float> t{1, 0, -1, 0, 0, 0.5f, 0, -0.5f};
+    const PcaResult r = pca(t, 4, 2, K(1));
+    CHECK(r.components[0] == Approx(1).margin(1e-7));
+    CHECK(r.components[1] == Approx(0).margin(1e-7));
+    CHECK(r.points == std::vector<float>{1, -1, 0, 0});
+    CHECK(r.variance[0] == Approx(2.0 / 3).margin(1e-12));
+    CHECK(r.explained[0] == Approx(0.8).margin(1e-12));
+  }
+
+  SECTION("components stay orthonormal when k exceeds the rank of the centred rows") {
+    const std::vector<float> t{1, 2, 3, 4, 5, 2, 2, 3, 4, 5, 1, 3, 3, 4, 5};  // 3 rows, D = 5: rank 2
+    const PcaResult r = pca(t, 3, 5, K(3));
+    CHECK(r.explained[2] == 0.0);
+    for (int a = 0; a < 3; ++a) {
+      for (int b = 0; b < 3; ++b) {
+        double s = 0;
+        for (int d = 0; d < 5; ++d) s += double(r.components[a * 5 + d]) * r.components[b * 5 + d];
+        CHECK(s == Approx(a == b ? 1.0 : 0.0).margin(1e-6));
+      }
+    }
+  }
+
+  SECTION("a single row has no variance and explained 0") {
+    const PcaResult r = pca(std::vector<float>{3, 4}, 1, 2, K(1));
+    CHECK(r.explained[0] == 0.0);
+    CHECK(r.points == std::vector<float>{0});
+  }
+}
+
+TEST_CASE("pca rejects bad input with messages", "[project][pca]") {
+  const std::vector<float> t{1, 0, -1, 0, 0, 0.5f, 0, -0.5f};  // 4 x 2
+  REQUIRE_THROWS_WITH(pca(t, 3, 3), "pca: table has 8 values, expected 3 x 3 = 9");
+  REQUIRE_THROWS_WITH(pca(t, 4, 2, K(3)), "pca: k 3 out of range [1, 2] (4 rows of 2 columns)");
+  REQUIRE_THROWS_WITH(pca(t, 4, 2, K(0)), "pca: k 0 out of range [1, 2] (4 rows of 2 columns)");
+  const std::vector<int32_t> ids{0, 4};
+  REQUIRE_THROWS_WITH(pca(t, 4, 2, K(1, ids)), "pca: id 4 out of range [0, 4)");
+  const std::vector<int32_t> one{2};
+  REQUIRE_THROWS_WITH(pca(t, 4, 2, K(2, one)), "pca: k 2 out of range [1, 1] (1 rows of 2 columns)");
+  std::vector<float> bad(t);
+  bad[3] = std::numeric_limits<float>::quiet_NaN();
+  REQUIRE_THROWS_WITH(pca(bad, 4, 2, K(1)), "pca: table value nan at row 1, column 1 is not finite");
+  bad[3] = std::numeric_limits<float>::infinity();
+  REQUIRE_THROWS_WITH(pca(bad, 4, 2, K(1)), "pca: table value inf at row 1, column 1 is not finite");
+  const std::vector<float> prev{1, 0, 0};
+  REQUIRE_THROWS_WITH(pca(t, 4, 2, K(1, {}, prev)),
+                      "pca: previous components have 3 values, expected k x D = 1 x 2 = 2");
+  REQUIRE_THROWS_WITH(pca({}, 0, 2), "pca: rows must be >= 1, got 0");
+}
+
+TEST_CASE("NeighbourIndex ranks rows by cosine or euclidean distance", "[project][neighbours]") {
+  // rows: 0 (1,0)  1 (0.8,0.6)  2 (0,1)  3 (-1,0)  4 (0,0)
+  // cosine with row 0: 1 -> 0.8, 2 -> 0, 3 -> -1, 4 -> 0 (a zero row scores 0)
+  // distance from row 0: 1 -> sqrt(0.04 + 0.36) = 0.632456, 2 -> sqrt2, 3 -> 2, 4 -> 1
+  const std::vector<float> t{1, 0, 0.8f, 0.6f, 0, 1, -1, 0, 0, 0};
+  const NeighbourIndex idx(t, 5, 2);
+
+  SECTION("cosine: best first, the query left out, ties to the lower id") {
+    const Neighbours n = idx.nearest(0, 3);
+    CHECK(n.ids == std::vector<int32_t>{1, 2, 4});
+    CHECK(n.scores[0] == Approx(0.8).margin(1e-6));
+    CHECK(n.scores[1] == 0.0f);
+    CHECK(n.scores[2] == 0.0f);
+  }
+
+  SECTION("euclidean: nearest first with distances") {
+    const Neighbours n = idx.nearest(0, 2, Metric::Euclidean);
+    CHECK(n.ids == std::vector<int32_t>{1, 4});
+    CHECK(n.scores[0] == Approx(0.632456).margin(1e-6));
+    CHECK(n.scores[1] == Approx(1).margin(1e-7));
+  }
+
+  SECTION("k larger than the other rows returns all of them") {
+    const Neighbours n = idx.nearest(2, 10);
+    CHECK(n.ids == std::vector<int32_t>{1, 0, 3, 4});  // 0.6, 0, 0, 0 (ties by id)
+  }
+
+  SECTION("a query vector scans every row, except the excluded ones") {
+    const std::vector<float> q{0, -2};
+    const std::vector<int32_t> ex{3};
+    const Neighbours n = idx.nearest_to(q, 3, Metric::Cosine, ex);
+    CHECK(n.ids == std::vector<int32_t>{0, 4, 1});  // 0, 0, -0.6
+    CHECK(n.scores[2] == Approx(-0.6).margin(1e-6));
+  }
+
+  SECTION("the norms are the rows' lengths") {
+    CHECK(idx.norm(1) == Approx(1).margin(1e-7));
+    CHECK(idx.norm(4) == 0.0f);
+  }
+}
+
+TEST_CASE("NeighbourIndex scores are kernels::dot bit for bit", "[project][neighbours]") {
+  const int64_t V = 200, D = 37;  // 37 leaves a SIMD remainder
+  const std::vector<float> t = lcg_table(V, D, 3);
+  const NeighbourIndex idx(t, V, D);
+  const Neighbours n = idx.nearest(11, 199);
+  REQUIRE(n.ids.size() == 199);
+  const float* q = t.data() + 11 * D;
+  const float qn = std::sqrt(kernels::ref::dot(D, q, q));
+  for (size_t i = 0; i < n.ids.size(); ++i) {
+    const float* r = t.data() + n.ids[i] * D;
+    const float want = kernels::ref::dot(D, q, r) / qn / std::sqrt(kernels::ref::dot(D, r, r));
+    CHECK(std::memcmp(&want, &n.scores[i], 4) == 0);
+    if (i) CHECK(n.scores[i - 1] >= n.scores[i]);
+  }
+}
+
+TEST_CASE("NeighbourIndex::analogy matches gensim's most_similar", "[project][neighbours]") {
+  // rows: 0 man (1,0,0)  1 woman (1,1,0)  2 king (1,0,1)  3 queen (1,1,1)  4 apple (0,0,1)
+  //       5 prince (1,0,1.2)  6 girl (0.5,1,0)
+  // gensim 4.2 KeyedVectors with these vectors:
+  //   most_similar(positive=['king','woman'], negative=['man'], topn=4) ->
+  //   queen 0.9752869, girl 0.7554539, prince 0.7468528, apple 0.6532815
+  //   most_similar('king', topn=3) -> prince 0.9958932, queen 0.8164966, man 0.7071068
+  const std::vector<float> t{1, 0, 0, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0, 0, 1, 1, 0, 1.2f, 0.5f, 1, 0};
+  const NeighbourIndex idx(t, 7, 3);
+
+  SECTION("king - man + woman is queen, the inputs left out") {
+    const std::vector<int32_t> pos{2, 1}, neg{0};
+    const Neighbours n = idx.analogy(pos, neg, 4);
+    CHECK(n.ids == std::vector<int32_t>{3, 6, 5, 4});
+    CHECK(n.scores[0] == Approx(0.9752869).margin(1e-6));
+    CHECK(n.scores[1] == Approx(0.7554539).margin(1e-6));
+    CHECK(n.scores[2] == Approx(0.7468528).margin(1e-6));
+    CHECK(n.scores[3] == Approx(0.6532815).margin(1e-6));
+  }
+
+  SECTION("one positive id is the plain nearest-neighbour query") {
+    const std::vector<int32_t> pos{2};
+    const Neighbours n = idx.analogy(pos, {}, 3);
+    CHECK(n.ids == std::vector<int32_t>{5, 3, 0});
+    CHECK(n.scores[0] == Approx(0.9958932).margin(1e-6));
+    CHECK(n.scores[1] == Approx(0.8164966).margin(1e-6));
+    CHECK(n.scores[2] == Approx(0.7071068).margin(1e-6));
+    CHECK(idx.nearest(2, 3).ids == n.ids);
+  }
+}
+
+TEST_CASE("NeighbourIndex rejects bad input with messages", "[project][neighbours]") {
+  const std::vector<float> t{1, 0, 0.8f, 0.6f, 0, 1, -1, 0, 0, 0};
+  const NeighbourIndex idx(t, 5, 2);
+  REQUIRE_THROWS_WITH(idx.nearest(5, 3), "nearest: id 5 out of range [0, 5)");
+  REQUIRE_THROWS_WITH(idx.nearest(0, 0), "nearest: k must be >= 1, got 0");
+  REQUIRE_THROWS_WITH(idx.nearest(4, 3), "nearest: row 4 is all zeros, so its cosine similarity is undefined");
+  CHECK(idx.nearest(4, 1, Metric::Euclidean).ids == std::vector<int32_t>{0});  // distances still work
+  REQUIRE_THROWS_WITH(idx.nearest_to(std::vector<float>{1, 2, 3}, 3), "nearest: query vector has 3 values, expected D = 2");
+  REQUIRE_THROWS_WITH(idx.nearest_to(std::vector<float>{0, 0}, 3),
+                      "nearest: the query vector is all zeros, so its cosine similarity is undefined");
+  REQUIRE_THROWS_WITH(idx.nearest_to(std::vector<float>{0, std::numeric_limits<float>::infinity()}, 3),
+                      "nearest: query value inf at index 1 is not finite");
+  REQUIRE_THROWS_WITH(idx.analogy({}, {}, 3), "analogy: needs at least one positive or negative id");
+  REQUIRE_THROWS_WITH(idx.analogy(std::vector<int32_t>{9}, {}, 3), "analogy: positive id 9 out of range [0, 5)");
+  REQUIRE_THROWS_WITH(idx.analogy(std::vector<int32_t>{1}, std::vector<int32_t>{-1}, 3),
+                      "analogy: negative id -1 out of range [0, 5)");
+  REQUIRE_THROWS_WITH(idx.analogy(std::vector<int32_t>{4}, {}, 3), "analogy: row 4 is all zeros and has no direction");
+  REQUIRE_THROWS_WITH(idx.analogy(std::vector<int32_t>{1}, std::vector<int32_t>{1}, 3),
+                      "analogy: the inputs cancel out: their weighted mean is all zeros");
+  REQUIRE_THROWS_WITH(NeighbourIndex(t, 3, 2), "nearest: table has 10 values, expected 3 x 2 = 6");
+  std::vector<float> bad(t);
+  bad[5] = -std::numeric_limits<float>::infinity();
+  REQUIRE_THROWS_WITH(NeighbourIndex(bad, 5, 2), "nearest: table value -inf at row 2, column 1 is not finite");
+  REQUIRE_THROWS_WITH(parse_metric("dot"), "metric: unknown metric 'dot', expected cosine or euclidean");
+}
+
+TEST_CASE("table_file reads what table_io writes", "[project][table_file]") {
+  SECTION("a float32 .npy round-trips") {
+    const std::vector<float> t{1.5f, -2, 3.25f, 0, 1e-30f, 7};
+    const NpyTable r = parse_npy(npy_bytes(t, 3, 2));
+    CHECK(r.rows == 3);
+    CHECK(r.cols == 2);
+    CHECK(r.data == t);
+  }
+
+  SECTION("a float64 .npy is rounded to float32, a 1-D array is one column") {
+    std::string header = "{'descr': '<f8', 'fortran_order': False, 'shape': (3,), }";
+    header.append((64 - (10 + header.size() + 1) % 64) % 64, ' ');
+    header.push_back('\n');
+    std::string bytes("\x93NUMPY\x01\x00", 8);
+    bytes.push_back(static_cast<char>(header.size()));
+    bytes.push_back(0);
+    bytes += header;
+    for (const double v : {0.1, -2.0, 1e300}) bytes.append(reinterpret_cast<const char*>(&v), 8);
+    const NpyTable r = parse_npy(bytes);
+    CHECK(r.rows == 3);
+    CHECK(r.cols == 1);
+    CHECK(r.data == std::vector<float>{0.1f, -2.0f, std::numeric_limits<float>::infinity()});
+  }
+
+  SECTION("unsupported arrays fail naming what was found") {
+    std::string b = npy_bytes(std::vector<float>{1, 2}, 1, 2);
+    std::string i8 = b;
+    i8.replace(i8.find("<f4"), 3, "<i4");
+    REQUIRE_THROWS_WITH(parse_npy(i8), "read_npy: dtype '<i4' is not supported (expected '<f4' or '<f8')");
+    std::string fortran = b;
+    fortran.replace(fortran.find("False"), 5, "True ");
+    REQUIRE_THROWS_WITH(parse_npy(fortran),
+                        "read_npy: Fortran-order arrays are not supported; save with np.ascontiguousarray");
+    REQUIRE_THROWS_WITH(parse_npy(b.substr(0, b.size() - 1)), "read_npy: the .npy data has 7 bytes, expected 1 x 2 x 4");
+    REQUIRE_THROWS_WITH(parse_npy("hello world"), "read_npy: not a .npy file (no \\x93NUMPY magic)");
+  }
+
+  SECTION("metadata labels unescape what tsv_escape wrote") {
+    for (const std::string s : {"", "plain", "a\tb", "line\nbreak\r", "back\\slash\\t"}) {
+      CHECK(tsv_unescape(tsv_escape(s)) == s);
+    }
+  }
+}
