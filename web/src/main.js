@@ -65,6 +65,7 @@ async function refresh(name) {
 }
 
 function showView(name) {
+  if (state.view !== name && views[state.view] && views[state.view].view.pause) views[state.view].view.pause(); // training stops off-screen
   state.view = name;
   for (const sec of document.querySelectorAll('.view')) sec.hidden = sec.dataset.view !== name;
   for (const b of document.querySelectorAll('.tabs button')) b.setAttribute('aria-selected', String(b.dataset.view === name));

@@ -72,10 +72,20 @@ export function makeTrainHandlers(M, ensureTokens) {
 
   function info() {
     const s = run.tr.settings;
-    const t0 = performance.now();
-    const st = run.tr.step(1);
-    const msPerStep = performance.now() - t0;
+    // the fastest of three steps: the first one also pays for allocating buffers
+    let msPerStep = Infinity;
+    let st = null;
+    try {
+      for (let i = 0; i < 3 && !(st && st.finished); i++) {
+        const t0 = performance.now();
+        st = run.tr.step(1);
+        msPerStep = Math.min(msPerStep, performance.now() - t0);
+      }
+    } catch {
+      // a diverging setting: the estimate keeps the steps measured so far; Play reports the message
+    }
     run.tr.reset();
+    if (!st) throw new Error('train: the first step already failed; lower the learning rate');
     const rows = run.tr.table('input').rows;
     const labels = Array.from(sampleIndices(rows, MAX_TABLE_ROWS), (r) =>
       run.rowIds && r < run.rowIds.length ? `id ${run.rowIds[r]} ${JSON.stringify(run.strings[r])}` : `row ${r}`);

@@ -195,6 +195,7 @@ export class TrainView {
     try {
       const r = await this.engine.request('trainCompare', { ...TrainView.payload(this.state), steps: this.state.cmp });
       const xs = r.curves[r.kinds[0]].map((p) => p[0]);
+      this.root.querySelector('#compare-loss').hidden = false;
       this.compare.setData([xs, ...r.kinds.map((k) => r.curves[k].map((p) => p[1]))]);
       const finals = r.kinds.map((k) => `${k} ${r.curves[k].at(-1)[1].toFixed(3)}`).join(', ');
       this.el.cmpNote.textContent = `Final training loss after ${this.state.cmp} steps: ${finals} (${formatNumber(r.ms / 1000)} s in the worker).`;
