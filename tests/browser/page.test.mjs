@@ -141,6 +141,15 @@ await test('hovering a cell shows (token, dim, value)', async () => {
   assert(/^token \d+, dim \d+: -?[\d.e+-]+/.test(tip), `tooltip says "${tip}"`);
 });
 
+await test('keyboard: arrow keys on the focused table plot move the picked token', async () => {
+  const n = await renders(page, 'table');
+  await page.focus('#table-plot .heatmap-canvas');
+  await page.keyboard.press('ArrowDown');
+  await waitRenders(page, 'table', n);
+  assert((await page.textContent('#tok-label')) === '3', `picked ${await page.textContent('#tok-label')}`);
+  assert(/tok=3/.test(await page.evaluate(() => location.hash)), 'tok not in the URL');
+});
+
 await test('D = 0 typed into the field shows the engine message there and keeps the last plot', async () => {
   const before = await page.$eval('#view-table', (el) => el.dataset.checksum);
   await typeInto(page, 'f-D', '0');
@@ -184,7 +193,7 @@ await test('V too large names the byte limit; a 50257 x 768 table is drawn downs
   const caption = await page.textContent('#table-caption');
   assert(/Downsampled for drawing: 600 evenly spaced rows of 50257/.test(caption), `caption: ${caption.slice(0, 80)}`);
   assert(worst < 250, `a frame took ${worst.toFixed(0)} ms while the worker drew the table`);
-  assert(/^every row from 0 to 47, around token 2/.test(await page.textContent('#around-title')), 'no exact window around the picked token');
+  assert(/^every row from 0 to 47, around token 3:/.test(await page.textContent('#around-title')), 'no exact window around the picked token');
   const around = await page.$eval('#around-plot .heatmap-canvas', canvasStats);
   assert(around.variance > 50, 'window around the picked token is blank');
   console.log(`     (${gaps.length} frames during the 50257 x 768 draw, longest gap ${worst.toFixed(0)} ms)`);
@@ -399,6 +408,15 @@ await test('train view: word2vec skip-gram on lower-cased words runs to the end'
   await page.click('#train-play');
   await page.waitForFunction(() => /^Finished after 5 steps/.test(document.querySelector('#train-message').textContent), null, { timeout: 20000 });
   assert(await page.isHidden('.field[data-key="lr"]'), 'next-token fields shown for word2vec');
+  await page.close();
+});
+
+await test('#embed=1 shows only the view (for an iframe)', async () => {
+  page = await openPage('#view=positions&embed=1');
+  await waitRenders(page, 'positions', 0);
+  assert(await page.isHidden('.panel') && await page.isHidden('.tabs') && await page.isHidden('.topbar'), 'chrome still visible');
+  const s = await page.$eval('#view-positions .heatmap-canvas', canvasStats);
+  assert(s.variance > 50, 'embedded plot blank');
   await page.close();
 });
 

@@ -173,6 +173,7 @@ window.addEventListener('hashchange', () => {
   showIgnored(ignored);
   controls.fill(state);
   controls.showFieldsForModel(state.model);
+  document.body.classList.toggle('embed', state.embed);
   for (const v of Object.values(views)) v.dirty = true;
   showView(views[state.view] ? state.view : 'table');
 });
@@ -180,6 +181,7 @@ window.addEventListener('hashchange', () => {
 showIgnored(ignored);
 controls.fill(state);
 controls.showFieldsForModel(state.model);
+document.body.classList.toggle('embed', state.embed);
 showView(views[state.view] ? state.view : 'table');
 
 engine.ready.then(

@@ -49,6 +49,7 @@ export const PARAMS = [
   { key: 'ep', kind: 'int', def: 5, min: 1, max: 1 << 16 },
   { key: 'logy', kind: 'bool', def: false },
   { key: 'cmp', kind: 'int', def: 300, min: 1, max: 1 << 20 },
+  { key: 'embed', kind: 'bool', def: false }, // 1: only the view (no header, panel or tabs), for iframes
 ];
 
 const BY_KEY = new Map(PARAMS.map((p) => [p.key, p]));

@@ -38,6 +38,19 @@ export class Heatmap {
       const cell = this.cellAt(e);
       if (cell && this.opts.onPick) this.opts.onPick(cell.row, cell.col);
     });
+    if (this.opts.onPick) {
+      // keyboard: focus the plot, ArrowUp/ArrowDown (PageUp/PageDown: 10 rows) move the picked row
+      this.canvas.tabIndex = 0;
+      this.canvas.addEventListener('keydown', (e) => {
+        const step = { ArrowUp: -1, ArrowDown: 1, PageUp: -10, PageDown: 10 }[e.key];
+        if (!step || !this.grid || this.highlightRow === null) return;
+        e.preventDefault();
+        const g = this.grid;
+        const lo = g.rowOffset || 0;
+        const next = Math.max(lo, Math.min(lo + g.totalRows - 1, this.highlightRow + step));
+        if (next !== this.highlightRow) this.opts.onPick(next, 0);
+      });
+    }
     new ResizeObserver(() => this.schedule()).observe(this.root);
   }
 
