@@ -324,7 +324,7 @@ await test('BPE view: each merge adds a token and an embedding row', async () =>
   const first = await page.$$eval('#bpe-merges tbody tr:first-child td', (tds) => tds.map((t) => t.textContent));
   // the most frequent byte pair of the-verdict's GPT-2 pre-tokenized chunks: (32, 116) " t", 462 times
   // (counted independently with Python re over the ASCII text)
-  assert(first.join('|') === '256|32 + 116|" t"|462', `first merge ${first.join('|')}`);
+  assert(first.join('|') === '256|" " + "t"  (32 + 116)|" t"|462', `first merge ${first.join('|')}`);
   n = await renders(page, 'bpe');
   await page.click('#bpe-step10');
   await waitRenders(page, 'bpe', n);

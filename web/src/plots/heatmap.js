@@ -54,8 +54,10 @@ export class Heatmap {
     new ResizeObserver(() => this.schedule()).observe(this.root);
   }
 
-  setData(grid, { domain, lut, highlightRow = null, label = '' }) {
+  // band: null | {from, to, label}: a bracket right of the plot over rows [from, to]
+  setData(grid, { domain, lut, highlightRow = null, label = '', band = null }) {
     this.grid = grid;
+    this.band = band;
     this.domain = domain;
     this.lut = lut;
     this.highlightRow = highlightRow;
@@ -106,7 +108,8 @@ export class Heatmap {
     const widest = ctx.measureText(String(Math.max(0, this.grid.totalRows - 1 + (this.grid.rowOffset || 0)))).width;
     const labelW = Math.ceil(widest);
     const left = Math.max(MARGIN.left, labelW + 46);
-    const plotW = width - left - MARGIN.right;
+    const right = this.band ? 26 : MARGIN.right;
+    const plotW = width - left - right;
     const { rows, cols } = this.grid;
     let plotH = this.opts.square ? plotW : (plotW * rows) / cols;
     plotH = Math.max(this.opts.minHeight, Math.min(this.opts.maxHeight, plotH));
@@ -139,6 +142,7 @@ export class Heatmap {
     ctx.strokeRect(L.x - 0.5, L.y - 0.5, L.w + 1, L.h + 1);
     this.drawAxes(ctx, L);
     this.drawCellValues(ctx, L);
+    if (this.band) this.drawBand(ctx, L);
     if (this.highlightRow !== null && this.highlightRow !== undefined) this.drawHighlight(ctx, L);
   }
 
@@ -175,6 +179,25 @@ export class Heatmap {
     ctx.rotate(-Math.PI / 2);
     ctx.textAlign = 'center';
     ctx.fillText(this.opts.yLabel, 0, 0);
+    ctx.restore();
+  }
+
+  drawBand(ctx, L) {
+    const g = this.grid;
+    const { from, to, label } = this.band;
+    if (to < from) return;
+    const y0 = L.y + (Heatmap.axisPos(from, g.totalRows, g.rows) - 0.5 / g.rows) * L.h;
+    const y1 = L.y + (Heatmap.axisPos(to, g.totalRows, g.rows) + 0.5 / g.rows) * L.h;
+    const x = L.x + L.w + 5;
+    ctx.fillStyle = '#4b3f9e';
+    ctx.fillRect(x, Math.max(L.y, y0), 5, Math.max(2, Math.min(L.y + L.h, y1) - Math.max(L.y, y0)));
+    ctx.save();
+    ctx.translate(x + 14, (Math.max(L.y, y0) + Math.min(L.y + L.h, y1)) / 2);
+    ctx.rotate(-Math.PI / 2);
+    ctx.font = FONT;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    if (y1 - y0 > ctx.measureText(label).width + 4) ctx.fillText(label, 0, 0);
     ctx.restore();
   }
 

@@ -80,9 +80,13 @@ export class BpeView {
     this.el.progress.max = Math.max(1, r.target - 256);
     const body = this.el.merges;
     body.replaceChildren();
+    const names = new Map(r.merges.map((m) => [m.id, m.token]));
+    // id -> its text: printable ASCII bytes as themselves, other bytes as <0xNN>, merged ids from the list
+    const nameOf = (id) => (id < 256 ? (id >= 32 && id < 127 ? String.fromCharCode(id) : `<0x${id.toString(16).padStart(2, '0')}>`) : names.get(id) ?? `#${id}`);
     for (const m of r.merges.slice(-LISTED).reverse()) {
       const tr = document.createElement('tr');
-      for (const text of [String(m.id), `${m.left} + ${m.right}`, JSON.stringify(m.token), String(m.count)]) {
+      const pair = `${JSON.stringify(nameOf(m.left))} + ${JSON.stringify(nameOf(m.right))}  (${m.left} + ${m.right})`;
+      for (const text of [String(m.id), pair, JSON.stringify(m.token), String(m.count)]) {
         const td = document.createElement('td');
         td.textContent = text;
         tr.append(td);
@@ -93,7 +97,7 @@ export class BpeView {
     const domain = colorDomain(stats, state.cmap);
     const lut = makeLut(state.cmap);
     const newest = merges ? r.vocabSize - 1 : null;
-    this.heatmap.setData(r.grid, { domain, lut, highlightRow: newest });
+    this.heatmap.setData(r.grid, { domain, lut, highlightRow: newest, band: merges ? { from: 256, to: r.vocabSize - 1, label: 'merged' } : null });
     this.legend.set({ domain, lut, note: newest === null ? 'no merges yet' : `row ${newest} is the newest token` });
     this.root.dataset.renders = String(Number(this.root.dataset.renders || 0) + 1);
     this.root.dataset.vocab = String(r.vocabSize);
