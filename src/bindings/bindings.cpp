@@ -721,3 +721,73 @@ EMSCRIPTEN_BINDINGS(train) {
   function("_benchNextToken", &bench_next_token_js);
   function("_benchWord2Vec", &bench_word2vec_js);
 }
+
+// ---- projection (project/): PCA, nearest neighbours, analogies -----------------------------
+// Appended section: its own includes, helpers and EMSCRIPTEN_BINDINGS(project) block.
+// Stateless calls: each takes the table (Float32Array, rows * dim) and copies it in.
+#include "project/neighbours.hpp"
+#include "project/pca.hpp"
+
+namespace {
+
+// table (V*D), ids (n, or empty: all rows), previous (k*D, or empty)
+// -> {n, k, dim, points: Float32Array (n*k), components: Float32Array (k*D),
+//     explained: Float64Array (k), variance: Float64Array (k)}
+val pca_js(val table, double rows, double dim, double k, val ids, val previous) {
+  return guard([&] {
+    const std::vector<float> t = copy_in<float>(table), prev = copy_in<float>(previous);
+    const std::vector<int32_t> rows_ids = copy_in<int32_t>(ids);
+    PcaOptions o;
+    o.k = static_cast<int64_t>(k);
+    o.ids = rows_ids;
+    o.previous = prev;
+    const PcaResult r = pca(t, static_cast<int64_t>(rows), static_cast<int64_t>(dim), o);
+    val out = val::object();
+    out.set("n", static_cast<double>(r.n));
+    out.set("k", static_cast<double>(r.k));
+    out.set("dim", static_cast<double>(r.dim));
+    out.set("points", copy_out(r.points));
+    out.set("components", copy_out(r.components));
+    out.set("explained", copy_out(r.explained));
+    out.set("variance", copy_out(r.variance));
+    return out;
+  });
+}
+
+val neighbours_js(const Neighbours& n) {
+  val out = val::object();
+  out.set("ids", copy_out(n.ids));
+  out.set("scores", copy_out(n.scores));
+  return out;
+}
+
+// id >= 0: the rows nearest row id (itself left out); id < 0: the rows nearest vector (D).
+// -> {ids: Int32Array, scores: Float32Array}
+val nearest_js(val table, double rows, double dim, double id, val vector, double k, std::string metric) {
+  return guard([&] {
+    const std::vector<float> t = copy_in<float>(table);
+    const NeighbourIndex index(t, static_cast<int64_t>(rows), static_cast<int64_t>(dim));
+    const Metric m = parse_metric(metric);
+    if (id >= 0) return neighbours_js(index.nearest(static_cast<int32_t>(id), static_cast<int64_t>(k), m));
+    return neighbours_js(index.nearest_to(copy_in<float>(vector), static_cast<int64_t>(k), m));
+  });
+}
+
+// gensim's most_similar(positive, negative): -> {ids: Int32Array, scores: Float32Array}
+val analogy_js(val table, double rows, double dim, val positive, val negative, double k) {
+  return guard([&] {
+    const std::vector<float> t = copy_in<float>(table);
+    const NeighbourIndex index(t, static_cast<int64_t>(rows), static_cast<int64_t>(dim));
+    return neighbours_js(index.analogy(copy_in<int32_t>(positive), copy_in<int32_t>(negative),
+                                       static_cast<int64_t>(k)));
+  });
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(project) {
+  using namespace emscripten;
+  function("_pca", &pca_js);
+  function("_nearest", &nearest_js);
+  function("_analogy", &analogy_js);
+}
