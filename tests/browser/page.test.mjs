@@ -381,6 +381,8 @@ await test('train view: compare positional encodings plots five curves', async (
   await page.waitForFunction(() => document.querySelector('#view-train').dataset.compared === '1', null, { timeout: 30000 });
   const note = await page.textContent('#compare-note');
   for (const k of ['none', 'learned', 'sinusoidal', 'rope', 'alibi']) assert(new RegExp(`${k} \\d`).test(note), `note lacks ${k}: ${note}`);
+  assert(/^Held-out loss \(last 10% of the text, 2,048 tokens, not trained on\) after 120 steps/.test(note), `note: ${note}`);
+  console.log(`     (${note})`);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const s = await page.$eval('#compare-loss canvas', canvasStats);
   assert(s.colors > 5, 'compare chart blank');

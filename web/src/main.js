@@ -91,7 +91,11 @@ function onChange(key, value) {
     v.dirty = true;
     if (name === state.view) refresh(name);
   }
-  if (!used) writeHash(); // a setting read on demand (compare steps)
+  if (!used) {
+    // a setting read on demand (compare steps): tell the views, no recompute
+    for (const v of Object.values(views)) if (v.view.setting) v.view.setting(key, value);
+    writeHash();
+  }
 }
 
 const controls = new Controls(document.getElementById('controls'), onChange);

@@ -5,7 +5,7 @@
 //                -> info {settings, rows, tokens, labels (of the drawn table rows), estimate {bytes, msPerStep, tokensPerStep}, remapped}
 //   trainStep    {budgetMs = 40, maxSteps} -> {points: [[step, loss]...], stats, table grid, positions?}
 //   trainReset   {} -> info (the same run from step 0)
-//   trainCompare {...trainStart payload, steps} -> {pos: [...], curves: {pos: [[step, loss]...]}, ms}
+//   trainCompare {...trainStart payload, steps} -> {kinds, curves: {pos: [[step, loss]...]}, heldOutLoss: {pos: loss}, heldOutTokens, ms}
 //   trainExport  {} -> {vectors: 'vectors.tsv text', metadata: 'metadata.tsv text', rows, cols, step}
 //
 // Next-token on GPT-2 ids: only the ids that occur are trained (remapped to 0..R-1 in id
@@ -61,7 +61,8 @@ export function makeTrainHandlers(M, ensureTokens) {
     if (p.model === 'next') {
       const { ids, rowIds } = remap(c.ids);
       const strings = rowIds.length ? c.tok.tokenStrings(rowIds) : [];
-      return { ids, rowIds, strings, tokens: c.ids.length, make: (pos) => M.Trainer.nextToken(ids, { vocabSize: rowIds.length, ...nextOpts(p, pos) }) };
+      const make = (pos, on = ids) => M.Trainer.nextToken(on, { vocabSize: rowIds.length, ...nextOpts(p, pos) });
+      return { ids, rowIds, strings, tokens: c.ids.length, make };
     }
     const { ids, starts } = lines(c.tok, c.text);
     const counts = c.tok.counts();
@@ -142,14 +143,20 @@ export function makeTrainHandlers(M, ensureTokens) {
     return { ...r, table: tableGrid(), positions: positions() };
   }
 
+  // Same text, seed and settings for each encoding: trains on the first 90% of the ids and
+  // reports the mean loss on the last 10% (held out, forward only) next to the curves.
   async function trainCompare(p) {
     if (p.model !== 'next') throw new Error('compare: positional encodings belong to the next-token model; choose it first');
     const prep = await prepare(p);
+    const cut = Math.floor(prep.ids.length * 0.9);
+    const train = prep.ids.subarray(0, cut);
+    const heldOut = prep.ids.subarray(cut);
     const kinds = ['none', 'learned', 'sinusoidal', 'rope', 'alibi'];
     const curves = {};
+    const heldOutLoss = {};
     const t0 = performance.now();
     for (const pos of kinds) {
-      const tr = prep.make(pos);
+      const tr = prep.make(pos, train);
       try {
         const pts = [];
         for (let i = 0; i < p.steps; i++) {
@@ -157,11 +164,12 @@ export function makeTrainHandlers(M, ensureTokens) {
           pts.push([s.totalSteps, s.lastLoss]);
         }
         curves[pos] = pts;
+        heldOutLoss[pos] = heldOut.length > p.ctx ? tr.evaluate(heldOut) : null;
       } finally {
         tr.delete();
       }
     }
-    return { kinds, curves, ms: performance.now() - t0 };
+    return { kinds, curves, heldOutLoss, heldOutTokens: heldOut.length, ms: performance.now() - t0 };
   }
 
   // The current input table in the Embedding Projector's format: vectors.tsv (one row per

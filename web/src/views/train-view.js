@@ -197,14 +197,22 @@ export class TrainView {
       const xs = r.curves[r.kinds[0]].map((p) => p[0]);
       this.root.querySelector('#compare-loss').hidden = false;
       this.compare.setData([xs, ...r.kinds.map((k) => r.curves[k].map((p) => p[1]))]);
-      const finals = r.kinds.map((k) => `${k} ${r.curves[k].at(-1)[1].toFixed(3)}`).join(', ');
-      this.el.cmpNote.textContent = `Final training loss after ${this.state.cmp} steps: ${finals} (${formatNumber(r.ms / 1000)} s in the worker).`;
+      const held = r.kinds.map((k) => `${k} ${r.heldOutLoss[k] === null ? '–' : r.heldOutLoss[k].toFixed(3)}`).join(', ');
+      const best = r.kinds.filter((k) => r.heldOutLoss[k] !== null).sort((a, b) => r.heldOutLoss[a] - r.heldOutLoss[b])[0];
+      this.el.cmpNote.textContent =
+        `Held-out loss (last 10% of the text, ${r.heldOutTokens.toLocaleString('en')} tokens, not trained on) after ${this.state.cmp} steps: ${held}` +
+        `${best ? `; lowest: ${best}` : ''}. ${formatNumber(r.ms / 1000)} s in the worker.`;
       this.root.dataset.compared = '1';
     } catch (err) {
       this.el.cmpNote.textContent = err.message;
     } finally {
       this.el.cmpBtn.disabled = false;
     }
+  }
+
+  // A setting that needs no new run (compare steps).
+  setting(key, value) {
+    if (this.state) this.state[key] = value;
   }
 
   // Saves the current table as vectors.tsv / metadata.tsv (Embedding Projector files).
