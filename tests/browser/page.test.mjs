@@ -409,6 +409,13 @@ await test('train view: word2vec skip-gram on lower-cased words runs to the end'
   await waitRenders(page, 'train', 0);
   await page.click('#train-play');
   await page.waitForFunction(() => /^Finished after 5 steps/.test(document.querySelector('#train-message').textContent), null, { timeout: 20000 });
+  await page.fill('#nn-query', 'The');
+  await page.click('#nn-form button');
+  await page.waitForFunction(() => document.querySelectorAll('#nn-table tbody tr').length === 10, null, { timeout: 5000 });
+  assert(/^"the" is row 0; similarities at step 5/.test(await page.textContent('#nn-note')), await page.textContent('#nn-note'));
+  await page.fill('#nn-query', 'zzzqqq');
+  await page.click('#nn-form button');
+  await page.waitForFunction(() => /is not a token of this table/.test(document.querySelector('#nn-note').textContent), null, { timeout: 5000 });
   assert(await page.isHidden('.field[data-key="lr"]'), 'next-token fields shown for word2vec');
   await page.close();
 });

@@ -7,6 +7,7 @@
 //   trainReset   {} -> info (the same run from step 0)
 //   trainCompare {...trainStart payload, steps} -> {kinds, curves: {pos: [[step, loss]...]}, heldOutLoss: {pos: loss}, heldOutTokens, ms}
 //   trainExport  {} -> {vectors: 'vectors.tsv text', metadata: 'metadata.tsv text', rows, cols, step}
+//   trainNeighbours {query, k} -> {row, label, step, neighbours: [{row, label, cosine}]}
 //
 // Next-token on GPT-2 ids: only the ids that occur are trained (remapped to 0..R-1 in id
 // order), so the output layer is R wide instead of 50,257 (1,416 rows for the-verdict).
@@ -192,5 +193,39 @@ export function makeTrainHandlers(M, ensureTokens) {
     return { vectors: `${lines.join('\n')}\n`, metadata: `${meta.join('\n')}\n`, rows: t.rows, cols: t.cols, step: run.step || 0 };
   }
 
-  return { trainStart, trainStep, trainReset, trainCompare, trainExport };
+  // {query, k = 10} -> {row, label, neighbours: [{row, label, cosine}]}: the k rows of the
+  // current input table with the highest cosine similarity to the query's row (itself excluded).
+  // The query matches a row's token text exactly, then lower-cased, then with a leading space
+  // (GPT-2 words inside a sentence carry one).
+  function trainNeighbours({ query, k = 10 }) {
+    if (!run) throw new Error('neighbours: start a run first');
+    const strings = run.strings || [];
+    const q = String(query);
+    let row = -1;
+    for (const cand of [q, q.toLowerCase(), ` ${q}`, ` ${q.toLowerCase()}`]) {
+      row = strings.indexOf(cand);
+      if (row >= 0) break;
+    }
+    if (row < 0) throw new Error(`neighbours: ${JSON.stringify(q)} is not a token of this table (${strings.length} rows)`);
+    const t = run.tr.table('input');
+    const D = t.cols;
+    const norm = new Float64Array(t.rows);
+    for (let r = 0; r < t.rows; r++) {
+      let s2 = 0;
+      for (let c = 0; c < D; c++) s2 += t.data[r * D + c] ** 2;
+      norm[r] = Math.sqrt(s2) || 1;
+    }
+    const scores = [];
+    for (let r = 0; r < t.rows; r++) {
+      if (r === row) continue;
+      let dot = 0;
+      for (let c = 0; c < D; c++) dot += t.data[r * D + c] * t.data[row * D + c];
+      scores.push([r, dot / (norm[r] * norm[row])]);
+    }
+    scores.sort((a, b) => b[1] - a[1]);
+    const label = (r) => (r < strings.length ? strings[r] : `row ${r}`);
+    return { row, label: label(row), step: run.step || 0, neighbours: scores.slice(0, k).map(([r, c]) => ({ row: r, label: label(r), cosine: c })) };
+  }
+
+  return { trainStart, trainStep, trainReset, trainCompare, trainExport, trainNeighbours };
 }

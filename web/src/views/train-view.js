@@ -55,6 +55,11 @@ export class TrainView {
     $('export-vectors').addEventListener('click', () => this.download('vectors'));
     $('export-metadata').addEventListener('click', () => this.download('metadata'));
     this.exportNote = $('export-note');
+    this.nn = { query: $('nn-query'), note: $('nn-note'), body: $('nn-table').querySelector('tbody') };
+    $('nn-form').addEventListener('submit', (e) => {
+      e.preventDefault();
+      this.neighbours();
+    });
   }
 
   setStale(text) {
@@ -207,6 +212,26 @@ export class TrainView {
       this.el.cmpNote.textContent = err.message;
     } finally {
       this.el.cmpBtn.disabled = false;
+    }
+  }
+
+  async neighbours() {
+    try {
+      const r = await this.engine.request('trainNeighbours', { query: this.nn.query.value, k: 10 });
+      this.nn.note.textContent = `${JSON.stringify(r.label)} is row ${r.row}; similarities at step ${r.step}.`;
+      this.nn.body.replaceChildren();
+      r.neighbours.forEach((n, i) => {
+        const tr = document.createElement('tr');
+        for (const text of [String(i + 1), JSON.stringify(n.label), String(n.row), n.cosine.toFixed(4)]) {
+          const td = document.createElement('td');
+          td.textContent = text;
+          tr.append(td);
+        }
+        this.nn.body.append(tr);
+      });
+    } catch (err) {
+      this.nn.note.textContent = err.message;
+      this.nn.body.replaceChildren();
     }
   }
 
