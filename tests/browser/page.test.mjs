@@ -429,6 +429,24 @@ await test('#embed=1 shows only the view (for an iframe)', async () => {
   await page.close();
 });
 
+await test('train view: skip-gram on Tiny Shakespeare (1.1 MB) gives sensible neighbours of "thou"', async () => {
+  page = await openPage('#view=train&model=skipgram&enc=whitespace&lower=1&corpus=tinyshakespeare&minc=5&tD=100');
+  await waitRenders(page, 'train', 0);
+  const t0 = Date.now();
+  await page.click('#train-play');
+  await page.waitForFunction(() => /^Finished after/.test(document.querySelector('#train-message').textContent), null, { timeout: 60000 });
+  const ms = Date.now() - t0;
+  await page.fill('#nn-query', 'thou');
+  await page.click('#nn-form button');
+  await page.waitForFunction(() => document.querySelectorAll('#nn-table tbody tr').length === 10, null, { timeout: 5000 });
+  const nn = await page.$$eval('#nn-table tbody tr', (trs) => trs.map((tr) => JSON.parse(tr.children[1].textContent)));
+  const archaic = ['art', 'hast', 'dost', 'wilt', 'thy', 'shalt', 'canst', 'didst', 'thee', 'thyself'];
+  assert(nn.filter((w) => archaic.includes(w)).length >= 3, `neighbours of thou: ${nn.join(' ')}`);
+  console.log(`     (5 epochs in ${ms} ms; thou -> ${nn.slice(0, 6).join(' ')})`);
+  await page.screenshot({ path: path.join(shots, 'train-word2vec.png'), fullPage: true });
+  await page.close();
+});
+
 await test('no console errors and no requests to other origins', async () => {
   assert(consoleErrors.length === 0, `console errors: ${consoleErrors.join(' | ')}`);
   assert(foreignRequests.length === 0, `foreign requests: ${foreignRequests.join(' ')}`);
