@@ -93,6 +93,7 @@ export class TrainView {
       (r.remapped ? ` Only the ${r.remapped.toLocaleString('en')} ids that occur in the text get rows (remapped in id order).` : '');
     this.el.message.textContent = '';
     this.el.posCard.hidden = !(state.model === 'next' && state.pos === 'learned');
+    this.root.querySelector('#compare-card').hidden = state.model !== 'next'; // positions belong to the next-token model
     this.el.tableNote.textContent = state.model === 'next' ? 'token embedding table (input), one row per token of the text' : 'word2vec input vectors (wv), one row per word kept by min_count';
     this.drawTables(r);
     this.readout(null);
