@@ -24,10 +24,12 @@ export class EngineClient {
       this.rejectReady = reject;
     });
     this.worker.onmessage = (e) => this.onMessage(e.data);
+    this.onCrash = null; // (message) => void, set by the page
     this.worker.onerror = (e) => {
-      const message = `worker: ${e.message || 'failed to load'}`;
+      const message = `worker: ${e.message || 'failed to load'}; reload the page to restart the engine`;
       this.rejectReady(new Error(message));
       this.pending.failAll(message);
+      if (this.onCrash) this.onCrash(message);
     };
   }
 

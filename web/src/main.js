@@ -188,6 +188,12 @@ controls.showFieldsForModel(state.model);
 document.body.classList.toggle('embed', state.embed);
 showView(views[state.view] ? state.view : 'table');
 
+engine.onCrash = (message) => {
+  statusEl.textContent = message;
+  statusEl.classList.remove('ok');
+  statusEl.classList.add('bad');
+};
+
 engine.ready.then(
   (info) => {
     statusEl.textContent = `engine ready (${info.isa})`;
