@@ -210,6 +210,7 @@ void Word2Vec::init_tables() {
   syn1neg_.assign(n, 0.0f);
   work_.assign(D, 0.0f);
   neu1_.assign(D, 0.0f);
+  targets_.assign(static_cast<size_t>(settings_.negative) + 1, 0);
   indexes_.assign(kMaxSentenceLen, 0);
   reduced_.assign(kMaxSentenceLen, 0);
 }
@@ -254,19 +255,23 @@ uint64_t Word2Vec::train_pair_sg(int32_t center, int32_t context, float alpha,
   float* l1 = syn0_.data() + static_cast<size_t>(context) * D;
   float* work = work_.data();
   std::fill(work, work + D, 0.0f);
+  // The noise rows do not depend on the updates, so draw them all first (the same LCG
+  // sequence as gensim) and prefetch their rows: random rows of syn1neg are cache misses.
+  int32_t* targets = targets_.data();
+  targets[0] = center;
+  for (int64_t d = 1; d <= settings_.negative; ++d) {
+    targets[d] = draw_noise(next_random);
+    next_random = lcg(next_random);
+  }
+  for (int64_t d = 0; d <= settings_.negative; ++d) {
+    const char* row = reinterpret_cast<const char*>(syn1neg_.data() + static_cast<size_t>(targets[d]) * D);
+    for (size_t b = 0; b < D * sizeof(float); b += 64) __builtin_prefetch(row + b, 1);
+  }
   double loss = 0;
   for (int64_t d = 0; d <= settings_.negative; ++d) {
-    int32_t target;
-    float label;
-    if (d == 0) {
-      target = center;
-      label = 1.0f;
-    } else {
-      target = draw_noise(next_random);
-      next_random = lcg(next_random);
-      if (target == center) continue;
-      label = 0.0f;
-    }
+    const int32_t target = targets[d];
+    if (d > 0 && target == center) continue;
+    const float label = d == 0 ? 1.0f : 0.0f;
     float* l2 = syn1neg_.data() + static_cast<size_t>(target) * D;
     const float f_dot = kernels::dot(D, l1, l2);
     const float signed_dot = d == 0 ? f_dot : -f_dot;
@@ -303,19 +308,21 @@ uint64_t Word2Vec::train_cbow(const int32_t* idx, int64_t i, int64_t j, int64_t 
   if (count > 0.5f) inv_count = 1.0f / count;
   if (settings_.cbow_mean) kernels::scale(D, inv_count, neu1, neu1);
   std::fill(work, work + D, 0.0f);
+  int32_t* targets = targets_.data();  // drawn first and prefetched, as in train_pair_sg
+  targets[0] = center;
+  for (int64_t d = 1; d <= settings_.negative; ++d) {
+    targets[d] = draw_noise(next_random);
+    next_random = lcg(next_random);
+  }
+  for (int64_t d = 0; d <= settings_.negative; ++d) {
+    const char* row = reinterpret_cast<const char*>(syn1neg_.data() + static_cast<size_t>(targets[d]) * D);
+    for (size_t b = 0; b < D * sizeof(float); b += 64) __builtin_prefetch(row + b, 1);
+  }
   double loss = 0;
   for (int64_t d = 0; d <= settings_.negative; ++d) {
-    int32_t target;
-    float label;
-    if (d == 0) {
-      target = center;
-      label = 1.0f;
-    } else {
-      target = draw_noise(next_random);
-      next_random = lcg(next_random);
-      if (target == center) continue;
-      label = 0.0f;
-    }
+    const int32_t target = targets[d];
+    if (d > 0 && target == center) continue;
+    const float label = d == 0 ? 1.0f : 0.0f;
     float* l2 = syn1neg_.data() + static_cast<size_t>(target) * D;
     const float f_dot = kernels::dot(D, neu1, l2);
     const float signed_dot = d == 0 ? f_dot : -f_dot;

@@ -145,7 +145,7 @@ class Word2Vec {
   int64_t raw_total_ = 0;
 
   std::vector<float> syn0_, syn1neg_, work_, neu1_;
-  std::vector<int32_t> indexes_;
+  std::vector<int32_t> indexes_, targets_;
   std::vector<int64_t> sentence_idx_;
   std::vector<int32_t> reduced_;
   Generator rng_;
