@@ -194,6 +194,60 @@ TEST_CASE("pca is deterministic, projects subsets and aligns with a previous fra
   }
 }
 
+TEST_CASE("pca's block Krylov solver agrees with the exact one", "[project][pca]") {
+  auto same_result = [](const PcaResult& a, const PcaResult& b) {
+    REQUIRE(a.components.size() == b.components.size());
+    for (size_t i = 0; i < a.components.size(); ++i) CHECK(a.components[i] == Approx(b.components[i]).margin(1e-5));
+    for (size_t i = 0; i < a.points.size(); ++i) CHECK(a.points[i] == Approx(b.points[i]).margin(1e-4));
+    for (size_t c = 0; c < a.explained.size(); ++c) CHECK(a.explained[c] == Approx(b.explained[c]).margin(1e-9));
+  };
+
+  SECTION("forced on a small table it gives the exact components, points and ratios") {
+    const std::vector<float> t = lcg_table(300, 17, 5);
+    PcaOptions kry = K(3), ex = K(3);
+    kry.solver = PcaSolver::Krylov, ex.solver = PcaSolver::Exact;
+    const PcaResult a = pca(t, 300, 17, kry), b = pca(t, 300, 17, ex);
+    CHECK(a.solver == PcaSolver::Krylov);
+    CHECK(b.solver == PcaSolver::Exact);
+    same_result(a, b);
+  }
+
+  SECTION("Auto picks it above 256 columns (D = 260) with the exact answer") {
+    // a random table plus strong directions along columns 0..2, so the top 3 are well separated
+    std::vector<float> t = lcg_table(400, 260, 9);
+    for (int64_t i = 0; i < 400; ++i) {
+      for (int c = 0; c < 3; ++c) t[i * 260 + c * 7] += static_cast<float>((3 - c) * ((i * (c + 3)) % 11 - 5));
+    }
+    PcaOptions ex = K(3);
+    ex.solver = PcaSolver::Exact;
+    const PcaResult a = pca(t, 400, 260, K(3)), b = pca(t, 400, 260, ex);
+    CHECK(a.solver == PcaSolver::Krylov);
+    CHECK_FALSE(a.gram);
+    same_result(a, b);
+  }
+
+  SECTION("a repeated top eigenvalue still gives its whole eigenspace") {
+    // factorial design with equal scales along u1 and u2: lambda1 = lambda2 = 72/7
+    const int64_t D = 6;
+    const auto u = directions(D);
+    std::vector<float> t;
+    for (int r = 0; r < 8; ++r) {
+      const double a = (r & 1) ? 1 : -1, b = (r & 2) ? 1 : -1, c = (r & 4) ? 1 : -1;
+      for (int64_t d = 0; d < D; ++d) t.push_back(static_cast<float>(3 * a * u[0][d] + 3 * b * u[1][d] + 0.3 * c * u[2][d]));
+    }
+    PcaOptions o = K(2);
+    o.solver = PcaSolver::Krylov;
+    const PcaResult r = pca(t, 8, D, o);
+    REQUIRE(r.solver == PcaSolver::Krylov);
+    CHECK(r.variance[0] == Approx(72.0 / 7).margin(1e-6));
+    CHECK(r.variance[1] == Approx(72.0 / 7).margin(1e-6));
+    for (int c = 0; c < 2; ++c) {
+      const double p0 = row_dot(r.components, D, c, u[0]), p1 = row_dot(r.components, D, c, u[1]);
+      CHECK(p0 * p0 + p1 * p1 == Approx(1).margin(1e-6));  // inside span(u1, u2)
+    }
+  }
+}
+
 TEST_CASE("pca worked example and edge cases", "[project][pca]") {
   SECTION("rows (1,0), (-1,0), (0,0.5), (0,-0.5) give component (1,0) and explained 0.8") {
     const std::vector<float> t{1, 0, -1, 0, 0, 0.5f, 0, -0.5f};

@@ -504,6 +504,7 @@
   // table (rows*dim) -> top-k principal components of the rows (or of opts.ids) and the
   // points (n*k) to plot. opts: k = 2, ids (rows to project), previous (k*dim components of the
   // last frame: signs are aligned to them so an animation does not flip).
+  // -> {n, k, dim, points, components, explained, variance, solver: 'exact' | 'krylov'}
   M.pca = function pca(table, rows, dim, opts) {
     opts = opts || {};
     knownKeys(opts, ['k', 'ids', 'previous'], 'pca');

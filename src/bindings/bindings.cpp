@@ -732,7 +732,7 @@ namespace {
 
 // table (V*D), ids (n, or empty: all rows), previous (k*D, or empty)
 // -> {n, k, dim, points: Float32Array (n*k), components: Float32Array (k*D),
-//     explained: Float64Array (k), variance: Float64Array (k)}
+//     explained: Float64Array (k), variance: Float64Array (k), solver: 'exact' | 'krylov'}
 val pca_js(val table, double rows, double dim, double k, val ids, val previous) {
   return guard([&] {
     const std::vector<float> t = copy_in<float>(table), prev = copy_in<float>(previous);
@@ -750,6 +750,7 @@ val pca_js(val table, double rows, double dim, double k, val ids, val previous) 
     out.set("components", copy_out(r.components));
     out.set("explained", copy_out(r.explained));
     out.set("variance", copy_out(r.variance));
+    out.set("solver", std::string(r.solver == PcaSolver::Krylov ? "krylov" : "exact"));
     return out;
   });
 }

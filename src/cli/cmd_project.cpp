@@ -6,7 +6,7 @@
 // analogy --table T.npy --positive a,b [--negative c] [--vocab metadata.tsv] [--k 10]
 //   ids, or words when --vocab is given: king - man + woman is --positive king,woman --negative man
 // pca --table T.npy [--k 2] [--ids 1,2,3]
-//   -> {"n","k","dim","explained":[...],"variance":[...],"components":{shape,data},"points":{shape,data}}
+//   -> {"n","k","dim","solver","explained":[...],"variance":[...],"components":{shape,data},"points":{shape,data}}
 // It does not train or write tables (see cmd_train.cpp).
 #include <climits>
 #include <iostream>
@@ -125,7 +125,8 @@ int cmd_pca(Args& a) {
   o.ids = ids;
   a.finish();
   const PcaResult r = pca(t.data, t.rows, t.cols, o);
-  std::cout << "{\"n\":" << r.n << ",\"k\":" << r.k << ",\"dim\":" << r.dim << ",\"explained\":[";
+  std::cout << "{\"n\":" << r.n << ",\"k\":" << r.k << ",\"dim\":" << r.dim << ",\"solver\":"
+            << json_string(r.solver == PcaSolver::Krylov ? "krylov" : "exact") << ",\"explained\":[";
   for (int64_t c = 0; c < r.k; ++c) std::cout << (c ? "," : "") << json_number(r.explained[c]);
   std::cout << "],\"variance\":[";
   for (int64_t c = 0; c < r.k; ++c) std::cout << (c ? "," : "") << json_number(r.variance[c]);

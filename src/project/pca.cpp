@@ -3,6 +3,8 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <optional>
 #include <string>
 
 #include "core/error.hpp"
@@ -90,10 +92,74 @@ Top top_eigen(const Eigen::MatrixXd& sym, int64_t k) {
   return t;
 }
 
+// Block Krylov (block Lanczos with full reorthogonalisation, then Rayleigh-Ritz) for the top k
+// eigenpairs of a large symmetric matrix (lower triangle filled). Blocks of b = k + 2
+// columns, so an eigenvalue repeated up to b times is still found; a fixed pseudo-random
+// start block keeps it deterministic. Converged when every top-k Ritz pair has
+// |A u - theta u| <= 1e-9 theta_max; std::nullopt after kKrylovCap columns without that.
+// (Golub & Van Loan, Matrix Computations 4th ed., 10.3.6 block Lanczos.)
+constexpr int64_t kKrylovCap = 320;
+std::optional<Top> top_eigen_krylov(const Eigen::MatrixXd& A, int64_t k) {
+  const int64_t m = A.rows(), b = std::min<int64_t>(m, k + 2), cap = std::min<int64_t>(m, kKrylovCap);
+  Eigen::MatrixXd Q(m, cap), AQ(m, cap), block(m, b);
+  uint32_t s = 0x9e3779b9u;
+  for (int64_t i = 0; i < block.size(); ++i) {
+    s = s * 1664525u + 1013904223u;
+    block.data()[i] = static_cast<double>(static_cast<int32_t>(s >> 8) - (1 << 23)) / (1 << 23);
+  }
+  int64_t p = 0;
+  for (;;) {
+    const int64_t start = p;
+    for (int64_t c = 0; c < block.cols() && p < cap; ++c) {
+      Eigen::VectorXd v = block.col(c);
+      const double before = v.norm();
+      for (int pass = 0; pass < 2 && p > 0; ++pass) v -= Q.leftCols(p) * (Q.leftCols(p).transpose() * v);
+      const double after = v.norm();
+      if (before == 0 || after <= 1e-10 * before) continue;  // already in the span: deflate
+      Q.col(p++) = v / after;
+    }
+    const int64_t added = p - start;
+    if (added > 0) AQ.middleCols(start, added).noalias() = A.selfadjointView<Eigen::Lower>() * Q.middleCols(start, added);
+    if (p < k) {
+      if (added == 0) return std::nullopt;
+      block = AQ.middleCols(start, added);
+      continue;
+    }
+    Eigen::MatrixXd H = Q.leftCols(p).transpose() * AQ.leftCols(p);
+    H = (0.5 * (H + H.transpose())).eval();
+    Top ritz = top_eigen(H, k);
+    const double tol = 1e-9 * std::max(ritz.values[0], std::numeric_limits<double>::min());
+    bool done = true;
+    Top out{ritz.values, Eigen::MatrixXd(m, k)};
+    for (int64_t c = 0; c < k; ++c) {
+      out.vectors.col(c) = Q.leftCols(p) * ritz.vectors.col(c);
+      const Eigen::VectorXd r = AQ.leftCols(p) * ritz.vectors.col(c) - ritz.values[c] * out.vectors.col(c);
+      done = done && r.norm() <= tol;
+    }
+    if (done || added == 0) return out;  // added == 0: the span is invariant, the pairs are exact
+    if (p >= cap) return std::nullopt;
+    block = AQ.middleCols(start, added);
+  }
+}
+
+// The exact solver up to kExactDim (a 256 x 256 eigenproblem takes a few ms), block Krylov
+// above it, falling back to the exact solver when Krylov does not converge.
+constexpr int64_t kExactDim = 256;
+Top top_eigen_auto(const Eigen::MatrixXd& A, int64_t k, PcaSolver solver, PcaSolver& used) {
+  if (solver == PcaSolver::Krylov || (solver == PcaSolver::Auto && A.rows() > kExactDim)) {
+    if (std::optional<Top> t = top_eigen_krylov(A, k)) {
+      used = PcaSolver::Krylov;
+      return *t;
+    }
+  }
+  used = PcaSolver::Exact;
+  return top_eigen(A, k);
+}
+
 // Covariance path (n >= D): C = X^T X accumulated block by block. Returns components as
 // columns (D, k) and sets variance and the total variance trace(C).
 Eigen::MatrixXd covariance_path(const Rows& x, const Eigen::VectorXd& mean, int64_t k, Eigen::VectorXd& variance,
-                                double& total) {
+                                double& total, PcaSolver solver, PcaSolver& used) {
   const double denom = x.n > 1 ? static_cast<double>(x.n - 1) : 1.0;
   Eigen::MatrixXd C = Eigen::MatrixXd::Zero(x.dim, x.dim);
   MatrixRM block(std::min(kBlockRows, x.n), x.dim);
@@ -105,7 +171,7 @@ Eigen::MatrixXd covariance_path(const Rows& x, const Eigen::VectorXd& mean, int6
   }
   C /= denom;
   total = C.diagonal().sum();
-  Top t = top_eigen(C, k);
+  Top t = top_eigen_auto(C, k, solver, used);
   variance = t.values;
   return t.vectors;
 }
@@ -113,14 +179,14 @@ Eigen::MatrixXd covariance_path(const Rows& x, const Eigen::VectorXd& mean, int6
 // Gram path (n < D): G = X X^T (n, n); v = X^T u / sqrt(mu). Directions with (numerically)
 // zero variance have no v from this formula and are completed from the standard basis.
 Eigen::MatrixXd gram_path(const Rows& x, const Eigen::VectorXd& mean, int64_t k, Eigen::VectorXd& variance,
-                          double& total) {
+                          double& total, PcaSolver solver, PcaSolver& used) {
   const double denom = x.n > 1 ? static_cast<double>(x.n - 1) : 1.0;
   MatrixRM X(x.n, x.dim);
   centred_block(x, mean, 0, X);
   Eigen::MatrixXd G = Eigen::MatrixXd::Zero(x.n, x.n);
   G.selfadjointView<Eigen::Lower>().rankUpdate(X);
   total = G.diagonal().sum() / denom;
-  const Top t = top_eigen(G, k);
+  const Top t = top_eigen_auto(G, k, solver, used);
   const double tol = t.values[0] * 1e-10;
   Eigen::MatrixXd V(x.dim, k);
   int64_t good = 0;
@@ -174,12 +240,15 @@ PcaResult pca(std::span<const float> table, int64_t rows, int64_t dim, const Pca
   const Eigen::VectorXd mean = mean_of(x);
   Eigen::VectorXd variance;
   double total = 0;
-  Eigen::MatrixXd V = n < dim ? gram_path(x, mean, opts.k, variance, total)
-                              : covariance_path(x, mean, opts.k, variance, total);
+  PcaSolver used = PcaSolver::Exact;
+  Eigen::MatrixXd V = n < dim ? gram_path(x, mean, opts.k, variance, total, opts.solver, used)
+                              : covariance_path(x, mean, opts.k, variance, total, opts.solver, used);
   for (int64_t c = 0; c < opts.k; ++c) fix_sign(V.col(c));
 
   PcaResult r;
   r.n = n, r.k = opts.k, r.dim = dim;
+  r.solver = used;
+  r.gram = n < dim;
   r.components.resize(static_cast<size_t>(opts.k * dim));
   for (int64_t c = 0; c < opts.k; ++c) {
     for (int64_t d = 0; d < dim; ++d) r.components[c * dim + d] = static_cast<float>(V(d, c));

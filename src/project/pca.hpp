@@ -22,9 +22,11 @@
 // index (non-negative dot product). The second keeps an animation across training steps from
 // jumping whenever two loadings trade places.
 //
-// Cost (the covariance path): O(n D^2) to form C plus O(D^3) for the eigensolver; a 5000 x 100
-// table takes a few ms. Memory: C plus a block of 256 centred rows in double; the table is not
-// copied.
+// Cost: O(n m^2) to form the m x m matrix (m = min(n, D)), then O(m^3) for the exact
+// eigensolver when m <= 256, or block Krylov (a few dozen m x m products by m x (k+2)
+// blocks) above. Memory: that matrix plus 256 centred rows in double (the Gram path: all n
+// centred rows); the table is not copied. Figures (5000 x 100, 50000 x 256, ...) are in the
+// project commit messages and README.
 //
 // It does not: whiten, compute more than the top k, reorder components to match `previous`
 // when two eigenvalues cross (only signs are aligned), or treat zero-variance directions
@@ -43,10 +45,16 @@
 
 namespace embedlab {
 
+// Exact: Eigen's SelfAdjointEigenSolver on the whole D x D (or n x n) matrix, O(m^3).
+// Krylov: block Lanczos for the top k only (falls back to Exact if it does not converge).
+// Auto: Exact up to m = 256, Krylov above.
+enum class PcaSolver { Auto, Exact, Krylov };
+
 struct PcaOptions {
   int64_t k = 2;                       // components, in [1, min(n, D)]
   std::span<const int32_t> ids;        // rows to project (n); empty: all V rows in order
   std::span<const float> previous;     // (k, D) components of the last frame; empty: sign rule
+  PcaSolver solver = PcaSolver::Auto;
 };
 
 struct PcaResult {
@@ -56,6 +64,8 @@ struct PcaResult {
   std::vector<double> explained;   // (k): variance ratio, descending, sum <= 1
   std::vector<double> variance;    // (k): eigenvalues of C (ddof 1, sklearn's explained_variance_)
   std::vector<float> mean;         // (D): the mean of the projected rows
+  PcaSolver solver = PcaSolver::Exact;  // the eigensolver that produced the result
+  bool gram = false;                    // true: the n x n Gram matrix was decomposed (n < D)
 };
 
 // table (V, D) float32 -> PcaResult (see above). Fails on a table size that is not V x D,
