@@ -237,6 +237,9 @@ PcaResult pca(std::span<const float> table, int64_t rows, int64_t dim, const Pca
     }
   }
 
+  const int64_t m = std::min(n, dim);  // the side of the matrix to decompose
+  checked_elements("pca", m == dim ? "covariance matrix" : "Gram matrix", m, m, sizeof(double));
+  if (n < dim) checked_elements("pca", "centred rows", n, dim, sizeof(double));
   const Eigen::VectorXd mean = mean_of(x);
   Eigen::VectorXd variance;
   double total = 0;
