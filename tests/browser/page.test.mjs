@@ -412,7 +412,9 @@ await test('train view: word2vec skip-gram on lower-cased words runs to the end'
   await page.fill('#nn-query', 'The');
   await page.click('#nn-form button');
   await page.waitForFunction(() => document.querySelectorAll('#nn-table tbody tr').length === 10, null, { timeout: 5000 });
-  assert(/^"the" is row 0; similarities at step 5/.test(await page.textContent('#nn-note')), await page.textContent('#nn-note'));
+  assert(/^"the": cosine similarities at step 5/.test(await page.textContent('#nn-note')), await page.textContent('#nn-note'));
+  const map = await page.$eval('#train-map canvas', canvasStats);
+  assert(map.variance > 5 && map.colors > 5, 'PCA map blank');
   await page.fill('#nn-query', 'zzzqqq');
   await page.click('#nn-form button');
   await page.waitForFunction(() => /is not a token of this table/.test(document.querySelector('#nn-note').textContent), null, { timeout: 5000 });
@@ -443,6 +445,11 @@ await test('train view: skip-gram on Tiny Shakespeare (1.1 MB) gives sensible ne
   const archaic = ['art', 'hast', 'dost', 'wilt', 'thy', 'shalt', 'canst', 'didst', 'thee', 'thyself'];
   assert(nn.filter((w) => archaic.includes(w)).length >= 3, `neighbours of thou: ${nn.join(' ')}`);
   console.log(`     (5 epochs in ${ms} ms; thou -> ${nn.slice(0, 6).join(' ')})`);
+  await page.fill('#nn-query', 'king - man + woman');
+  await page.click('#nn-form button');
+  await page.waitForFunction(() => /^Analogy "king" - "man" \+ "woman"/.test(document.querySelector('#nn-note').textContent), null, { timeout: 5000 });
+  const an = await page.$$eval('#nn-table tbody tr', (trs) => trs.map((tr) => JSON.parse(tr.children[1].textContent)));
+  console.log(`     (king - man + woman -> ${an.slice(0, 5).join(' ')})`);
   await page.screenshot({ path: path.join(shots, 'train-word2vec.png'), fullPage: true });
   await page.close();
 });

@@ -7,7 +7,9 @@
 //   trainReset   {} -> info (the same run from step 0)
 //   trainCompare {...trainStart payload, steps} -> {kinds, curves: {pos: [[step, loss]...]}, heldOutLoss: {pos: loss}, heldOutTokens, ms}
 //   trainExport  {} -> {vectors: 'vectors.tsv text', metadata: 'metadata.tsv text', rows, cols, step}
-//   trainNeighbours {query, k} -> {row, label, step, neighbours: [{row, label, cosine}]}
+//   trainNeighbours {query: 'thou' | 'king - man + woman', k} -> {query, analogy, step, neighbours: [{row, label, cosine}]}
+//   trainStart/trainReset/trainStep replies also carry map: {points (rows*2), explained [2]} (PCA, at most every 250 ms);
+//   trainStart carries rowLabels (the token text of every row)
 //
 // Next-token on GPT-2 ids: only the ids that occur are trained (remapped to 0..R-1 in id
 // order), so the output layer is R wide instead of 50,257 (1,416 rows for the-verdict).
@@ -18,6 +20,7 @@ import { sampleIndices, strideSample } from '../arrays.js';
 
 const MAX_TABLE_ROWS = 400;
 const MAX_TABLE_COLS = 128;
+const MAP_EVERY_MS = 250; // PCA of the table at most this often while training
 
 function remap(ids) {
   let max = 0;
@@ -107,7 +110,7 @@ export function makeTrainHandlers(M, ensureTokens) {
       run.rowIds = v;
       run.strings = v.length ? prep.tok.tokenStrings(v) : [];
     }
-    return { ...info(), table: tableGrid(), positions: positions() };
+    return { ...info(), table: tableGrid(), positions: positions(), map: pcaMap(), rowLabels: run.strings };
   }
 
   function tableGrid() {
@@ -134,14 +137,16 @@ export function makeTrainHandlers(M, ensureTokens) {
       points.push([stats.totalSteps, stats.lastLoss]);
     } while (!stats.finished && n < maxSteps && performance.now() - t0 < budgetMs);
     run.step = stats.totalSteps;
-    return { points, stats, table: tableGrid(), positions: positions() };
+    const map = stats.finished || performance.now() - run.lastMap > MAP_EVERY_MS ? pcaMap() : undefined;
+    return { points, stats, table: tableGrid(), positions: positions(), map };
   }
 
   function trainReset() {
     if (!run) throw new Error('train: start a run first');
     const r = info();
     run.step = 0;
-    return { ...r, table: tableGrid(), positions: positions() };
+    run.components = null;
+    return { ...r, table: tableGrid(), positions: positions(), map: pcaMap() };
   }
 
   // Same text, seed and settings for each encoding: trains on the first 90% of the ids and
@@ -193,38 +198,52 @@ export function makeTrainHandlers(M, ensureTokens) {
     return { vectors: `${lines.join('\n')}\n`, metadata: `${meta.join('\n')}\n`, rows: t.rows, cols: t.cols, step: run.step || 0 };
   }
 
-  // {query, k = 10} -> {row, label, neighbours: [{row, label, cosine}]}: the k rows of the
-  // current input table with the highest cosine similarity to the query's row (itself excluded).
-  // The query matches a row's token text exactly, then lower-cased, then with a leading space
-  // (GPT-2 words inside a sentence carry one).
+  // Row of a token text: exact, then lower-cased, then with a leading space (GPT-2 words
+  // inside a sentence carry one).
+  function rowOf(text) {
+    const strings = run.strings || [];
+    for (const cand of [text, text.toLowerCase(), ` ${text}`, ` ${text.toLowerCase()}`]) {
+      const r = strings.indexOf(cand);
+      if (r >= 0) return r;
+    }
+    throw new Error(`neighbours: ${JSON.stringify(text)} is not a token of this table (${strings.length} rows)`);
+  }
+
+  // {query, k = 10} -> {query, label, step, neighbours: [{row, label, cosine}]} from the engine's
+  // M.nearest (cosine, the query row left out) or, for "a - b + c", M.analogy (gensim's
+  // most_similar(positive=[a, c], negative=[b])).
   function trainNeighbours({ query, k = 10 }) {
     if (!run) throw new Error('neighbours: start a run first');
-    const strings = run.strings || [];
-    const q = String(query);
-    let row = -1;
-    for (const cand of [q, q.toLowerCase(), ` ${q}`, ` ${q.toLowerCase()}`]) {
-      row = strings.indexOf(cand);
-      if (row >= 0) break;
+    const terms = String(query).trim().split(/\s*([+-])\s*/).filter((t) => t !== '');
+    if (!terms.length) throw new Error('neighbours: type a token, or an analogy like king - man + woman');
+    const positive = [];
+    const negative = [];
+    let sign = '+';
+    for (const t of terms) {
+      if (t === '+' || t === '-') sign = t;
+      else (sign === '+' ? positive : negative).push(rowOf(t));
     }
-    if (row < 0) throw new Error(`neighbours: ${JSON.stringify(q)} is not a token of this table (${strings.length} rows)`);
     const t = run.tr.table('input');
-    const D = t.cols;
-    const norm = new Float64Array(t.rows);
-    for (let r = 0; r < t.rows; r++) {
-      let s2 = 0;
-      for (let c = 0; c < D; c++) s2 += t.data[r * D + c] ** 2;
-      norm[r] = Math.sqrt(s2) || 1;
-    }
-    const scores = [];
-    for (let r = 0; r < t.rows; r++) {
-      if (r === row) continue;
-      let dot = 0;
-      for (let c = 0; c < D; c++) dot += t.data[r * D + c] * t.data[row * D + c];
-      scores.push([r, dot / (norm[r] * norm[row])]);
-    }
-    scores.sort((a, b) => b[1] - a[1]);
-    const label = (r) => (r < strings.length ? strings[r] : `row ${r}`);
-    return { row, label: label(row), step: run.step || 0, neighbours: scores.slice(0, k).map(([r, c]) => ({ row: r, label: label(r), cosine: c })) };
+    const r = positive.length === 1 && negative.length === 0
+      ? M.nearest(t.data, t.rows, t.cols, { id: positive[0], k })
+      : M.analogy(t.data, t.rows, t.cols, { positive, negative, k });
+    const label = (row) => (run.strings && row < run.strings.length ? run.strings[row] : `row ${row}`);
+    const described = terms.map((x) => (x === '+' || x === '-' ? x : JSON.stringify(label(rowOf(x))))).join(' ');
+    return {
+      query: described, analogy: positive.length + negative.length > 1, step: run.step || 0,
+      neighbours: Array.from(r.ids, (row, i) => ({ row, label: label(row), cosine: r.scores[i] })),
+    };
+  }
+
+  // 2-D PCA of the input table (engine M.pca); component signs follow the previous frame so
+  // the picture does not flip between updates. null when the table is too narrow.
+  function pcaMap() {
+    const t = run.tr.table('input');
+    if (t.cols < 2 || t.rows < 3) return null;
+    const p = M.pca(t.data, t.rows, t.cols, run.components ? { k: 2, previous: run.components } : { k: 2 });
+    run.components = p.components;
+    run.lastMap = performance.now();
+    return { points: p.points, explained: Array.from(p.explained) };
   }
 
   return { trainStart, trainStep, trainReset, trainCompare, trainExport, trainNeighbours };

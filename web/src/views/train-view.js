@@ -10,6 +10,8 @@
 import { Heatmap } from '../plots/heatmap.js';
 import { Legend } from '../plots/legend.js';
 import { LossChart } from '../plots/loss-chart.js';
+import { Scatter } from '../plots/scatter.js';
+import { visibleText } from '../plots/chips.js';
 import { colorDomain, formatNumber, makeLut } from '../plots/scales.js';
 import { summarize } from '../arrays.js';
 
@@ -45,6 +47,8 @@ export class TrainView {
     this.learnedSim = new Heatmap($('train-pos-learned'), { xLabel: 'position n', yLabel: 'position m', square: true, maxHeight: 260 });
     this.sinSim = new Heatmap($('train-pos-sin'), { xLabel: 'position n', yLabel: 'position m', square: true, maxHeight: 260 });
     this.compare = new LossChart($('compare-loss'), { series: ['none', 'learned', 'sinusoidal', 'rope', 'alibi'] });
+    this.scatter = new Scatter($('train-map'), { labelled: 30 });
+    this.mapNote = $('map-note');
     this.playing = false;
     this.labels = [];
     this.last = null;
@@ -77,6 +81,8 @@ export class TrainView {
     this.state = { ...state };
     this.last = { ...r, tableRowIndex: r.table.rowIndex };
     this.labels = r.labels;
+    this.rawRowLabels = r.rowLabels || [];
+    this.rowLabels = this.rawRowLabels.map(visibleText);
     this.steps = [];
     this.losses = [];
     this.root.dataset.steps = '0';
@@ -96,12 +102,24 @@ export class TrainView {
     this.root.querySelector('#compare-card').hidden = state.model !== 'next'; // positions belong to the next-token model
     this.el.tableNote.textContent = state.model === 'next' ? 'token embedding table (input), one row per token of the text' : 'word2vec input vectors (wv), one row per word kept by min_count';
     this.drawTables(r);
+    this.drawMap(r.map, 0);
     this.readout(null);
     if (!this.el.posCard.hidden) {
       const sin = await this.engine.request('positions', { seed: state.seed, T: state.ctx, D: state.tD % 2 ? state.tD + 1 : state.tD, sim: 'cos', maxSide: 256 });
       this.drawSim(this.sinSim, sin.kinds[0].similarity);
     }
     this.root.dataset.renders = String(Number(this.root.dataset.renders || 0) + 1);
+  }
+
+  drawMap(map, step) {
+    if (!map) {
+      this.mapNote.textContent = 'No map: PCA needs a table at least 2 wide with 3 rows.';
+      return;
+    }
+    this.scatter.setData({ points: map.points, labels: this.rowLabels, explained: map.explained });
+    this.mapNote.textContent =
+      `Each dot is one row of the table projected on its two main directions of variation (PCA by the engine, refitted every ` +
+      `250 ms while training, signs kept from the previous frame). Labelled: the first 30 rows${this.state.model === 'next' ? '' : ' (the most frequent words)'} where they do not overlap; each axis spans 99% of the points. Step ${step}.`;
   }
 
   drawSim(hm, grid) {
@@ -142,6 +160,7 @@ export class TrainView {
     this.chart.setData([this.steps, this.losses]);
     this.readout(r.stats);
     this.drawTables(r);
+    if (r.map) this.drawMap(r.map, r.stats.totalSteps);
     this.root.dataset.steps = String(r.stats.totalSteps);
     if (this.losses.length) this.root.dataset.firstLoss = String(this.losses[0]);
     this.root.dataset.lastLoss = String(r.stats.lastLoss);
@@ -188,7 +207,7 @@ export class TrainView {
     this.pause();
     try {
       const r = await this.engine.request('trainReset', {});
-      await this.render({ ...r, labels: this.labels }, this.state);
+      await this.render({ ...r, labels: this.labels, rowLabels: this.rawRowLabels }, this.state);
     } catch (err) {
       this.el.message.textContent = err.message;
     }
@@ -219,7 +238,7 @@ export class TrainView {
   async neighbours() {
     try {
       const r = await this.engine.request('trainNeighbours', { query: this.nn.query.value, k: 10 });
-      this.nn.note.textContent = `${JSON.stringify(r.label)} is row ${r.row}; similarities at step ${r.step}.`;
+      this.nn.note.textContent = `${r.analogy ? 'Analogy ' : ''}${r.query}: cosine similarities at step ${r.step}${r.analogy ? " (gensim's most_similar)" : ''}.`;
       this.nn.body.replaceChildren();
       r.neighbours.forEach((n, i) => {
         const tr = document.createElement('tr');

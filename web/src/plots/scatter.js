@@ -1,0 +1,170 @@
+// A 2-D scatter of table rows (a PCA projection) on a canvas: axes with the explained
+// variance, a label on the first `labelled` points that do not collide (the most frequent
+// tokens for word vocabularies), hover shows the nearest point's label and coordinates.
+// Each axis spans the 99th percentile of its |coordinate|, so outliers are clipped. Redraws at most
+// once per frame. It does not compute the projection (the worker's M.pca does).
+//
+//   const sc = new Scatter(el, {labelled: 30});
+//   sc.setData({points: Float32Array (n*2), labels: [n], explained: [e1, e2]});
+import { formatNumber, valueTicks } from './scales.js';
+
+const FONT = '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+const M = { left: 48, right: 12, top: 10, bottom: 40 };
+
+export class Scatter {
+  constructor(parent, { labelled = 30, height = 420 } = {}) {
+    this.labelled = labelled;
+    this.height = height;
+    this.root = document.createElement('div');
+    this.root.className = 'heatmap';
+    this.canvas = document.createElement('canvas');
+    this.canvas.className = 'scatter-canvas';
+    this.canvas.setAttribute('role', 'img');
+    this.canvas.setAttribute('aria-label', 'PCA scatter of the table rows');
+    this.tip = document.createElement('div');
+    this.tip.className = 'tooltip';
+    this.tip.hidden = true;
+    this.root.append(this.canvas, this.tip);
+    parent.append(this.root);
+    this.data = null;
+    this.scheduled = false;
+    this.canvas.addEventListener('mousemove', (e) => this.onHover(e));
+    this.canvas.addEventListener('mouseleave', () => (this.tip.hidden = true));
+    new ResizeObserver(() => this.schedule()).observe(this.root);
+  }
+
+  setData(data) {
+    this.data = data;
+    this.schedule();
+  }
+
+  schedule() {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    requestAnimationFrame(() => {
+      this.scheduled = false;
+      this.draw();
+    });
+  }
+
+  // Half-width of each axis around 0: the 99th percentile of |coordinate| (so a few outliers do
+  // not squeeze the cloud into a corner; points beyond are clipped), padded by 15%.
+  extents() {
+    const p = this.data.points;
+    const n = p.length / 2;
+    const ax = new Float32Array(n);
+    const ay = new Float32Array(n);
+    for (let i = 0; i < n; i++) {
+      ax[i] = Math.abs(p[2 * i]);
+      ay[i] = Math.abs(p[2 * i + 1]);
+    }
+    ax.sort();
+    ay.sort();
+    const q = Math.max(0, Math.floor(0.99 * (n - 1)));
+    return [Math.max(1e-6, ax[q] * 1.15), Math.max(1e-6, ay[q] * 1.15)];
+  }
+
+  draw() {
+    if (!this.data) return;
+    const width = Math.max(200, this.root.clientWidth);
+    const dpr = window.devicePixelRatio || 1;
+    this.canvas.width = Math.round(width * dpr);
+    this.canvas.height = Math.round(this.height * dpr);
+    this.canvas.style.width = `${width}px`;
+    this.canvas.style.height = `${this.height}px`;
+    const ctx = this.canvas.getContext('2d');
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, width, this.height);
+    const w = width - M.left - M.right;
+    const h = this.height - M.top - M.bottom;
+    const [ex, ey] = this.extents();
+    const sx = (v) => M.left + ((v + ex) / (2 * ex)) * w;
+    const sy = (v) => M.top + ((ey - v) / (2 * ey)) * h;
+    this.map = { sx, sy };
+    ctx.strokeStyle = '#9aa3ad';
+    ctx.strokeRect(M.left - 0.5, M.top - 0.5, w + 1, h + 1);
+    ctx.font = FONT;
+    ctx.fillStyle = '#3b4450';
+    ctx.strokeStyle = '#eef0f3';
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'top';
+    for (const t of valueTicks(-ex, ex, 6)) {
+      ctx.beginPath();
+      ctx.moveTo(sx(t), M.top);
+      ctx.lineTo(sx(t), M.top + h);
+      ctx.stroke();
+      ctx.fillText(formatNumber(t), sx(t), M.top + h + 4);
+    }
+    ctx.textAlign = 'right';
+    ctx.textBaseline = 'middle';
+    for (const t of valueTicks(-ey, ey, 6)) {
+      ctx.beginPath();
+      ctx.moveTo(M.left, sy(t));
+      ctx.lineTo(M.left + w, sy(t));
+      ctx.stroke();
+      ctx.fillText(formatNumber(t), M.left - 5, sy(t));
+    }
+    const [e1, e2] = this.data.explained;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'top';
+    ctx.fillText(`PC1 (${(100 * e1).toFixed(1)}% of the variance)`, M.left + w / 2, M.top + h + 22);
+    ctx.save();
+    ctx.translate(11, M.top + h / 2);
+    ctx.rotate(-Math.PI / 2);
+    ctx.textBaseline = 'middle';
+    ctx.fillText(`PC2 (${(100 * e2).toFixed(1)}%)`, 0, 0);
+    ctx.restore();
+    const p = this.data.points;
+    const n = p.length / 2;
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(M.left, M.top, w, h);
+    ctx.clip();
+    ctx.fillStyle = 'rgba(0, 114, 178, 0.4)'; // Okabe-Ito blue
+    for (let i = 0; i < n; i++) ctx.fillRect(sx(p[2 * i]) - 1.5, sy(p[2 * i + 1]) - 1.5, 3, 3);
+    // labels for the first rows, skipping any that would overlap one already placed
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'bottom';
+    const placed = [];
+    for (let i = 0; i < Math.min(n, this.labelled); i++) {
+      const x = sx(p[2 * i]);
+      const y = sy(p[2 * i + 1]);
+      ctx.fillStyle = '#D55E00';
+      ctx.fillRect(x - 2, y - 2, 4, 4);
+      const text = this.data.labels[i] ?? '';
+      const box = { x0: x + 3, y0: y - 15, x1: x + 5 + ctx.measureText(text).width, y1: y - 1 };
+      if (placed.some((b) => box.x0 < b.x1 && b.x0 < box.x1 && box.y0 < b.y1 && b.y0 < box.y1)) continue;
+      placed.push(box);
+      ctx.fillStyle = 'rgba(255, 255, 255, 0.75)';
+      ctx.fillRect(box.x0 - 1, box.y0 + 1, box.x1 - box.x0, box.y1 - box.y0);
+      ctx.fillStyle = '#1d2530';
+      ctx.fillText(text, x + 4, y - 2);
+    }
+    ctx.restore();
+  }
+
+  onHover(e) {
+    if (!this.data || !this.map) return;
+    const r = this.canvas.getBoundingClientRect();
+    const mx = e.clientX - r.left;
+    const my = e.clientY - r.top;
+    const p = this.data.points;
+    let best = -1;
+    let bd = 64; // within 8 px
+    for (let i = 0; i < p.length / 2; i++) {
+      const d = (this.map.sx(p[2 * i]) - mx) ** 2 + (this.map.sy(p[2 * i + 1]) - my) ** 2;
+      if (d < bd) {
+        bd = d;
+        best = i;
+      }
+    }
+    if (best < 0) {
+      this.tip.hidden = true;
+      return;
+    }
+    this.tip.textContent = `${this.data.labels[best] ?? `row ${best}`}: (${formatNumber(p[2 * best])}, ${formatNumber(p[2 * best + 1])})`;
+    this.tip.hidden = false;
+    this.tip.style.left = `${Math.min(mx + 12, r.width - this.tip.offsetWidth - 4)}px`;
+    this.tip.style.top = `${my + 14}px`;
+  }
+}
