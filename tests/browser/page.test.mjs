@@ -373,6 +373,17 @@ await test('train view: a character-level next-token model trains a few hundred 
   await page.click('#train-reset');
   await waitRenders(page, 'train', n);
   assert((await dataNum(page, 'steps')) === 0, 'reset did not go back to step 0');
+  await page.check('#map-freeze');
+  await page.waitForFunction(() => /axes frozen/.test(document.querySelector('#map-note').textContent), null, { timeout: 5000 });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const map0 = await page.$eval('#train-map canvas', canvasStats);
+  await page.click('#train-play');
+  await page.waitForFunction(() => Number(document.querySelector('#view-train').dataset.steps) >= 150, null, { timeout: 30000 });
+  await page.click('#train-play');
+  await page.waitForTimeout(300);
+  const map1 = await page.$eval('#train-map canvas', canvasStats);
+  assert(map1.hash !== map0.hash && map1.variance > 5, 'map did not move on frozen axes');
+  await page.screenshot({ path: path.join(shots, 'train-map.png'), fullPage: true });
 });
 
 await test('train view: compare positional encodings plots five curves', async () => {

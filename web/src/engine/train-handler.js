@@ -10,6 +10,7 @@
 //   trainNeighbours {query: 'thou' | 'king - man + woman', k} -> {query, analogy, step, neighbours: [{row, label, cosine}]}
 //   trainStart/trainReset/trainStep replies also carry map: {points (rows*2), explained [2]} (PCA, at most every 250 ms);
 //   trainStart carries rowLabels (the token text of every row)
+//   trainFreeze  {on} -> map on frozen axes (on) or refitted (off)
 //
 // Next-token on GPT-2 ids: only the ids that occur are trained (remapped to 0..R-1 in id
 // order), so the output layer is R wide instead of 50,257 (1,416 rows for the-verdict).
@@ -146,6 +147,7 @@ export function makeTrainHandlers(M, ensureTokens) {
     const r = info();
     run.step = 0;
     run.components = null;
+    run.frozen = null;
     return { ...r, table: tableGrid(), positions: positions(), map: pcaMap() };
   }
 
@@ -236,15 +238,50 @@ export function makeTrainHandlers(M, ensureTokens) {
   }
 
   // 2-D PCA of the input table (engine M.pca); component signs follow the previous frame so
-  // the picture does not flip between updates. null when the table is too narrow.
+  // the picture does not flip between updates. With frozen axes (trainFreeze) the table is
+  // projected on the basis and mean saved when freezing, so points move only because their
+  // vectors do (their trails are then meaningful). null when the table is too narrow.
   function pcaMap() {
     const t = run.tr.table('input');
     if (t.cols < 2 || t.rows < 3) return null;
+    run.lastMap = performance.now();
+    if (run.frozen) return { ...project(t, run.frozen), frozen: true };
     const p = M.pca(t.data, t.rows, t.cols, run.components ? { k: 2, previous: run.components } : { k: 2 });
     run.components = p.components;
-    run.lastMap = performance.now();
-    return { points: p.points, explained: Array.from(p.explained) };
+    run.explained = Array.from(p.explained);
+    return { points: p.points, explained: run.explained, frozen: false };
   }
 
-  return { trainStart, trainStep, trainReset, trainCompare, trainExport, trainNeighbours };
+  // t (rows, D) -> {points (rows*2) = (x - mean) . c_k, explained} on a saved basis.
+  function project(t, basis) {
+    const D = t.cols;
+    const points = new Float32Array(t.rows * 2);
+    for (let r = 0; r < t.rows; r++) {
+      for (let k = 0; k < 2; k++) {
+        let s = 0;
+        for (let c = 0; c < D; c++) s += (t.data[r * D + c] - basis.mean[c]) * basis.components[k * D + c];
+        points[r * 2 + k] = s;
+      }
+    }
+    return { points, explained: basis.explained };
+  }
+
+  // {on} -> map: freeze the current PCA axes (and the table mean) or go back to refitting.
+  function trainFreeze({ on }) {
+    if (!run) throw new Error('map: start a run first');
+    if (!on) {
+      run.frozen = null;
+      return pcaMap();
+    }
+    const t = run.tr.table('input');
+    if (t.cols < 2 || t.rows < 3) return null;
+    const p = M.pca(t.data, t.rows, t.cols, run.components ? { k: 2, previous: run.components } : { k: 2 });
+    const mean = new Float64Array(t.cols);
+    for (let r = 0; r < t.rows; r++) for (let c = 0; c < t.cols; c++) mean[c] += t.data[r * t.cols + c] / t.rows;
+    run.components = p.components;
+    run.frozen = { mean, components: p.components, explained: Array.from(p.explained) };
+    return pcaMap();
+  }
+
+  return { trainStart, trainStep, trainReset, trainCompare, trainExport, trainNeighbours, trainFreeze };
 }

@@ -10,6 +10,7 @@ import { formatNumber, valueTicks } from './scales.js';
 
 const FONT = '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 const M = { left: 48, right: 12, top: 10, bottom: 40 };
+const MAX_TRAIL = 60; // frames of history per labelled point
 
 export class Scatter {
   constructor(parent, { labelled = 30, height = 420 } = {}) {
@@ -27,15 +28,27 @@ export class Scatter {
     this.root.append(this.canvas, this.tip);
     parent.append(this.root);
     this.data = null;
+    this.trails = [];
     this.scheduled = false;
     this.canvas.addEventListener('mousemove', (e) => this.onHover(e));
     this.canvas.addEventListener('mouseleave', () => (this.tip.hidden = true));
     new ResizeObserver(() => this.schedule()).observe(this.root);
   }
 
+  // data.frozen: the axes are fixed, so the labelled points' past positions are kept as trails.
   setData(data) {
     this.data = data;
+    if (!data.frozen) this.trails = [];
+    else {
+      const n = Math.min(data.points.length / 2, this.labelled);
+      this.trails.push(data.points.slice(0, n * 2));
+      if (this.trails.length > MAX_TRAIL) this.trails.shift();
+    }
     this.schedule();
+  }
+
+  clearTrails() {
+    this.trails = [];
   }
 
   schedule() {
@@ -50,6 +63,7 @@ export class Scatter {
   // Half-width of each axis around 0: the 99th percentile of |coordinate| (so a few outliers do
   // not squeeze the cloud into a corner; points beyond are clipped), padded by 15%.
   extents() {
+    if (this.data.frozen && this.frozenExtents) return this.frozenExtents;
     const p = this.data.points;
     const n = p.length / 2;
     const ax = new Float32Array(n);
@@ -61,7 +75,10 @@ export class Scatter {
     ax.sort();
     ay.sort();
     const q = Math.max(0, Math.floor(0.99 * (n - 1)));
-    return [Math.max(1e-6, ax[q] * 1.15), Math.max(1e-6, ay[q] * 1.15)];
+    const e = [Math.max(1e-6, ax[q] * 1.15), Math.max(1e-6, ay[q] * 1.15)];
+    // frozen axes keep their scale too, so motion on screen is motion in the table
+    this.frozenExtents = this.data.frozen ? e : null;
+    return e;
   }
 
   draw() {
@@ -122,6 +139,17 @@ export class Scatter {
     ctx.clip();
     ctx.fillStyle = 'rgba(0, 114, 178, 0.4)'; // Okabe-Ito blue
     for (let i = 0; i < n; i++) ctx.fillRect(sx(p[2 * i]) - 1.5, sy(p[2 * i + 1]) - 1.5, 3, 3);
+    // trails: where the labelled points were in earlier frames (frozen axes only)
+    if (this.trails.length > 1) {
+      ctx.strokeStyle = 'rgba(213, 94, 0, 0.55)';
+      ctx.lineWidth = 1.2;
+      const m = this.trails[0].length / 2;
+      for (let i = 0; i < m; i++) {
+        ctx.beginPath();
+        this.trails.forEach((f, k) => (k ? ctx.lineTo(sx(f[2 * i]), sy(f[2 * i + 1])) : ctx.moveTo(sx(f[2 * i]), sy(f[2 * i + 1]))));
+        ctx.stroke();
+      }
+    }
     // labels for the first rows, skipping any that would overlap one already placed
     ctx.textAlign = 'left';
     ctx.textBaseline = 'bottom';

@@ -49,6 +49,15 @@ export class TrainView {
     this.compare = new LossChart($('compare-loss'), { series: ['none', 'learned', 'sinusoidal', 'rope', 'alibi'] });
     this.scatter = new Scatter($('train-map'), { labelled: 30 });
     this.mapNote = $('map-note');
+    this.freeze = $('map-freeze');
+    this.freeze.addEventListener('change', async () => {
+      try {
+        this.scatter.clearTrails();
+        this.drawMap(await this.engine.request('trainFreeze', { on: this.freeze.checked }), Number(this.root.dataset.steps || 0));
+      } catch (err) {
+        this.mapNote.textContent = err.message;
+      }
+    });
     this.playing = false;
     this.labels = [];
     this.last = null;
@@ -98,10 +107,13 @@ export class TrainView {
       `One step (${e.tokensPerStep.toLocaleString('en')} tokens) took ${formatNumber(e.msPerStep)} ms here.${total}` +
       (r.remapped ? ` Only the ${r.remapped.toLocaleString('en')} ids that occur in the text get rows (remapped in id order).` : '');
     this.el.message.textContent = '';
+    this.exportNote.textContent = 'Embedding Projector format (projector.tensorflow.org → Load).';
     this.el.posCard.hidden = !(state.model === 'next' && state.pos === 'learned');
     this.root.querySelector('#compare-card').hidden = state.model !== 'next'; // positions belong to the next-token model
     this.el.tableNote.textContent = state.model === 'next' ? 'token embedding table (input), one row per token of the text' : 'word2vec input vectors (wv), one row per word kept by min_count';
     this.drawTables(r);
+    this.freeze.checked = false;
+    this.scatter.clearTrails();
     this.drawMap(r.map, 0);
     this.readout(null);
     if (!this.el.posCard.hidden) {
@@ -116,10 +128,11 @@ export class TrainView {
       this.mapNote.textContent = 'No map: PCA needs a table at least 2 wide with 3 rows.';
       return;
     }
-    this.scatter.setData({ points: map.points, labels: this.rowLabels, explained: map.explained });
+    this.scatter.setData({ points: map.points, labels: this.rowLabels, explained: map.explained, frozen: map.frozen });
     this.mapNote.textContent =
-      `Each dot is one row of the table projected on its two main directions of variation (PCA by the engine, refitted every ` +
-      `250 ms while training, signs kept from the previous frame). Labelled: the first 30 rows${this.state.model === 'next' ? '' : ' (the most frequent words)'} where they do not overlap; each axis spans 99% of the points. Step ${step}.`;
+      `Each dot is one row of the table projected on its two main directions of variation (PCA by the engine, ` +
+      (map.frozen ? 'axes frozen: the trails show how the labelled rows moved). ' : 'refitted every 250 ms while training, signs kept from the previous frame). ') +
+      `Labelled: the first 30 rows${this.state.model === 'next' ? '' : ' (the most frequent words)'} where they do not overlap; each axis spans 99% of the points. Step ${step}.`;
   }
 
   drawSim(hm, grid) {
