@@ -150,6 +150,29 @@ describe('text pipeline handlers', async () => {
     assert.ok(mean(a.slice(-20)) < mean(a.slice(0, 5)) - 1, `${mean(a.slice(0, 5))} -> ${mean(a.slice(-20))}`);
   });
 
+  it('neighbours come from the engine and match a cosine computed here; frozen axes project on a saved basis', async () => {
+    const p = { ...verdict, enc: 'whitespace', lower: true, model: 'skipgram', pos: 'none', tD: 16, ctx: 8, tB: 2, opt: 'adam', lr: 0.01, alpha: 0.025, win: 5, minc: 2, ep: 5, seed: 3 };
+    const start = (await T({ id: 40, type: 'trainStart', payload: p })).result;
+    assert.equal(start.rowLabels[0], 'the');
+    assert.equal(start.map.points.length, start.rows * 2);
+    while (!(await T({ id: 41, type: 'trainStep', payload: { budgetMs: 1000 } })).result.stats.finished);
+    const nn = (await T({ id: 42, type: 'trainNeighbours', payload: { query: 'The', k: 3 } })).result;
+    assert.equal(nn.query, '"the"');
+    assert.equal(nn.neighbours.length, 3);
+    const { vectors } = (await T({ id: 43, type: 'trainExport', payload: {} })).result;
+    const rows = vectors.trimEnd().split('\n').map((l) => l.split('\t').map(Number));
+    const cos = (a, b) => a.reduce((s, x, i) => s + x * b[i], 0) / Math.hypot(...a) / Math.hypot(...b);
+    for (const n of nn.neighbours) assert.ok(Math.abs(cos(rows[0], rows[n.row]) - n.cosine) < 1e-5, `${n.label}`);
+    assert.ok(nn.neighbours[0].cosine >= nn.neighbours[1].cosine);
+    const bad = await T({ id: 44, type: 'trainNeighbours', payload: { query: 'zzzqqq' } });
+    assert.match(bad.message, /^neighbours: "zzzqqq" is not a token of this table \(\d+ rows\)$/);
+    const frozen = (await T({ id: 45, type: 'trainFreeze', payload: { on: true } })).result;
+    const again = (await T({ id: 46, type: 'trainFreeze', payload: { on: true } })).result;
+    assert.equal(frozen.frozen, true);
+    // projecting the same table twice on the same frozen axes gives the same points
+    assert.deepEqual([...again.points.slice(0, 8)].map((v) => v.toFixed(4)), [...frozen.points.slice(0, 8)].map((v) => v.toFixed(4)));
+  });
+
   it('GPT-2 ids train on a remapped table with one row per distinct id', async () => {
     const r = (await T({ id: 30, type: 'trainStart', payload: { ...verdict, model: 'next', pos: 'rope', tD: 8, ctx: 8, tB: 2, opt: 'sgd', lr: 0.1, alpha: 0.025, win: 5, minc: 2, ep: 5, seed: 1 } })).result;
     assert.equal(r.rows, new Set(getEncoding('gpt2').encode(await read('the-verdict'))).size);
