@@ -99,7 +99,7 @@ async function main() {
         `${libs.length ? `, npm: ${libs.sort().join(' ')}` : ''}${e.external.length ? `, external: ${e.external.join(' ')}` : ''}, ${Date.now() - t0} ms)`,
     );
   }
-  console.log(`site ready in ${rel(out)}: serve it with any static server, e.g. node tests/browser/serve.mjs ${rel(out)}`);
+  console.log(`site ready in ${rel(out)}: serve it with node scripts/static-server.mjs ${rel(out)} 8000 (or scripts/serve)`);
 }
 
 main().catch((err) => fail(err.message));

@@ -1,6 +1,6 @@
 // Browser tests of the static page in Debian's headless Chromium through playwright-core.
 //   node tests/browser/page.test.mjs [--site build/web] [--shots build/screenshots]
-// Serves the built site (scripts/build-web.mjs) on 127.0.0.1 with serve.mjs, opens it and
+// Serves the built site (scripts/build-web.mjs) on 127.0.0.1 with scripts/static-server.mjs, opens it and
 // checks what a person would see: the engine loads, plots are drawn (pixel variance, not
 // just "a canvas exists"), the seed changes the numbers, errors appear next to the control
 // that caused them while the last plot stays, bad link values are reported, and the main
@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { startServer } from './serve.mjs';
+import { serve } from '../../scripts/static-server.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const argv = process.argv.slice(2);
@@ -58,7 +58,8 @@ function canvasStats(el) {
   return { w: el.width, h: el.height, variance: sq / n - (sum / n) ** 2, colors: colors.size, hash: h };
 }
 
-const server = await startServer(site);
+const httpServer = await serve(site, 0);
+const server = { url: `http://127.0.0.1:${httpServer.address().port}/`, close: () => new Promise((r) => httpServer.close(r)) };
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
   headless: true,
