@@ -25,6 +25,7 @@ export class EngineClient {
     });
     this.worker.onmessage = (e) => this.onMessage(e.data);
     this.onCrash = null; // (message) => void, set by the page
+    this.onBusy = null; // (open requests) => void, set by the page
     this.worker.onerror = (e) => {
       const message = `worker: ${e.message || 'failed to load'}; reload the page to restart the engine`;
       this.rejectReady(new Error(message));
@@ -45,7 +46,15 @@ export class EngineClient {
   request(type, payload) {
     const { id, promise } = this.pending.open(type);
     this.worker.postMessage(makeRequest(id, type, payload));
+    this.busyChanged();
+    const done = () => this.busyChanged();
+    promise.then(done, done);
     return promise;
+  }
+
+  // Calls onBusy(openRequests) when it changes (the page shows "working…").
+  busyChanged() {
+    if (this.onBusy) this.onBusy(this.pending.size);
   }
 
   async latest(key, type, payload) {

@@ -188,6 +188,23 @@ controls.showFieldsForModel(state.model);
 document.body.classList.toggle('embed', state.embed);
 showView(views[state.view] ? state.view : 'table');
 
+// "working…" after 300 ms of open requests, so quick answers do not flicker the badge
+let busyTimer = null;
+let readyText = '';
+engine.onBusy = (open) => {
+  if (!readyText) return;
+  clearTimeout(busyTimer);
+  if (open === 0) {
+    statusEl.textContent = readyText;
+    statusEl.classList.remove('busy');
+    return;
+  }
+  busyTimer = setTimeout(() => {
+    statusEl.textContent = 'engine working…';
+    statusEl.classList.add('busy');
+  }, 300);
+};
+
 engine.onCrash = (message) => {
   statusEl.textContent = message;
   statusEl.classList.remove('ok');
@@ -196,7 +213,8 @@ engine.onCrash = (message) => {
 
 engine.ready.then(
   (info) => {
-    statusEl.textContent = `engine ready (${info.isa})`;
+    readyText = `engine ready (${info.isa})`;
+    statusEl.textContent = readyText;
     statusEl.classList.add('ok');
     document.body.dataset.engine = 'ready';
   },
