@@ -400,11 +400,17 @@ await test('train view: compare positional encodings plots five curves', async (
   assert(s.colors > 5, 'compare chart blank');
 });
 
-await test('train view: learning rate NaN and a diverging rate give messages, not crashes', async () => {
+await test('train view: learning rate NaN, dimension 0 and a diverging rate give messages, not crashes', async () => {
   await typeInto(page, 'f-lr', 'NaN');
   await page.waitForFunction(() => document.querySelector('.field[data-key="lr"] .field-error').textContent.length > 0, null, { timeout: 10000 });
   const msg = await page.textContent('.field[data-key="lr"] .field-error');
   assert(/learning rate must be finite/.test(msg), `lr message: ${msg}`);
+  await typeInto(page, 'f-lr', '0.01');
+  await typeInto(page, 'f-tD', '0');
+  await page.waitForFunction(() => document.querySelector('.field[data-key="tD"] .field-error').textContent.length > 0, null, { timeout: 10000 });
+  const dmsg = await page.textContent('.field[data-key="tD"] .field-error');
+  assert(dmsg === 'next-token: dimension must be >= 1, got 0', `tD message: ${dmsg}`);
+  await typeInto(page, 'f-tD', '32');
   const n = await renders(page, 'train');
   await page.selectOption('#f-opt', 'sgd');
   await typeInto(page, 'f-lr', '1000000');
