@@ -207,6 +207,9 @@ await test('the positions view draws six non-blank plots and checks distance dep
   await waitRenders(page, 'positions', n);
   const stats = await page.$$eval('#view-positions .heatmap-canvas', (els, fn) => els.map((el) => new Function(`return (${fn})`)()(el)), canvasStats.toString());
   assert(stats.length === 6, `${stats.length} heatmaps`);
+  const strips = await page.$eval('#scale-plot canvas', canvasStats);
+  assert(strips.variance > 20, 'sqrt(D) length histograms blank');
+  assert(/^D = 64: a sinusoidal row has length 5\.657/.test(await page.textContent('#scale-note')), await page.textContent('#scale-note'));
   for (const [i, s] of stats.entries()) assert(s.variance > 50 && s.colors > 10, `heatmap ${i} blank (variance ${s.variance.toFixed(1)})`);
   const checks = await page.$$eval('#view-positions .check-line', (els) => els.map((e) => e.textContent));
   assert(/yes/.test(checks[0]) && /no/.test(checks[1]) && /yes/.test(checks[2]), `checks: ${checks.join(' | ')}`);

@@ -84,6 +84,15 @@ describe('positions handler', () => {
     for (const k of r.result.kinds) assert.equal(k.similarity.rows, 16);
   });
 
+  it('the sqrt(D) demonstration: lengths ~ sqrt(D), D, 1, sqrt(D) against sqrt(D/2) for positions', async () => {
+    const r = (await call(22, 'scaleDemo', { seed: 1, T: 32, D: 64 })).result;
+    const med = (a) => Float32Array.from(a).sort()[a.length >> 1];
+    const m = Object.fromEntries(r.groups.map((g) => [g.key, med(g.lengths)]));
+    assert.ok(Math.abs(r.peLength - Math.sqrt(32)) < 1e-5);
+    assert.ok(Math.abs(m.normal - 8) < 0.3 && Math.abs(m.normalScaled - 64) < 2.5 && Math.abs(m.small - 1) < 0.04, JSON.stringify(m));
+    assert.ok(Math.abs(m.smallScaled - m.normal) < 1e-4);
+  });
+
   it('an odd width fails with the engine message', async () => {
     const r = await call(21, 'positions', { seed: 1, T: 4, D: 3, sim: 'dot' });
     assert.equal(r.ok, false);

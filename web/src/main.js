@@ -117,7 +117,7 @@ views.table = {
 };
 views.positions = {
   keys: POSITION_KEYS,
-  fetch: single('positions', 'positions', PositionsView),
+  fetch: PositionsView.fetch(engine),
   dirty: true,
   view: new PositionsView(document.getElementById('view-positions')),
 };

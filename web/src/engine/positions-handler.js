@@ -15,6 +15,8 @@
 import { strideSample, toeplitzDeviation } from '../arrays.js';
 import { checkPageBudget } from './limits.js';
 
+const SCALE_ROWS = 2000; // rows of the table in the sqrt(D) demonstration
+
 export function makePositionsHandler(M) {
   function positions(p) {
     const T = Number(p.T);
@@ -43,5 +45,45 @@ export function makePositionsHandler(M) {
     });
     return { T, D, sim: p.sim === 'dot' ? 'dot' : 'cos', kinds, ms: performance.now() - t0 };
   }
-  return { positions };
+
+  // Why multiply token rows by sqrt(D)? Row lengths of a (SCALE_ROWS, D) table drawn like
+  // nn.Embedding (N(0, 1)) and of the same table rescaled to std 1/sqrt(D) (the Transformer's
+  // init), each before and after the engine's sqrt(D) lookup scale, against the length of the
+  // sinusoidal rows (sqrt(D/2) exactly: D/2 pairs of sin^2 + cos^2 = 1).
+  //   payload {seed, T, D} -> {D, rows, groups: [{key, lengths (rows)}], peLength}
+  function scaleDemo(p) {
+    const D = Number(p.D);
+    const T = Math.min(Number(p.T), 4096);
+    const ids = Int32Array.from({ length: SCALE_ROWS }, (_, i) => i);
+    M.manualSeed(p.seed);
+    const plain = new M.Embedding(SCALE_ROWS, D, { scale: true });
+    const w = plain.weight();
+    const small = M.Embedding.fromPretrained(w.map((v) => v / Math.sqrt(D)), SCALE_ROWS, D, { scale: true });
+    try {
+      const lengths = (x) => {
+        const out = new Float32Array(SCALE_ROWS);
+        for (let r = 0; r < SCALE_ROWS; r++) {
+          let s2 = 0;
+          for (let c = 0; c < D; c++) s2 += x[r * D + c] ** 2;
+          out[r] = Math.sqrt(s2);
+        }
+        return out;
+      };
+      const pe = lengths(M.sinusoidal(Math.max(T, SCALE_ROWS), D));
+      return {
+        D, rows: SCALE_ROWS, peLength: pe.reduce((a, b) => Math.max(a, b), 0),
+        groups: [
+          { key: 'normal', lengths: lengths(w) },
+          { key: 'normalScaled', lengths: lengths(plain.forward(ids)) },
+          { key: 'small', lengths: lengths(small.weight()) },
+          { key: 'smallScaled', lengths: lengths(small.forward(ids)) },
+        ],
+      };
+    } finally {
+      plain.delete();
+      small.delete();
+    }
+  }
+
+  return { positions, scaleDemo };
 }

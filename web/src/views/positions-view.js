@@ -8,6 +8,14 @@ import { Heatmap } from '../plots/heatmap.js';
 import { Legend } from '../plots/legend.js';
 import { colorDomain, colormap, formatNumber, makeLut } from '../plots/scales.js';
 import { summarize } from '../arrays.js';
+import { LengthStrips } from '../plots/length-strips.js';
+
+const SCALE_LABELS = {
+  normal: 'N(0, 1) rows (nn.Embedding)',
+  normalScaled: 'N(0, 1) rows × √D',
+  small: 'std 1/√D rows (Transformer init)',
+  smallScaled: 'std 1/√D rows × √D',
+};
 
 export const POSITION_KEYS = ['seed', 'T', 'pd', 'sim'];
 
@@ -89,11 +97,22 @@ export class PositionsView {
     return { seed: state.seed, T: state.T, D: state.pd, sim: state.sim, maxSide: 384 };
   }
 
+  // engine -> state -> Promise<reply | null>: the encodings, then the sqrt(D) demonstration.
+  static fetch(engine) {
+    return async (state) => {
+      const p = PositionsView.payload(state);
+      const [r, scale] = await Promise.all([engine.latest('positions', 'positions', p), engine.request('scaleDemo', p)]);
+      return r && { ...r, scale };
+    };
+  }
+
   constructor(root) {
     this.root = root;
     this.stale = root.querySelector('#positions-stale');
     const holder = root.querySelector('#positions-cards');
     this.cards = Object.fromEntries(['sinusoidal', 'learned', 'rope'].map((n) => [n, new EncodingCard(holder, n)]));
+    this.strips = new LengthStrips(root.querySelector('#scale-plot'));
+    this.scaleNote = root.querySelector('#scale-note');
     this.last = null;
   }
 
@@ -106,6 +125,21 @@ export class PositionsView {
     this.last = r;
     this.root.dataset.renders = String(Number(this.root.dataset.renders || 0) + 1);
     for (const kind of r.kinds) this.cards[kind.name].render(kind, state, r.sim);
+    if (r.scale) this.renderScale(r.scale);
+  }
+
+  renderScale(sc) {
+    const med = (a) => Float32Array.from(a).sort()[a.length >> 1];
+    this.strips.setData({
+      groups: sc.groups.map((g) => ({ label: SCALE_LABELS[g.key], lengths: g.lengths })),
+      reference: { value: sc.peLength, label: 'sinusoidal rows √(D/2)' },
+    });
+    const m = Object.fromEntries(sc.groups.map((g) => [g.key, med(g.lengths)]));
+    this.scaleNote.textContent =
+      `D = ${sc.D}: a sinusoidal row has length ${formatNumber(sc.peLength)}. Rows initialised with std 1/√D have length ≈ ${formatNumber(m.small)}, ` +
+      `so without scaling the position signal would swamp them; × √D brings them to ≈ ${formatNumber(m.smallScaled)}, the same order as the positions. ` +
+      `With torch's default N(0, 1) rows (the seed notebooks) the factor goes the other way: ≈ ${formatNumber(m.normal)} becomes ≈ ${formatNumber(m.normalScaled)}. ` +
+      'All lengths come from the engine (Embedding.forward with scale on).';
   }
 
   recolor(state) {
