@@ -107,7 +107,8 @@ std::optional<Top> top_eigen_krylov(const Eigen::MatrixXd& A, int64_t k) {
     s = s * 1664525u + 1013904223u;
     block.data()[i] = static_cast<double>(static_cast<int32_t>(s >> 8) - (1 << 23)) / (1 << 23);
   }
-  int64_t p = 0;
+  Eigen::MatrixXd H(cap, cap);  // Q^T A Q, filled block column by block column
+  int64_t p = 0, next_check = 2 * b;
   for (;;) {
     const int64_t start = p;
     for (int64_t c = 0; c < block.cols() && p < cap; ++c) {
@@ -119,25 +120,29 @@ std::optional<Top> top_eigen_krylov(const Eigen::MatrixXd& A, int64_t k) {
       Q.col(p++) = v / after;
     }
     const int64_t added = p - start;
-    if (added > 0) AQ.middleCols(start, added).noalias() = A.selfadjointView<Eigen::Lower>() * Q.middleCols(start, added);
-    if (p < k) {
-      if (added == 0) return std::nullopt;
-      block = AQ.middleCols(start, added);
-      continue;
+    if (added > 0) {
+      AQ.middleCols(start, added).noalias() = A.selfadjointView<Eigen::Lower>() * Q.middleCols(start, added);
+      H.block(0, start, p, added).noalias() = Q.leftCols(p).transpose() * AQ.middleCols(start, added);
+      H.block(start, 0, added, start) = H.block(0, start, start, added).transpose();
+      const Eigen::MatrixXd d = H.block(start, start, added, added);
+      H.block(start, start, added, added) = 0.5 * (d + d.transpose());
     }
-    Eigen::MatrixXd H = Q.leftCols(p).transpose() * AQ.leftCols(p);
-    H = (0.5 * (H + H.transpose())).eval();
-    Top ritz = top_eigen(H, k);
-    const double tol = 1e-9 * std::max(ritz.values[0], std::numeric_limits<double>::min());
-    bool done = true;
-    Top out{ritz.values, Eigen::MatrixXd(m, k)};
-    for (int64_t c = 0; c < k; ++c) {
-      out.vectors.col(c) = Q.leftCols(p) * ritz.vectors.col(c);
-      const Eigen::VectorXd r = AQ.leftCols(p) * ritz.vectors.col(c) - ritz.values[c] * out.vectors.col(c);
-      done = done && r.norm() <= tol;
+    if (p < k && added == 0) return std::nullopt;
+    // Rayleigh-Ritz costs O(p^3): do it when the basis has grown by a quarter, or at the end.
+    if (p >= k && (p >= next_check || added == 0 || p >= cap)) {
+      next_check = p + std::max<int64_t>(b, p / 4);
+      const Top ritz = top_eigen(H.topLeftCorner(p, p), k);
+      const double tol = 1e-9 * std::max(ritz.values[0], std::numeric_limits<double>::min());
+      bool done = true;
+      Top out{ritz.values, Eigen::MatrixXd(m, k)};
+      for (int64_t c = 0; c < k; ++c) {
+        out.vectors.col(c) = Q.leftCols(p) * ritz.vectors.col(c);
+        const Eigen::VectorXd r = AQ.leftCols(p) * ritz.vectors.col(c) - ritz.values[c] * out.vectors.col(c);
+        done = done && r.norm() <= tol;
+      }
+      if (done || added == 0) return out;  // added == 0: the span is invariant, the pairs are exact
+      if (p >= cap) return std::nullopt;
     }
-    if (done || added == 0) return out;  // added == 0: the span is invariant, the pairs are exact
-    if (p >= cap) return std::nullopt;
     block = AQ.middleCols(start, added);
   }
 }
