@@ -274,7 +274,7 @@ await test('text view: 1.1 MB Tiny Shakespeare tokenizes in the worker, draws at
   assert(/at=200000/.test(await page.evaluate(() => location.hash)), 'position not in the URL');
 });
 
-await test('text view: pasted text is tokenized and rendered as text, never as HTML', async () => {
+await test('text view: pasted text is tokenized, rendered as text (never HTML) and carried by the link', async () => {
   const n = await renders(page, 'text');
   await page.fill('#custom-text', 'Hello world <img src=x onerror="window.__pwned=1">');
   await page.click('#use-text');
@@ -283,6 +283,15 @@ await test('text view: pasted text is tokenized and rendered as text, never as H
   assert(ids === '15496 995', `ids ${ids}`);
   assert((await page.$$('#chips-holder img')).length === 0, 'an <img> element was created from user text');
   assert(!(await page.evaluate(() => window.__pwned)), 'user text ran as code');
+  await page.waitForFunction(() => /txt=[A-Za-z0-9_-]+/.test(location.hash), null, { timeout: 5000 });
+  const link = await page.evaluate(() => location.hash);
+  await page.close();
+  // the link alone reproduces the tokens of the pasted text
+  page = await openPage(link);
+  await waitRenders(page, 'text', 0);
+  const again = await page.$$eval('#chips-holder .chip-id', (els) => els.slice(0, 2).map((e) => e.textContent).join(' '));
+  assert(again === '15496 995', `from the link: ids ${again}`);
+  assert((await page.inputValue('#custom-text')).startsWith('Hello world <img'), 'text box not filled from the link');
   await page.close();
 });
 

@@ -93,8 +93,17 @@ describe('state.serializeHash', () => {
   it('round-trips every default-differing value of every parameter', () => {
     const s = { ...DEFAULTS, view: 'train', seed: 9007199254740991, V: 2147483647, D: 65536, T: 1, scale: true, pad: -5,
       tok: 0, pd: 2, sim: 'dot', cmap: 'cividis', corpus: 'custom', enc: 'char', lower: true, at: 99, L: 256, stride: 1, B: 32, bpeV: 1000,
-      model: 'cbow', pos: 'rope', tD: 8, ctx: 64, tB: 2, opt: 'sgd', lr: 0.5, alpha: 1e-7, win: 2, minc: 1, ep: 9, logy: true, cmp: 50, embed: true };
+      model: 'cbow', pos: 'rope', tD: 8, ctx: 64, tB: 2, opt: 'sgd', lr: 0.5, alpha: 1e-7, win: 2, minc: 1, ep: 9, logy: true, cmp: 50, embed: true, txt: '80jNycnXUSjPL8pJAQA' };
     assert.deepEqual(parseHash(serializeHash(s)).state, s);
+  });
+});
+
+describe('state: the text in the link', () => {
+  it('accepts base64url and refuses anything else, or too long', () => {
+    assert.equal(parseHash('#txt=80jNycnXUSjPL8pJAQA').state.txt, '80jNycnXUSjPL8pJAQA');
+    const bad = parseHash('#txt=a+b').ignored[0];
+    assert.equal(describeIgnored(bad), 'ignored txt=a b (txt must be base64url text of at most 8000 characters); using the built-in corpus');
+    assert.equal(parseHash(`#txt=${'A'.repeat(8001)}`).state.txt, '');
   });
 });
 

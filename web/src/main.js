@@ -8,6 +8,7 @@
 import { EngineClient } from './engine-client.js';
 import { errorTarget } from './error-target.js';
 import { describeIgnored, parseHash, serializeHash } from './state.js';
+import { decodeText, encodeText } from './text-link.js';
 import { Controls } from './views/controls.js';
 import { POSITION_KEYS, PositionsView } from './views/positions-view.js';
 import { TABLE_KEYS, TableView } from './views/table-view.js';
@@ -77,6 +78,7 @@ function showView(name) {
 function onChange(key, value) {
   state[key] = value;
   lastChanged = key;
+  if (key === 'corpus' && value !== 'custom') state.txt = ''; // the link drops text it no longer shows
   if (key === 'model') controls.showFieldsForModel(value);
   if (TEXT_KEYS.includes(key)) state.at = 0; // other ids: start the token strip from the top
   if (key === 'cmap' || key === 'logy') {
@@ -126,10 +128,13 @@ views.text = {
   fetch: single('text', 'tokenize', TextView),
   dirty: true,
   view: new TextView(document.getElementById('view-text'), engine, {
-    onCustomText: () => {
+    onCustomText: async (text) => {
+      const packed = await encodeText(text);
+      state.txt = packed || '';
+      views.text.view.showCustomText(text, packed ? 'Kept in the page link (compressed).' : 'Too long for the page link: kept in this tab only.');
       controls.fill({ ...state, corpus: 'custom' });
       document.getElementById('f-corpus').value = 'custom';
-      onChange('corpus', 'custom'); // marks text, windows and bpe for a refresh
+      onChange('corpus', 'custom'); // marks text, windows, bpe and train for a refresh
     },
     onPosition: (at) => {
       state.at = at;
@@ -179,14 +184,28 @@ window.addEventListener('hashchange', () => {
   controls.showFieldsForModel(state.model);
   document.body.classList.toggle('embed', state.embed);
   for (const v of Object.values(views)) v.dirty = true;
-  showView(views[state.view] ? state.view : 'table');
+  loadLinkText().then(() => showView(views[state.view] ? state.view : 'table'));
 });
+
+// The user's text from the link goes to the worker before the first view asks for tokens.
+async function loadLinkText() {
+  if (!state.txt) return;
+  try {
+    const text = await decodeText(state.txt);
+    await engine.request('setText', { text });
+    views.text.view.showCustomText(text, 'From the page link.');
+  } catch (err) {
+    ignored.push({ key: 'txt', value: state.txt, reason: err.message });
+    showIgnored(ignored);
+    state.txt = '';
+  }
+}
 
 showIgnored(ignored);
 controls.fill(state);
 controls.showFieldsForModel(state.model);
 document.body.classList.toggle('embed', state.embed);
-showView(views[state.view] ? state.view : 'table');
+loadLinkText().then(() => showView(views[state.view] ? state.view : 'table'));
 
 // "working…" after 300 ms of open requests, so quick answers do not flicker the badge
 let busyTimer = null;

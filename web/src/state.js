@@ -14,7 +14,8 @@
 //                                  ignored: [{key: 'seed', value: 'abc', reason: 'seed must be an integer in [0, 9007199254740991]'}]}
 //   serializeHash({...DEFAULTS, D: 8}) -> 'D=8'
 
-// Each entry: kind int | num (finite, > min) | bool | enum | optint (an integer or empty = none).
+// Each entry: kind int | num (finite, > min) | bool | enum | optint (an integer or empty = none)
+// | b64 (base64url text, the user's compressed text).
 // Ranges here are "could ever make sense" bounds, not engine limits.
 export const PARAMS = [
   { key: 'view', kind: 'enum', def: 'table', values: ['table', 'positions', 'text', 'windows', 'bpe', 'train'] },
@@ -50,6 +51,7 @@ export const PARAMS = [
   { key: 'logy', kind: 'bool', def: false },
   { key: 'cmp', kind: 'int', def: 300, min: 1, max: 1 << 20 },
   { key: 'embed', kind: 'bool', def: false }, // 1: only the view (no header, panel or tabs), for iframes
+  { key: 'txt', kind: 'b64', def: '', max: 8000 }, // the user's own text, deflated (text-link.js)
 ];
 
 const BY_KEY = new Map(PARAMS.map((p) => [p.key, p]));
@@ -82,6 +84,9 @@ export function parseValue(p, raw) {
       if (!Number.isFinite(v) || v <= p.min || v > p.max) return { ok: false, reason: `${p.key} must be a number in (${p.min}, ${p.max}]` };
       return { ok: true, value: v };
     }
+    case 'b64':
+      if (s.length <= p.max && /^[A-Za-z0-9_-]*$/.test(s)) return { ok: true, value: s };
+      return { ok: false, reason: `${p.key} must be base64url text of at most ${p.max} characters` };
     case 'bool':
       if (s === '1' || s === 'true') return { ok: true, value: true };
       if (s === '0' || s === 'false') return { ok: true, value: false };
@@ -146,6 +151,7 @@ export function serializeHash(state) {
 export function describeIgnored(item) {
   const p = BY_KEY.get(item.key);
   const shown = item.value.length > 40 ? `${item.value.slice(0, 40)}…` : item.value;
+  if (p && p.kind === 'b64') return `ignored ${item.key}=${shown} (${item.reason}); using the built-in corpus`;
   const fallback = p ? `; using the default ${formatValue(p, p.def) || 'none'}` : '';
   return `ignored ${item.key}=${shown} (${item.reason})${fallback}`;
 }

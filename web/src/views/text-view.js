@@ -50,8 +50,8 @@ export class TextView {
       const text = this.el.textarea.value;
       try {
         const r = await engine.request('setText', { text });
-        this.el.customCaption.textContent = `${r.chars} characters, ${r.bytes} bytes, kept in this tab only.`;
-        onCustomText();
+        this.el.customCaption.textContent = `${r.chars} characters, ${r.bytes} bytes.`;
+        onCustomText(text);
       } catch (err) {
         this.el.customCaption.textContent = err.message;
       }
@@ -67,6 +67,12 @@ export class TextView {
     }
     this.el.textarea.value = await f.text();
     this.el.use.click();
+  }
+
+  // The text came from the link: show it in the box.
+  showCustomText(text, note) {
+    this.el.textarea.value = text;
+    this.el.customCaption.textContent = note;
   }
 
   setStale(text) {
