@@ -56,7 +56,6 @@ async function refresh(name) {
     controls.clearErrors(v.keys);
     await v.view.render(r, state);
     v.view.setStale('');
-    v.good = { ...state };
     writeHash();
   } catch (err) {
     const key = errorTarget(err.message, v.keys, lastChanged);
