@@ -78,7 +78,7 @@ async function main() {
     bundle: true,
     format: 'esm',
     target: 'es2022',
-    minify: false,
+    minify: true, // with source maps next to the bundles
     sourcemap: true,
     legalComments: 'eof',
     logLevel: 'warning',
