@@ -5,7 +5,7 @@
 //                -> info {settings, rows, tokens, labels (of the drawn table rows), estimate {bytes, msPerStep, tokensPerStep}, remapped}
 //   trainStep    {budgetMs = 40, maxSteps} -> {points: [[step, loss]...], stats, table grid, positions?}
 //   trainReset   {} -> info (the same run from step 0)
-//   trainCompare {...trainStart payload, steps} -> {kinds, curves: {pos: [[step, loss]...]}, heldOutLoss: {pos: loss}, heldOutTokens, ms}
+//   trainCompare {...trainStart payload, steps, kinds = all five} -> {kinds, curves: {pos: [[step, loss]...]}, heldOutLoss: {pos: loss}, heldOutTokens, ms}
 //   trainExport  {} -> {vectors: 'vectors.tsv text', metadata: 'metadata.tsv text', rows, cols, step}
 //   trainNeighbours {query: 'thou' | 'king - man + woman', k} -> {query, analogy, step, neighbours: [{row, label, cosine}]}
 //   trainStart/trainReset/trainStep replies also carry map: {points (rows*2), explained [2]} (PCA, at most every 250 ms);
@@ -159,7 +159,7 @@ export function makeTrainHandlers(M, ensureTokens) {
     const cut = Math.floor(prep.ids.length * 0.9);
     const train = prep.ids.subarray(0, cut);
     const heldOut = prep.ids.subarray(cut);
-    const kinds = ['none', 'learned', 'sinusoidal', 'rope', 'alibi'];
+    const kinds = p.kinds || ['none', 'learned', 'sinusoidal', 'rope', 'alibi'];
     const curves = {};
     const heldOutLoss = {};
     const t0 = performance.now();

@@ -226,20 +226,35 @@ export class TrainView {
     }
   }
 
+  // One request per encoding, so the curves appear one by one and the note shows progress.
   async runCompare() {
     this.pause();
     this.el.cmpBtn.disabled = true;
-    this.el.cmpNote.textContent = `training 5 models × ${this.state.cmp} steps in the worker…`;
+    const kinds = ['none', 'learned', 'sinusoidal', 'rope', 'alibi'];
+    const steps = this.state.cmp;
+    const payload = { ...TrainView.payload(this.state), steps };
+    const curves = {};
+    const held = {};
+    let heldOutTokens = 0;
+    let ms = 0;
+    const est = this.last && this.last.estimate ? ` (≈ ${formatNumber((5 * steps * this.last.estimate.msPerStep) / 1000)} s in all)` : '';
     try {
-      const r = await this.engine.request('trainCompare', { ...TrainView.payload(this.state), steps: this.state.cmp });
-      const xs = r.curves[r.kinds[0]].map((p) => p[0]);
-      this.root.querySelector('#compare-loss').hidden = false;
-      this.compare.setData([xs, ...r.kinds.map((k) => r.curves[k].map((p) => p[1]))]);
-      const held = r.kinds.map((k) => `${k} ${r.heldOutLoss[k] === null ? '–' : r.heldOutLoss[k].toFixed(3)}`).join(', ');
-      const best = r.kinds.filter((k) => r.heldOutLoss[k] !== null).sort((a, b) => r.heldOutLoss[a] - r.heldOutLoss[b])[0];
+      for (const [i, k] of kinds.entries()) {
+        this.el.cmpNote.textContent = `training ${i + 1} of 5 (${k}), ${steps} steps each, in the worker${est}…`;
+        const r = await this.engine.request('trainCompare', { ...payload, kinds: [k] });
+        curves[k] = r.curves[k];
+        held[k] = r.heldOutLoss[k];
+        heldOutTokens = r.heldOutTokens;
+        ms += r.ms;
+        const xs = curves[kinds[0]].map((p) => p[0]);
+        this.root.querySelector('#compare-loss').hidden = false;
+        this.compare.setData([xs, ...kinds.map((kk) => (curves[kk] ? curves[kk].map((p) => p[1]) : xs.map(() => null)))]);
+      }
+      const text = kinds.map((k) => `${k} ${held[k] === null ? '–' : held[k].toFixed(3)}`).join(', ');
+      const best = kinds.filter((k) => held[k] !== null).sort((a, b) => held[a] - held[b])[0];
       this.el.cmpNote.textContent =
-        `Held-out loss (last 10% of the text, ${r.heldOutTokens.toLocaleString('en')} tokens, not trained on) after ${this.state.cmp} steps: ${held}` +
-        `${best ? `; lowest: ${best}` : ''}. ${formatNumber(r.ms / 1000)} s in the worker.`;
+        `Held-out loss (last 10% of the text, ${heldOutTokens.toLocaleString('en')} tokens, not trained on) after ${steps} steps: ${text}` +
+        `${best ? `; lowest: ${best}` : ''}. ${formatNumber(ms / 1000)} s in the worker.`;
       this.root.dataset.compared = '1';
     } catch (err) {
       this.el.cmpNote.textContent = err.message;
