@@ -7,13 +7,15 @@
 //     -> points (n,k) float32, components (k,D) float32, explained (k) double
 //
 // Method (as sklearn.decomposition.PCA with svd_solver='full', up to signs): centre the n
-// rows on their mean, then the top-k eigenvectors of the D x D covariance
-// C = X^T X / (n - 1), formed in double with Eigen and decomposed with
-// SelfAdjointEigenSolver. When n < D the n x n Gram matrix G = X X^T is decomposed instead
-// (same non-zero eigenvalues; component v = X^T u / sqrt(lambda)), which costs O(n^2 D + n^3)
-// instead of O(n D^2 + D^3). explained[i] = lambda_i / trace(C), the fraction of the total
-// variance (sklearn's explained_variance_ratio_), so the ratios are sorted descending and sum
-// to <= 1.
+// rows on their mean, form the D x D covariance C = X^T X / (n - 1) in double with Eigen, and
+// take its top-k eigenvectors. When n < D the n x n Gram matrix G = X X^T is decomposed
+// instead (same non-zero eigenvalues; component v = X^T u / sqrt(mu)). The eigensolver is
+// Eigen's SelfAdjointEigenSolver for matrices up to 256 x 256 and block Krylov (block Lanczos
+// with Rayleigh-Ritz, top k only) above, with the exact solver as its fallback.
+// explained[i] = lambda_i / trace(C), the fraction of the total variance (sklearn's
+// explained_variance_ratio_), so the ratios are sorted descending and sum to <= 1.
+// subtle: Eigen's results are not bit-identical between the native and the wasm build (the
+// neighbours are; see neighbours.hpp); tests/js/project.test.mjs checks 1e-5 on components.
 //
 // Signs: an eigenvector is only defined up to sign, so each component is flipped to make its
 // largest-magnitude loading positive (loadings within a relative 1e-6 of the largest count as
@@ -22,11 +24,13 @@
 // index (non-negative dot product). The second keeps an animation across training steps from
 // jumping whenever two loadings trade places.
 //
-// Cost: O(n m^2) to form the m x m matrix (m = min(n, D)), then O(m^3) for the exact
-// eigensolver when m <= 256, or block Krylov (a few dozen m x m products by m x (k+2)
-// blocks) above. Memory: that matrix plus 256 centred rows in double (the Gram path: all n
-// centred rows); the table is not copied. Figures (5000 x 100, 50000 x 256, ...) are in the
-// project commit messages and README.
+// Cost: O(max(n, D) m^2) to form the m x m matrix (m = min(n, D)), then O(m^3) for the
+// exact eigensolver or a few dozen (m x m) x (m x (k+2)) products for Krylov. Memory: that
+// matrix plus 256 centred rows in double (the Gram path: all n centred rows); the table is not
+// copied. Measured, k = 2, random tables (the slowest case for Krylov: flat spectrum):
+//   5000 x 100: native 8-11 ms, wasm (Node 20) 13-22 ms;  50000 x 256: native 0.36-0.5 s, wasm
+//   0.44-0.47 s;  5000 x 768 (Krylov): native 0.3-0.5 s, wasm 0.8 s;  2000 x 4096 (Gram +
+//   Krylov): native 1.9 s, wasm 3.9 s (2-core EPYC shared with other jobs; medians of 3-7 runs).
 //
 // It does not: whiten, compute more than the top k, reorder components to match `previous`
 // when two eigenvalues cross (only signs are aligned), or treat zero-variance directions
@@ -34,8 +38,10 @@
 // deterministic, orthonormal completion).
 //
 // Intended usage:
-//   PcaResult r = pca(table, V, D, {.k = 2});                        // first frame
-//   PcaResult s = pca(table2, V, D, {.k = 2, .previous = r.components});  // next frame, aligned
+//   PcaOptions o;  o.k = 2;
+//   PcaResult r = pca(table, V, D, o);         // first frame
+//   o.previous = r.components;
+//   PcaResult s = pca(table2, V, D, o);        // next frame, signs aligned to the first
 //   // s.points[i*2 + 0], s.points[i*2 + 1]: row i's x, y
 #pragma once
 
