@@ -91,7 +91,7 @@ describe('limits.checkPageBudget', () => {
   it('refuses what fits the engine but not a browser tab, naming both limits', () => {
     assert.ok(200000 * 1024 * 4 > PAGE_BYTES && 200000 * 1024 * 4 <= ENGINE_MAX_BYTES);
     assert.throws(() => checkPageBudget('Embedding', 'a table', 200000, 1024), {
-      message: 'Embedding: a table of 200000 x 1024 values needs 819200000 bytes; this page draws at most 536870912 bytes (the engine itself allows 3758096384; use the CLI for bigger tables)',
+      message: 'Embedding: a table of 200000 x 1024 values needs 819200000 bytes; this page draws at most 268435456 bytes (the engine itself allows 3758096384; use the CLI for bigger tables)',
     });
   });
 });

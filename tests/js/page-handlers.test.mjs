@@ -68,7 +68,7 @@ describe('table handler', () => {
     assert.match((await call(8, 'table', { ...base, D: 0 })).message, /^Embedding: embeddingDim 0/);
     assert.equal((await call(9, 'table', { ...base, tok: 6 })).message, 'lookup: token id 6 out of range [0, 6)');
     assert.match((await call(10, 'table', { ...base, V: 2000000000, D: 1000 })).message, /more than the limit of 3758096384 bytes$/);
-    assert.match((await call(11, 'table', { ...base, V: 200000, D: 1024 })).message, /this page draws at most 536870912 bytes/);
+    assert.match((await call(11, 'table', { ...base, V: 200000, D: 1024 })).message, /this page draws at most 268435456 bytes/);
   });
 });
 

@@ -4,7 +4,7 @@
 // tables above PAGE_BYTES with a message that says so. Pure; tested in tests/js/arrays.test.mjs.
 
 export const ENGINE_MAX_BYTES = 3758096384; // kMaxTableBytes in src/core/error.cpp
-export const PAGE_BYTES = 512 * 1024 * 1024;
+export const PAGE_BYTES = 256 * 1024 * 1024; // the worker also holds a copy (weight()), so ~2x this
 
 // (where, what, a, b) -> throws Error when a x b float32 values fit the engine but not the page.
 // Sizes beyond the engine limit pass through so the engine's message is the one shown.
