@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <vector>
 
@@ -448,6 +449,20 @@ TEST_CASE("table_file reads what table_io writes", "[project][table_file]") {
                         "read_npy: Fortran-order arrays are not supported; save with np.ascontiguousarray");
     REQUIRE_THROWS_WITH(parse_npy(b.substr(0, b.size() - 1)), "read_npy: the .npy data has 7 bytes, expected 1 x 2 x 4");
     REQUIRE_THROWS_WITH(parse_npy("hello world"), "read_npy: not a .npy file (no \\x93NUMPY magic)");
+  }
+
+  SECTION("files written by write_npy and write_projector_tsv read back") {
+    const std::string dir = (std::filesystem::temp_directory_path() / "embedlab-test-project").string();
+    const std::vector<float> t{1, 2, 3, 4, 5, 6};
+    const std::vector<std::string> labels{"the", "a\tb", "back\\slash"};
+    write_npy(dir + ".npy", t, 3, 2);
+    write_projector_tsv(dir, t, 3, 2, labels);
+    const NpyTable r = read_npy(dir + ".npy");
+    CHECK(r.data == t);
+    CHECK(read_labels(dir + "/metadata.tsv") == labels);
+    std::filesystem::remove_all(dir);
+    std::filesystem::remove(dir + ".npy");
+    REQUIRE_THROWS_WITH(read_npy(dir + ".npy"), "read_npy: cannot open '" + dir + ".npy'");
   }
 
   SECTION("metadata labels unescape what tsv_escape wrote") {

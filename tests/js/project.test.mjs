@@ -83,6 +83,21 @@ describe('nearest and analogy', () => {
     [0.9752869, 0.7554539, 0.7468528, 0.6532815].forEach((s, i) => assert.ok(Math.abs(r.scores[i] - s) < 1e-6, `${r.scores[i]} vs ${s}`));
   });
 
+  it('looks words up in a metadata.tsv on the CLI (--word, --vocab)', () => {
+    const words = ['man', 'woman', 'king', 'queen', 'apple', 'prince', 'girl'];
+    const t = Float32Array.from([1, 0, 0, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0, 0, 1, 1, 0, 1.2, 0.5, 1, 0]);
+    const f = path.join(dir, 'words.npy'), tsv = path.join(dir, 'metadata.tsv');
+    fs.writeFileSync(f, npyBytes(t, 7, 3));
+    fs.writeFileSync(tsv, words.join('\n') + '\n');
+    const a = native(['analogy', '--table', f, '--vocab', tsv, '--positive', 'king,woman', '--negative', 'man', '--k', '2']);
+    assert.deepEqual(a.neighbours.map((x) => x.label), ['queen', 'girl']);
+    const n = native(['neighbours', '--table', f, '--vocab', tsv, '--word', 'king', '--k', '1']);
+    assert.deepEqual(n.query, { id: 2, label: 'king' });
+    assert.equal(n.neighbours[0].label, 'prince');
+    const w = M.nearest(t, 7, 3, { id: 2, k: 1 });
+    assert.ok(sameBits(w.scores, Float32Array.from(n.neighbours, (x) => x.score)));
+  });
+
   it('takes a query vector and ranks every row', () => {
     const q = table.slice(5 * D, 6 * D);
     const r = M.nearest(table, V, D, { vector: q, k: 3 });
