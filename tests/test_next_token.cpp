@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/detmath.hpp"
+#include "core/kernels.hpp"
 #include "core/rng.hpp"
 #include "train/dense_kernels.hpp"
 #include "train/next_token.hpp"
@@ -52,6 +53,31 @@ TEST_CASE("dense kernels equal their scalar references bit for bit", "[train-ker
       CHECK(same_bits(C1, C2));
     }
     dense::detail::set_avx2_enabled(true);
+  }
+
+  SECTION("dot_rows equals kernels::dot per row and sgns_update equals two axpy calls") {
+    for (size_t n : {1u, 7u, 8u, 9u, 100u, 300u}) {
+      const auto x = randn(g, n);
+      std::vector<std::vector<float>> ys;
+      std::vector<const float*> ptrs;
+      for (int r = 0; r < 7; ++r) ys.push_back(randn(g, n));
+      for (auto& y : ys) ptrs.push_back(y.data());
+      for (size_t count = 0; count <= ptrs.size(); ++count) {
+        std::vector<float> out(count);
+        dense::dot_rows(n, x.data(), ptrs.data(), count, out.data());
+        for (size_t r = 0; r < count; ++r) {
+          const float want = kernels::dot(n, x.data(), ptrs[r]);
+          CHECK(std::memcmp(&out[r], &want, 4) == 0);
+        }
+      }
+      auto l2a = randn(g, n), worka = randn(g, n);
+      auto l2b = l2a, workb = worka;
+      dense::sgns_update(n, 0.37f, x.data(), l2a.data(), worka.data());
+      kernels::axpy(n, 0.37f, l2b.data(), workb.data());
+      kernels::axpy(n, 0.37f, x.data(), l2b.data());
+      CHECK(same_bits(l2a, l2b));
+      CHECK(same_bits(worka, workb));
+    }
   }
 
   SECTION("gemm_acc worked example: [[1,2]] @ [[3],[4]] added to [[10]] is [[21]]") {

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "core/detmath.hpp"
+#include "core/kernels.hpp"
 
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>
@@ -258,6 +259,40 @@ void sgns_update(size_t n, float g, const float* l1, float* l2, float* work) {
   }
 }
 
+// R rows of 8-way dots with x, as kernels::dot computes each.
+template <int R>
+inline void dot_group(size_t n, const float* x, const float* const* ys, float* out) {
+  V4 lo[R], hi[R];
+  for (int r = 0; r < R; ++r) lo[r] = hi[r] = splat(0.0f);
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const V4 x0 = load(x + i), x1 = load(x + i + 4);
+    for (int r = 0; r < R; ++r) {
+      lo[r] = add(lo[r], mul(x0, load(ys[r] + i)));
+      hi[r] = add(hi[r], mul(x1, load(ys[r] + i + 4)));
+    }
+  }
+  for (int r = 0; r < R; ++r) {
+    float s[8];
+    store(s, lo[r]);
+    store(s + 4, hi[r]);
+    float total = combine8(s);
+    for (size_t j = i; j < n; ++j) total = total + x[j] * ys[r][j];
+    out[r] = total;
+  }
+}
+
+void dot_rows(size_t n, const float* x, const float* const* ys, size_t count, float* out) {
+  size_t r = 0;
+  for (; r + 4 <= count; r += 4) dot_group<4>(n, x, ys + r, out + r);
+  switch (count - r) {
+    case 3: dot_group<3>(n, x, ys + r, out + r); break;
+    case 2: dot_group<2>(n, x, ys + r, out + r); break;
+    case 1: dot_group<1>(n, x, ys + r, out + r); break;
+    default: break;
+  }
+}
+
 void exp_floats(size_t n, const float* x, float* out) {
   size_t i = 0;
   for (; i + 4 <= n; i += 4) store(out + i, exp4(load(x + i)));
@@ -316,6 +351,9 @@ void gemm_acc(size_t n, size_t k, size_t m, const float* A, size_t lda, const fl
   ref::gemm_acc(n, k, m, A, lda, B, ldb, C, ldc);
 }
 void exp_floats(size_t n, const float* x, float* out) { ref::exp_floats(n, x, out); }
+void dot_rows(size_t n, const float* x, const float* const* ys, size_t count, float* out) {
+  for (size_t r = 0; r < count; ++r) out[r] = kernels::dot(n, x, ys[r]);
+}
 void sgns_update(size_t n, float g, const float* l1, float* l2, float* work) {
   ref::sgns_update(n, g, l1, l2, work);
 }

@@ -42,6 +42,10 @@ double softmax_xent(size_t n, size_t V, float* logits, const int32_t* targets, f
 // Per element the same two multiply-adds as kernels::axpy twice, so the same bits.
 void sgns_update(size_t n, float g, const float* l1, float* l2, float* work);
 
+// out[r] = kernels::dot(n, x, ys[r]) for r < count, bit for bit (the same 8 partial sums per
+// row, combined in the same order), with up to 4 rows interleaved so their add chains overlap.
+void dot_rows(size_t n, const float* x, const float* const* ys, size_t count, float* out);
+
 // "avx2", "sse2", "wasm_simd128" or "scalar": the variant gemm_acc runs on this machine.
 const char* gemm_isa();
 

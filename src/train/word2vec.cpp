@@ -211,6 +211,8 @@ void Word2Vec::init_tables() {
   work_.assign(D, 0.0f);
   neu1_.assign(D, 0.0f);
   targets_.assign(static_cast<size_t>(settings_.negative) + 1, 0);
+  rows_.assign(targets_.size(), nullptr);
+  dots_.assign(targets_.size(), 0.0f);
   indexes_.assign(kMaxSentenceLen, 0);
   reduced_.assign(kMaxSentenceLen, 0);
 }
@@ -267,13 +269,27 @@ uint64_t Word2Vec::train_pair_sg(int32_t center, int32_t context, float alpha,
     const char* row = reinterpret_cast<const char*>(syn1neg_.data() + static_cast<size_t>(targets[d]) * D);
     for (size_t b = 0; b < D * sizeof(float); b += 64) __builtin_prefetch(row + b, 1);
   }
+  // Dots of every prediction at once (independent add chains overlap); a noise row drawn
+  // twice is recomputed after its first update, so the values are gensim's sequential ones.
+  const float** rows = rows_.data();
+  float* dots = dots_.data();
+  size_t n_rows = 0;
+  for (int64_t d = 0; d <= settings_.negative; ++d) {
+    if (d > 0 && targets[d] == center) continue;
+    rows[n_rows++] = syn1neg_.data() + static_cast<size_t>(targets[d]) * D;
+  }
+  dense::dot_rows(D, l1, rows, n_rows, dots);
   double loss = 0;
+  size_t slot = 0;
   for (int64_t d = 0; d <= settings_.negative; ++d) {
     const int32_t target = targets[d];
     if (d > 0 && target == center) continue;
     const float label = d == 0 ? 1.0f : 0.0f;
     float* l2 = syn1neg_.data() + static_cast<size_t>(target) * D;
-    const float f_dot = kernels::dot(D, l1, l2);
+    bool repeated = false;
+    for (int64_t e = 1; e < d; ++e) repeated = repeated || targets[e] == target;
+    const float f_dot = repeated ? kernels::dot(D, l1, l2) : dots[slot];
+    ++slot;
     const float signed_dot = d == 0 ? f_dot : -f_dot;
     if (signed_dot > -kMaxExp && signed_dot < kMaxExp) loss -= t.log[table_index(signed_dot)];
     if (!(f_dot > -kMaxExp && f_dot < kMaxExp)) {
@@ -318,13 +334,27 @@ uint64_t Word2Vec::train_cbow(const int32_t* idx, int64_t i, int64_t j, int64_t 
     const char* row = reinterpret_cast<const char*>(syn1neg_.data() + static_cast<size_t>(targets[d]) * D);
     for (size_t b = 0; b < D * sizeof(float); b += 64) __builtin_prefetch(row + b, 1);
   }
+  // Dots of every prediction at once (independent add chains overlap); a noise row drawn
+  // twice is recomputed after its first update, so the values are gensim's sequential ones.
+  const float** rows = rows_.data();
+  float* dots = dots_.data();
+  size_t n_rows = 0;
+  for (int64_t d = 0; d <= settings_.negative; ++d) {
+    if (d > 0 && targets[d] == center) continue;
+    rows[n_rows++] = syn1neg_.data() + static_cast<size_t>(targets[d]) * D;
+  }
+  dense::dot_rows(D, neu1, rows, n_rows, dots);
   double loss = 0;
+  size_t slot = 0;
   for (int64_t d = 0; d <= settings_.negative; ++d) {
     const int32_t target = targets[d];
     if (d > 0 && target == center) continue;
     const float label = d == 0 ? 1.0f : 0.0f;
     float* l2 = syn1neg_.data() + static_cast<size_t>(target) * D;
-    const float f_dot = kernels::dot(D, neu1, l2);
+    bool repeated = false;
+    for (int64_t e = 1; e < d; ++e) repeated = repeated || targets[e] == target;
+    const float f_dot = repeated ? kernels::dot(D, neu1, l2) : dots[slot];
+    ++slot;
     const float signed_dot = d == 0 ? f_dot : -f_dot;
     if (signed_dot > -kMaxExp && signed_dot < kMaxExp) loss -= t.log[table_index(signed_dot)];
     if (!(f_dot > -kMaxExp && f_dot < kMaxExp)) {

@@ -146,6 +146,8 @@ class Word2Vec {
 
   std::vector<float> syn0_, syn1neg_, work_, neu1_;
   std::vector<int32_t> indexes_, targets_;
+  std::vector<const float*> rows_;
+  std::vector<float> dots_;
   std::vector<int64_t> sentence_idx_;
   std::vector<int32_t> reduced_;
   Generator rng_;
