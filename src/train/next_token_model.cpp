@@ -13,7 +13,7 @@ namespace embedlab {
 
 namespace {
 
-constexpr int64_t kHeadChunk = 96;  // rows of logits materialised at once (cache-sized)
+constexpr int64_t kHeadChunk = 64;  // rows of logits materialised at once (64 x V floats)
 
 void zero(std::vector<float>& v, size_t n) { v.assign(n, 0.0f); }
 
