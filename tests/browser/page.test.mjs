@@ -319,6 +319,22 @@ await test('windows view: L=4, stride=4, batch 4 on the-verdict -> 1,286 windows
     el.dispatchEvent(new Event('input'));
   });
   await waitRenders(page, 'windows', m + 1);
+  // The strip places window k's input at columns [2k, 2k + 4) and its target one to the right.
+  const spans = await page.$eval('#win-strip', (grid) => {
+    const out = {};
+    let label = null;
+    let col = 0;
+    for (const c of grid.children) {
+      if (c.classList.contains('win-label')) { label = c.textContent; col = 0; out[label] = []; continue; }
+      if (label && c.classList.contains('win-cell')) {
+        if (c.classList.contains('input') || c.classList.contains('target')) out[label].push(col);
+        col++;
+      }
+    }
+    return out;
+  });
+  assert(JSON.stringify(spans['input 1']) === '[2,3,4,5]', `input 1 covers columns ${JSON.stringify(spans['input 1'])}`);
+  assert(JSON.stringify(spans['target 1']) === '[3,4,5,6]', `target 1 covers columns ${JSON.stringify(spans['target 1'])}`);
   await page.screenshot({ path: path.join(shots, 'windows.png'), fullPage: true });
   await typeInto(page, 'f-stride', '0');
   await page.waitForFunction(() => document.querySelector('.field[data-key="stride"] .field-error').textContent.length > 0, null, { timeout: 5000 });

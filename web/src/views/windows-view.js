@@ -96,10 +96,11 @@ export class WindowsView {
       grid.append(holder);
     }
     for (const w of r.windows) {
-      for (const [kind, from] of [['input', w.start], ['target', w.start + 1]]) {
+      // subtle: rows span the strip's columns [from, from + width); a window covers [start, start + L).
+      for (const [kind, start] of [['input', w.start], ['target', w.start + 1]]) {
         grid.append(cell(`${kind} ${w.index}`, `win-label ${kind}`));
         for (let p = from; p < from + width; p++) {
-          const inside = p >= from && p < from + L;
+          const inside = p >= start && p < start + L;
           grid.append(cell(inside ? (kind === 'input' ? 'x' : 'y') : '', inside ? `win-cell ${kind}` : 'win-cell'));
         }
       }
