@@ -61,6 +61,7 @@ export class Heatmap {
     this.domain = domain;
     this.lut = lut;
     this.highlightRow = highlightRow;
+    this.tip.hidden = true;  // a tooltip from the previous data would show a stale value
     this.canvas.setAttribute('aria-label', label || `${this.opts.yLabel} by ${this.opts.xLabel} heatmap`);
     this.paintImage();
     this.schedule();
