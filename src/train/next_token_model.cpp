@@ -13,7 +13,7 @@ namespace embedlab {
 
 namespace {
 
-constexpr int64_t kHeadChunk = 64;  // rows of logits materialised at once (64 x V floats)
+constexpr int64_t kHeadChunk = 32;  // rows of logits at once: 32 x V floats (fastest in Node 20)
 
 void zero(std::vector<float>& v, size_t n) { v.assign(n, 0.0f); }
 
