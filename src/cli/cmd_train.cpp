@@ -15,6 +15,7 @@
 #include <cmath>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
 #include "bench/bench_train.hpp"
@@ -29,6 +30,8 @@
 namespace embedlab::cli {
 
 namespace {
+
+constexpr double kLowest = std::numeric_limits<double>::lowest(), kHighest = std::numeric_limits<double>::max();
 
 std::string read_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
@@ -88,9 +91,10 @@ Word2VecSettings word2vec_settings(Args& a, bool sg, bool seed_required) {
   s.window = a.integer_or("window", s.window, 1, 1000000);
   s.negative = a.integer_or("negative", s.negative, 1, 1000);
   s.min_count = a.integer_or("min-count", s.min_count, 1, INT64_MAX);
-  s.sample = a.number_or("sample", s.sample, 0, 1e18);
-  s.alpha = a.number_or("alpha", s.alpha, 0, 1e18);
-  s.min_alpha = a.number_or("min-alpha", s.min_alpha, 0, 1e18);
+  // any finite number: the engine's validate() names the limits
+  s.sample = a.number_or("sample", s.sample, kLowest, kHighest);
+  s.alpha = a.number_or("alpha", s.alpha, kLowest, kHighest);
+  s.min_alpha = a.number_or("min-alpha", s.min_alpha, kLowest, kHighest);
   s.epochs = a.integer_or("epochs", s.epochs, 1, 1000000);
   s.cbow_mean = !a.flag("cbow-sum");
   s.seed = static_cast<uint64_t>(seed_required ? a.integer("seed", 0, INT64_MAX) : a.integer_or("seed", 1, 0, INT64_MAX));
@@ -168,13 +172,13 @@ NextTokenSettings next_token_settings(Args& a, int64_t V) {
   s.model.pos = parse_position_kind(a.text_or("pos", "learned"));
   s.model.scale_embeddings = a.flag("scale");
   s.model.tie_head = a.flag("tie");
-  s.model.alibi_slope = static_cast<float>(a.number_or("alibi-slope", 0.5, 0, 1e6));
+  s.model.alibi_slope = static_cast<float>(a.number_or("alibi-slope", 0.5, kLowest, kHighest));
   s.model.seed = static_cast<uint64_t>(a.integer("seed", 0, INT64_MAX));
   s.batch_size = a.integer_or("batch-size", 16, 0, 1 << 20);
   s.stride = a.integer_or("stride", 0, 0, 1 << 20);
   s.optimizer.kind = parse_optimizer_kind(a.text_or("optimizer", "adam"));
-  s.optimizer.lr = a.number_or("lr", s.optimizer.kind == OptimizerKind::Sgd ? 0.1 : 1e-3, -1e300, 1e300);
-  s.optimizer.weight_decay = a.number_or("weight-decay", default_weight_decay(s.optimizer.kind), 0, 1e300);
+  s.optimizer.lr = a.number_or("lr", s.optimizer.kind == OptimizerKind::Sgd ? 0.1 : 1e-3, kLowest, kHighest);
+  s.optimizer.weight_decay = a.number_or("weight-decay", default_weight_decay(s.optimizer.kind), kLowest, kHighest);
   return s;
 }
 

@@ -8,6 +8,7 @@
 #include "core/kernels.hpp"
 #include "core/rng.hpp"
 #include "train/dense_kernels.hpp"
+#include "train/train_stats.hpp"
 
 namespace embedlab {
 
@@ -35,7 +36,7 @@ void validate(const NextTokenConfig& c) {
                            std::to_string(c.dim));
   }
   if (!std::isfinite(c.alibi_slope) || c.alibi_slope < 0) {
-    fail("next-token", "alibi slope must be finite and >= 0, got " + std::to_string(c.alibi_slope));
+    fail("next-token", "alibi slope must be finite and >= 0, got " + format_rate(c.alibi_slope));
   }
   checked_elements("next-token", "a token table", c.vocab_size, c.dim);
 }
