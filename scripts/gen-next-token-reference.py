@@ -1,0 +1,79 @@
+#!/usr/bin/python3
+"""Writes tests/reference/next_token_torch.json: the next-token model in torch 1.13 (autograd),
+for the Catch2 test that compares embedlab's forward, hand-written backward and Adam step.
+
+For each case: torch.manual_seed(seed), then the modules in embedlab's draw order
+(nn.Embedding(V, D), nn.Embedding(T, D) if learned, q/k/v nn.Linear(D, D, bias=False),
+nn.Linear(D, V, bias=False) unless tied), one batch of inputs/targets, and
+  loss, every parameter's gradient, and the loss after one torch.optim.Adam(lr) step.
+RoPE rotates interleaved pairs (x[2i], x[2i+1]) at position p by p * 10000^(-2i/D).
+Usage: /usr/bin/python3 scripts/gen-next-token-reference.py > tests/reference/next_token_torch.json
+"""
+import json
+import math
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+torch.set_num_threads(1)
+
+
+def rope(x):  # x (B, T, D)
+    B, T, D = x.shape
+    theta = torch.tensor([10000.0 ** (-2.0 * i / D) for i in range(D // 2)], dtype=torch.float64)
+    ang = torch.arange(T, dtype=torch.float64)[:, None] * theta[None, :]
+    c, s = torch.cos(ang).float(), torch.sin(ang).float()
+    x0, x1 = x[..., 0::2], x[..., 1::2]
+    out = torch.empty_like(x)
+    out[..., 0::2] = x0 * c - x1 * s
+    out[..., 1::2] = x0 * s + x1 * c
+    return out
+
+
+def case(V, D, T, B, seed, pos, tie, scale, lr):
+    torch.manual_seed(seed)
+    tok = nn.Embedding(V, D)
+    params = {"token": tok.weight}
+    if pos == "learned":
+        P = nn.Embedding(T, D)
+        params["position"] = P.weight
+    q, k, v = (nn.Linear(D, D, bias=False) for _ in range(3))
+    params.update(query=q.weight, key=k.weight, value=v.weight)
+    if not tie:
+        head = nn.Linear(D, V, bias=False)
+        params["head"] = head.weight
+    g = torch.Generator().manual_seed(1000 + seed)
+    ids = torch.randint(0, V, (B, T + 1), generator=g)
+    x, y = ids[:, :-1], ids[:, 1:]
+
+    def loss_fn():
+        h0 = tok(x) * (math.sqrt(D) if scale else 1.0)
+        if pos == "learned":
+            h0 = h0 + params["position"][None, :T]
+        Q, K, Vv = q(h0), k(h0), v(h0)
+        if pos == "rope":
+            Q, K = rope(Q), rope(K)
+        a = (Q @ K.transpose(1, 2)) / math.sqrt(D)
+        a = a.masked_fill(torch.triu(torch.ones(T, T, dtype=torch.bool), 1), float("-inf")).softmax(-1)
+        h = h0 + a @ Vv
+        logits = h @ (tok.weight if tie else params["head"]).T
+        return F.cross_entropy(logits.reshape(-1, V), y.reshape(-1))
+
+    loss = loss_fn()
+    loss.backward()
+    out = {"V": V, "D": D, "T": T, "B": B, "seed": seed, "pos": pos, "tie": tie, "scale": scale, "lr": lr,
+           "inputs": x.flatten().tolist(), "targets": y.flatten().tolist(), "loss": float(loss),
+           "init": {n: p.detach().flatten().tolist() for n, p in params.items()},
+           "grads": {n: p.grad.flatten().tolist() for n, p in params.items()}}
+    opt = torch.optim.Adam(list(params.values()), lr=lr)
+    opt.step()
+    with torch.no_grad():
+        out["loss_after_adam_step"] = float(loss_fn())
+    return out
+
+
+cases = [case(11, 8, 6, 3, 7, "learned", False, False, 0.01),
+         case(13, 8, 5, 2, 3, "rope", True, True, 0.01),
+         case(9, 6, 4, 2, 5, "none", False, False, 0.05)]
+print(json.dumps({"generated_by": "scripts/gen-next-token-reference.py (torch " + torch.__version__ + ")", "cases": cases}))
