@@ -43,7 +43,7 @@ TEST_CASE("dense kernels equal their scalar references bit for bit", "[train-ker
   INFO("gemm isa " << dense::gemm_isa());
 
   SECTION("gemm_acc on shapes that leave row, column and block remainders (SSE2 and AVX2 paths)") {
-    const size_t shapes[][3] = {{1, 1, 1}, {3, 5, 7}, {6, 64, 16}, {7, 65, 33}, {13, 300, 9}, {5, 3, 600}};
+    const size_t shapes[][3] = {{1, 1, 1}, {3, 5, 7}, {6, 64, 16}, {7, 65, 33}, {13, 300, 9}, {5, 3, 600}, {4, 0, 5}, {2, 600, 1100}};
     for (int pass = 0; pass < 2; ++pass)
     for (const auto& s : shapes) {
       dense::detail::set_avx2_enabled(pass == 1);
@@ -54,6 +54,12 @@ TEST_CASE("dense kernels equal their scalar references bit for bit", "[train-ker
       dense::ref::gemm_acc(n, k, m, A.data(), k, B.data(), m, C2.data(), m);
       INFO("n " << n << " k " << k << " m " << m << " isa " << dense::gemm_isa());
       CHECK(same_bits(C1, C2));
+      // gemm (C = A @ B) equals zeroing C, then gemm_acc
+      auto C3 = randn(g, n * m);
+      std::vector<float> C4(n * m, 0.0f);
+      dense::gemm(n, k, m, A.data(), k, B.data(), m, C3.data(), m);
+      dense::ref::gemm_acc(n, k, m, A.data(), k, B.data(), m, C4.data(), m);
+      CHECK(same_bits(C3, C4));
     }
     dense::detail::set_avx2_enabled(true);
   }

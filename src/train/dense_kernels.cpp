@@ -32,6 +32,11 @@ inline float bits_to_float(int32_t b) {
   return f;
 }
 
+// C (n, m) with leading dimension ldc set to +0.
+inline void clear_rows(size_t n, size_t m, float* C, size_t ldc) {
+  for (size_t i = 0; i < n; ++i) std::memset(C + i * ldc, 0, m * sizeof(float));
+}
+
 // The scalar tail of every dot-like sum: ((s0+s4)+(s2+s6))+((s1+s5)+(s3+s7)).
 inline float combine8(const float* s) {
   return ((s[0] + s[4]) + (s[2] + s[6])) + ((s[1] + s[5]) + (s[3] + s[7]));
@@ -181,11 +186,12 @@ inline V4 exp4(V4 x) {
 // R rows x 8 columns of C += A @ B over k inner steps; ap is the A panel packed
 // k-major (ap[kk*R + r] = A[r, kk]) so every load in the loop is pointer + constant.
 template <int R>
-inline void tile8(size_t k, const float* ap, const float* B, size_t ldb, float* C, size_t ldc) {
+inline void tile8(size_t k, const float* ap, const float* B, size_t ldb, float* C, size_t ldc,
+                  bool zero) {
   V4 c0[R], c1[R];
   for (int r = 0; r < R; ++r) {
-    c0[r] = load(C + r * ldc);
-    c1[r] = load(C + r * ldc + 4);
+    c0[r] = zero ? splat(0.0f) : load(C + r * ldc);
+    c1[r] = zero ? splat(0.0f) : load(C + r * ldc + 4);
   }
   for (size_t kk = 0; kk < k; ++kk, ap += R, B += ldb) {
     const V4 b0 = load(B), b1 = load(B + 4);
@@ -202,9 +208,10 @@ inline void tile8(size_t k, const float* ap, const float* B, size_t ldb, float* 
 }
 
 template <int R>
-inline void tile4(size_t k, const float* ap, const float* B, size_t ldb, float* C, size_t ldc) {
+inline void tile4(size_t k, const float* ap, const float* B, size_t ldb, float* C, size_t ldc,
+                  bool zero) {
   V4 c0[R];
-  for (int r = 0; r < R; ++r) c0[r] = load(C + r * ldc);
+  for (int r = 0; r < R; ++r) c0[r] = zero ? splat(0.0f) : load(C + r * ldc);
   for (size_t kk = 0; kk < k; ++kk, ap += R, B += ldb) {
     const V4 b0 = load(B);
     for (int r = 0; r < R; ++r) c0[r] = add(c0[r], mul(splat(ap[r]), b0));
@@ -213,12 +220,13 @@ inline void tile4(size_t k, const float* ap, const float* B, size_t ldb, float* 
 }
 
 template <int R>
-inline void tile12(size_t k, const float* ap, const float* B, size_t ldb, float* C, size_t ldc) {
+inline void tile12(size_t k, const float* ap, const float* B, size_t ldb, float* C, size_t ldc,
+                   bool zero) {
   V4 c0[R], c1[R], c2[R];
   for (int r = 0; r < R; ++r) {
-    c0[r] = load(C + r * ldc);
-    c1[r] = load(C + r * ldc + 4);
-    c2[r] = load(C + r * ldc + 8);
+    c0[r] = zero ? splat(0.0f) : load(C + r * ldc);
+    c1[r] = zero ? splat(0.0f) : load(C + r * ldc + 4);
+    c2[r] = zero ? splat(0.0f) : load(C + r * ldc + 8);
   }
   for (size_t kk = 0; kk < k; ++kk, ap += R, B += ldb) {
     const V4 b0 = load(B), b1 = load(B + 4), b2 = load(B + 8);
@@ -238,15 +246,18 @@ inline void tile12(size_t k, const float* ap, const float* B, size_t ldb, float*
 
 template <int R>
 void panel(size_t k, size_t m, const float* A, size_t lda, const float* B, size_t ldb, float* C,
-           size_t ldc) {
+           size_t ldc, bool zero) {
   float ap[R * 256];  // k <= kKBlock
   for (size_t kk = 0; kk < k; ++kk)
     for (int r = 0; r < R; ++r) ap[kk * R + r] = A[r * lda + kk];
   size_t j = 0;
-  for (; j + 12 <= m; j += 12) tile12<R>(k, ap, B + j, ldb, C + j, ldc);
-  for (; j + 8 <= m; j += 8) tile8<R>(k, ap, B + j, ldb, C + j, ldc);
-  for (; j + 4 <= m; j += 4) tile4<R>(k, ap, B + j, ldb, C + j, ldc);
-  if (j < m) ref::gemm_acc(R, k, m - j, A, lda, B + j, ldb, C + j, ldc);
+  for (; j + 12 <= m; j += 12) tile12<R>(k, ap, B + j, ldb, C + j, ldc, zero);
+  for (; j + 8 <= m; j += 8) tile8<R>(k, ap, B + j, ldb, C + j, ldc, zero);
+  for (; j + 4 <= m; j += 4) tile4<R>(k, ap, B + j, ldb, C + j, ldc, zero);
+  if (j < m) {
+    if (zero) clear_rows(R, m - j, C + j, ldc);
+    ref::gemm_acc(R, k, m - j, A, lda, B + j, ldb, C + j, ldc);
+  }
 }
 
 // 3 x 12 tiles: 9 accumulators + 3 B vectors + 1 A splat fit V8's x64 registers (15 usable
@@ -256,16 +267,19 @@ constexpr size_t kRows = 3, kKBlock = 256, kJBlock = 516;
 
 }  // namespace
 
-void gemm_acc(size_t n, size_t k, size_t m, const float* A, size_t lda, const float* B,
-              size_t ldb, float* C, size_t ldc) {
+namespace {
+void gemm_impl(size_t n, size_t k, size_t m, const float* A, size_t lda, const float* B,
+               size_t ldb, float* C, size_t ldc, bool accumulate) {
 #if defined(EMBEDLAB_DK_SSE2)
   if (detail::have_avx2()) {
-    detail::gemm_acc_avx2(n, k, m, A, lda, B, ldb, C, ldc);
+    detail::gemm_acc_avx2(n, k, m, A, lda, B, ldb, C, ldc, accumulate);
     return;
   }
 #endif
+  if (k == 0 && !accumulate) clear_rows(n, m, C, ldc);
   for (size_t k0 = 0; k0 < k; k0 += kKBlock) {
     const size_t kb = std::min(kKBlock, k - k0);
+    const bool zero = !accumulate && k0 == 0;
     for (size_t j0 = 0; j0 < m; j0 += kJBlock) {
       const size_t jb = std::min(kJBlock, m - j0);
       for (size_t i0 = 0; i0 < n; i0 += kRows) {
@@ -273,13 +287,24 @@ void gemm_acc(size_t n, size_t k, size_t m, const float* A, size_t lda, const fl
         const float* b = B + k0 * ldb + j0;
         float* c = C + i0 * ldc + j0;
         switch (std::min(kRows, n - i0)) {
-          case 3: panel<3>(kb, jb, a, lda, b, ldb, c, ldc); break;
-          case 2: panel<2>(kb, jb, a, lda, b, ldb, c, ldc); break;
-          default: panel<1>(kb, jb, a, lda, b, ldb, c, ldc); break;
+          case 3: panel<3>(kb, jb, a, lda, b, ldb, c, ldc, zero); break;
+          case 2: panel<2>(kb, jb, a, lda, b, ldb, c, ldc, zero); break;
+          default: panel<1>(kb, jb, a, lda, b, ldb, c, ldc, zero); break;
         }
       }
     }
   }
+}
+}  // namespace
+
+void gemm_acc(size_t n, size_t k, size_t m, const float* A, size_t lda, const float* B,
+              size_t ldb, float* C, size_t ldc) {
+  gemm_impl(n, k, m, A, lda, B, ldb, C, ldc, true);
+}
+
+void gemm(size_t n, size_t k, size_t m, const float* A, size_t lda, const float* B, size_t ldb,
+          float* C, size_t ldc) {
+  gemm_impl(n, k, m, A, lda, B, ldb, C, ldc, false);
 }
 
 void sgns_update(size_t n, float g, const float* l1, float* l2, float* work) {
@@ -385,6 +410,11 @@ double softmax_xent(size_t n, size_t V, float* logits, const int32_t* targets, f
 
 void gemm_acc(size_t n, size_t k, size_t m, const float* A, size_t lda, const float* B,
               size_t ldb, float* C, size_t ldc) {
+  ref::gemm_acc(n, k, m, A, lda, B, ldb, C, ldc);
+}
+void gemm(size_t n, size_t k, size_t m, const float* A, size_t lda, const float* B, size_t ldb,
+          float* C, size_t ldc) {
+  clear_rows(n, m, C, ldc);
   ref::gemm_acc(n, k, m, A, lda, B, ldb, C, ldc);
 }
 void exp_floats(size_t n, const float* x, float* out) { ref::exp_floats(n, x, out); }

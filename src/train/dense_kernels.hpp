@@ -31,6 +31,9 @@ namespace embedlab::dense {
 
 void gemm_acc(size_t n, size_t k, size_t m, const float* A, size_t lda, const float* B,
               size_t ldb, float* C, size_t ldc);
+// C = A @ B: the same bits as zeroing C then gemm_acc, without the extra pass over C.
+void gemm(size_t n, size_t k, size_t m, const float* A, size_t lda, const float* B, size_t ldb,
+          float* C, size_t ldc);
 void transpose(size_t rows, size_t cols, const float* src, float* dst);
 float exp_float(float x);
 // out[n] = exp_float(x[n])
@@ -60,7 +63,7 @@ void sgns_update(size_t n, float g, const float* l1, float* l2, float* work);
 namespace detail {
 // AVX2 variant (dense_kernels_avx2.cpp); only called when the CPU has AVX2.
 void gemm_acc_avx2(size_t n, size_t k, size_t m, const float* A, size_t lda, const float* B,
-                   size_t ldb, float* C, size_t ldc);
+                   size_t ldb, float* C, size_t ldc, bool accumulate);
 bool have_avx2();
 // Tests and benchmarks: false makes gemm_acc use the SSE2 path even on an AVX2 machine.
 void set_avx2_enabled(bool on);

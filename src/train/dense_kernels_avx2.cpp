@@ -4,9 +4,9 @@
 // results equal the SSE2 and wasm variants bit for bit. Empty on other targets.
 #include "train/dense_kernels.hpp"
 
-#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
-
 #include <algorithm>
+
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
 
 #pragma GCC push_options
 #pragma GCC target("avx2")
@@ -20,11 +20,11 @@ namespace {
 // k-major (ap[kk*R + r] = A[r, kk]).
 template <int R>
 __attribute__((always_inline)) inline void tile16(size_t k, const float* ap, const float* B,
-                                                  size_t ldb, float* C, size_t ldc) {
+                                                  size_t ldb, float* C, size_t ldc, bool zero) {
   __m256 c0[R], c1[R];
   for (int r = 0; r < R; ++r) {
-    c0[r] = _mm256_loadu_ps(C + r * ldc);
-    c1[r] = _mm256_loadu_ps(C + r * ldc + 8);
+    c0[r] = zero ? _mm256_setzero_ps() : _mm256_loadu_ps(C + r * ldc);
+    c1[r] = zero ? _mm256_setzero_ps() : _mm256_loadu_ps(C + r * ldc + 8);
   }
   for (size_t kk = 0; kk < k; ++kk, ap += R, B += ldb) {
     const __m256 b0 = _mm256_loadu_ps(B), b1 = _mm256_loadu_ps(B + 8);
@@ -42,9 +42,9 @@ __attribute__((always_inline)) inline void tile16(size_t k, const float* ap, con
 
 template <int R>
 __attribute__((always_inline)) inline void tile8(size_t k, const float* ap, const float* B,
-                                                 size_t ldb, float* C, size_t ldc) {
+                                                 size_t ldb, float* C, size_t ldc, bool zero) {
   __m256 c0[R];
-  for (int r = 0; r < R; ++r) c0[r] = _mm256_loadu_ps(C + r * ldc);
+  for (int r = 0; r < R; ++r) c0[r] = zero ? _mm256_setzero_ps() : _mm256_loadu_ps(C + r * ldc);
   for (size_t kk = 0; kk < k; ++kk, ap += R, B += ldb) {
     const __m256 b0 = _mm256_loadu_ps(B);
     for (int r = 0; r < R; ++r) c0[r] = _mm256_add_ps(c0[r], _mm256_mul_ps(_mm256_broadcast_ss(ap + r), b0));
@@ -54,16 +54,16 @@ __attribute__((always_inline)) inline void tile8(size_t k, const float* ap, cons
 
 template <int R>
 void panel(size_t k, size_t m, const float* A, size_t lda, const float* B, size_t ldb, float* C,
-           size_t ldc) {
+           size_t ldc, bool zero) {
   float ap[R * 256];  // k <= kKBlock
   for (size_t kk = 0; kk < k; ++kk)
     for (int r = 0; r < R; ++r) ap[kk * R + r] = A[r * lda + kk];
   size_t j = 0;
-  for (; j + 16 <= m; j += 16) tile16<R>(k, ap, B + j, ldb, C + j, ldc);
-  for (; j + 8 <= m; j += 8) tile8<R>(k, ap, B + j, ldb, C + j, ldc);
+  for (; j + 16 <= m; j += 16) tile16<R>(k, ap, B + j, ldb, C + j, ldc, zero);
+  for (; j + 8 <= m; j += 8) tile8<R>(k, ap, B + j, ldb, C + j, ldc, zero);
   for (; j < m; ++j) {
     for (int r = 0; r < R; ++r) {
-      float c = C[r * ldc + j];
+      float c = zero ? 0.0f : C[r * ldc + j];
       for (size_t kk = 0; kk < k; ++kk) c = c + A[r * lda + kk] * B[kk * ldb + j];
       C[r * ldc + j] = c;
     }
@@ -75,9 +75,12 @@ constexpr size_t kRows = 6, kKBlock = 256, kJBlock = 512;
 }  // namespace
 
 void gemm_acc_avx2(size_t n, size_t k, size_t m, const float* A, size_t lda, const float* B,
-                   size_t ldb, float* C, size_t ldc) {
+                   size_t ldb, float* C, size_t ldc, bool accumulate) {
+  if (k == 0 && !accumulate)
+    for (size_t i = 0; i < n; ++i) std::fill(C + i * ldc, C + i * ldc + m, 0.0f);
   for (size_t k0 = 0; k0 < k; k0 += kKBlock) {
     const size_t kb = std::min(kKBlock, k - k0);
+    const bool zero = !accumulate && k0 == 0;
     for (size_t j0 = 0; j0 < m; j0 += kJBlock) {
       const size_t jb = std::min(kJBlock, m - j0);
       for (size_t i0 = 0; i0 < n; i0 += kRows) {
@@ -85,12 +88,12 @@ void gemm_acc_avx2(size_t n, size_t k, size_t m, const float* A, size_t lda, con
         const float* b = B + k0 * ldb + j0;
         float* c = C + i0 * ldc + j0;
         switch (std::min(kRows, n - i0)) {
-          case 6: panel<6>(kb, jb, a, lda, b, ldb, c, ldc); break;
-          case 5: panel<5>(kb, jb, a, lda, b, ldb, c, ldc); break;
-          case 4: panel<4>(kb, jb, a, lda, b, ldb, c, ldc); break;
-          case 3: panel<3>(kb, jb, a, lda, b, ldb, c, ldc); break;
-          case 2: panel<2>(kb, jb, a, lda, b, ldb, c, ldc); break;
-          default: panel<1>(kb, jb, a, lda, b, ldb, c, ldc); break;
+          case 6: panel<6>(kb, jb, a, lda, b, ldb, c, ldc, zero); break;
+          case 5: panel<5>(kb, jb, a, lda, b, ldb, c, ldc, zero); break;
+          case 4: panel<4>(kb, jb, a, lda, b, ldb, c, ldc, zero); break;
+          case 3: panel<3>(kb, jb, a, lda, b, ldb, c, ldc, zero); break;
+          case 2: panel<2>(kb, jb, a, lda, b, ldb, c, ldc, zero); break;
+          default: panel<1>(kb, jb, a, lda, b, ldb, c, ldc, zero); break;
         }
       }
     }
@@ -116,7 +119,9 @@ void set_avx2_enabled(bool on) { avx2_flag() = on && __builtin_cpu_supports("avx
 
 namespace embedlab::dense::detail {
 void gemm_acc_avx2(size_t n, size_t k, size_t m, const float* A, size_t lda, const float* B,
-                   size_t ldb, float* C, size_t ldc) {
+                   size_t ldb, float* C, size_t ldc, bool accumulate) {
+  if (!accumulate)
+    for (size_t i = 0; i < n; ++i) std::fill(C + i * ldc, C + i * ldc + m, 0.0f);
   ref::gemm_acc(n, k, m, A, lda, B, ldb, C, ldc);
 }
 bool have_avx2() { return false; }
