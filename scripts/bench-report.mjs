@@ -30,7 +30,21 @@ if (tk) {
   check('tokenize native / tiktoken', tk.native.ratio_to_tiktoken, 2);
   check('tokenize wasm / tiktoken', tk.wasm.ratio_to_tiktoken, 1);
 }
-for (const [name, r] of Object.entries(rows)) {
-  if (!name.startsWith('lookup.') && name !== 'tokenize') lines.push(`${name}: ${JSON.stringify(r)}`);
+const wn = rows['train.word2vec.native'], ww = rows['train.word2vec.wasm'], wg = rows['train.word2vec.gensim'];
+if (wn && wg) {
+  lines.push(`word2vec skip-gram, tinyshakespeare (vocab ${wn.vocab}): effective words/s native ${fmt(wn.effective_words_per_s, 0)}, ` +
+    `wasm ${ww ? fmt(ww.effective_words_per_s, 0) : 'n/a'}, ${wg.peer} ${fmt(wg.effective_words_per_s, 0)} ` +
+    `(raw words/s ${fmt(wn.raw_words_per_s, 0)} / ${ww ? fmt(ww.raw_words_per_s, 0) : 'n/a'} / ${fmt(wg.raw_words_per_s, 0)})`);
+  check('word2vec native / gensim (effective words/s)', wn.effective_words_per_s / wg.effective_words_per_s, 1.5);
+  if (ww) check('word2vec wasm / gensim (effective words/s)', ww.effective_words_per_s / wg.effective_words_per_s, 1);
+}
+const nn = rows['train.next_token.native'], nw = rows['train.next_token.wasm'];
+const nt = rows['train.next_token.torch'], nf = rows['train.next_token.tfjs_wasm'];
+if (nn) {
+  lines.push(`next-token V=${nn.V} D=${nn.D} T=${nn.T} B=${nn.B} ${nn.optimizer}: tokens/s native ${fmt(nn.tokens_per_s, 0)}, ` +
+    `wasm ${nw ? fmt(nw.tokens_per_s, 0) : 'n/a'}, torch ${nt ? fmt(nt.tokens_per_s, 0) : 'n/a'}, tfjs-backend-wasm ${nf ? fmt(nf.tokens_per_s, 0) : 'n/a'}`);
+  if (nt) check('next-token native / torch 1 thread', nn.tokens_per_s / nt.tokens_per_s, 1);
+  if (nf) check('next-token native / tfjs-backend-wasm', nn.tokens_per_s / nf.tokens_per_s, 20);
+  if (nf && nw) check('next-token wasm / tfjs-backend-wasm', nw.tokens_per_s / nf.tokens_per_s, 20);
 }
 console.log('\n== summary\n' + lines.join('\n'));
