@@ -36,9 +36,10 @@ const Entry kCommands[] = {
     {"train", embedlab::cli::cmd_train,
      "train --model skipgram|cbow|next-token --encoding E [--lowercase] --seed S FILE [--out table.npy]"
      " [--out-tsv DIR] [--table input|output|position] [word2vec: --vector-size 100 --window 5 --negative 5"
-     " --min-count 5 --sample 1e-3 --alpha 0.025 --min-alpha 0.0001 --epochs 5] [next-token: --vector-size 64"
-     " --context 32 --batch-size 16 --steps 1000 --pos none|learned|sinusoidal|rope|alibi --optimizer"
-     " sgd|adam|adamw --lr X --weight-decay W --scale --tie --valid-fraction 0.1]"},
+     " --min-count 5 --sample 1e-3 --alpha 0.025 --min-alpha 0.0001 --epochs 5 --cbow-sum] [next-token:"
+     " --vector-size 64 --context 32 --stride T --batch-size 16 --steps 1000"
+     " --pos none|learned|sinusoidal|rope|alibi --alibi-slope 0.5 --optimizer sgd|adam|adamw --lr X"
+     " --weight-decay W --scale --tie --valid-fraction 0.1]"},
     {"neighbours", embedlab::cli::cmd_neighbours,
      "neighbours --table T.npy (--id N | --word W --vocab metadata.tsv) [--k 10] [--metric cosine|euclidean]"},
     {"analogy", embedlab::cli::cmd_analogy,
