@@ -249,14 +249,15 @@ int32_t Word2Vec::draw_noise(uint64_t next_random) const {
   return static_cast<int32_t>(bisect(x, guide_[b], guide_[b + 1]));
 }
 
-uint64_t Word2Vec::train_pair_sg(int32_t center, int32_t context, float alpha,
-                                 uint64_t next_random, JobResult& r) {
-  // gensim fast_sentence_sg_neg(word_index=center, word2_index=context)
+// The negative-sampling core shared by skip-gram and CBOW (gensim's inner loop over
+// d = 0..negative in fast_sentence_sg_neg / fast_sentence_cbow_neg): the center word is the
+// positive target, `negative` noise words the negative ones. h (D) is the hidden vector
+// (a context row for skip-gram, the context mean or sum for CBOW); work (D) accumulates
+// g * syn1neg[target]; each target row is updated by g * h in place. Returns next_random.
+uint64_t Word2Vec::negative_sampling(const float* h, int32_t center, float alpha,
+                                     uint64_t next_random, float* work, JobResult& r) {
   const size_t D = static_cast<size_t>(settings_.vector_size);
   const SigmoidTables& t = tables();
-  float* l1 = syn0_.data() + static_cast<size_t>(context) * D;
-  float* work = work_.data();
-  std::fill(work, work + D, 0.0f);
   // The noise rows do not depend on the updates, so draw them all first (the same LCG
   // sequence as gensim) and prefetch their rows: random rows of syn1neg are cache misses.
   int32_t* targets = targets_.data();
@@ -278,7 +279,7 @@ uint64_t Word2Vec::train_pair_sg(int32_t center, int32_t context, float alpha,
     if (d > 0 && targets[d] == center) continue;
     rows[n_rows++] = syn1neg_.data() + static_cast<size_t>(targets[d]) * D;
   }
-  dense::dot_rows(D, l1, rows, n_rows, dots);
+  dense::dot_rows(D, h, rows, n_rows, dots);
   double loss = 0;
   size_t slot = 0;
   for (int64_t d = 0; d <= settings_.negative; ++d) {
@@ -288,7 +289,7 @@ uint64_t Word2Vec::train_pair_sg(int32_t center, int32_t context, float alpha,
     float* l2 = syn1neg_.data() + static_cast<size_t>(target) * D;
     bool repeated = false;
     for (int64_t e = 1; e < d; ++e) repeated = repeated || targets[e] == target;
-    const float f_dot = repeated ? kernels::dot(D, l1, l2) : dots[slot];
+    const float f_dot = repeated ? kernels::dot(D, h, l2) : dots[slot];
     ++slot;
     const float signed_dot = d == 0 ? f_dot : -f_dot;
     if (signed_dot > -kMaxExp && signed_dot < kMaxExp) loss -= t.log[table_index(signed_dot)];
@@ -298,10 +299,21 @@ uint64_t Word2Vec::train_pair_sg(int32_t center, int32_t context, float alpha,
     }
     const float f = t.exp[table_index(f_dot)];
     const float g = (label - f) * alpha;
-    dense::sgns_update(D, g, l1, l2, work);  // work += g*l2; l2 += g*l1
+    dense::sgns_update(D, g, h, l2, work);  // work += g*l2; l2 += g*h
   }
-  kernels::axpy(D, 1.0f, work, l1);
   r.loss_sum += loss;
+  return next_random;
+}
+
+uint64_t Word2Vec::train_pair_sg(int32_t center, int32_t context, float alpha,
+                                 uint64_t next_random, JobResult& r) {
+  // gensim fast_sentence_sg_neg(word_index=center, word2_index=context)
+  const size_t D = static_cast<size_t>(settings_.vector_size);
+  float* l1 = syn0_.data() + static_cast<size_t>(context) * D;
+  float* work = work_.data();
+  std::fill(work, work + D, 0.0f);
+  next_random = negative_sampling(l1, center, alpha, next_random, work, r);
+  kernels::axpy(D, 1.0f, work, l1);
   ++r.predictions;
   return next_random;
 }
@@ -310,7 +322,6 @@ uint64_t Word2Vec::train_cbow(const int32_t* idx, int64_t i, int64_t j, int64_t 
                               uint64_t next_random, JobResult& r) {
   // gensim fast_sentence_cbow_neg
   const size_t D = static_cast<size_t>(settings_.vector_size);
-  const SigmoidTables& t = tables();
   const int32_t center = idx[i];
   float* neu1 = neu1_.data();
   float* work = work_.data();
@@ -324,48 +335,7 @@ uint64_t Word2Vec::train_cbow(const int32_t* idx, int64_t i, int64_t j, int64_t 
   if (count > 0.5f) inv_count = 1.0f / count;
   if (settings_.cbow_mean) kernels::scale(D, inv_count, neu1, neu1);
   std::fill(work, work + D, 0.0f);
-  int32_t* targets = targets_.data();  // drawn first and prefetched, as in train_pair_sg
-  targets[0] = center;
-  for (int64_t d = 1; d <= settings_.negative; ++d) {
-    targets[d] = draw_noise(next_random);
-    next_random = lcg(next_random);
-  }
-  for (int64_t d = 0; d <= settings_.negative; ++d) {
-    const char* row = reinterpret_cast<const char*>(syn1neg_.data() + static_cast<size_t>(targets[d]) * D);
-    for (size_t b = 0; b < D * sizeof(float); b += 64) __builtin_prefetch(row + b, 1);
-  }
-  // Dots of every prediction at once (independent add chains overlap); a noise row drawn
-  // twice is recomputed after its first update, so the values are gensim's sequential ones.
-  const float** rows = rows_.data();
-  float* dots = dots_.data();
-  size_t n_rows = 0;
-  for (int64_t d = 0; d <= settings_.negative; ++d) {
-    if (d > 0 && targets[d] == center) continue;
-    rows[n_rows++] = syn1neg_.data() + static_cast<size_t>(targets[d]) * D;
-  }
-  dense::dot_rows(D, neu1, rows, n_rows, dots);
-  double loss = 0;
-  size_t slot = 0;
-  for (int64_t d = 0; d <= settings_.negative; ++d) {
-    const int32_t target = targets[d];
-    if (d > 0 && target == center) continue;
-    const float label = d == 0 ? 1.0f : 0.0f;
-    float* l2 = syn1neg_.data() + static_cast<size_t>(target) * D;
-    bool repeated = false;
-    for (int64_t e = 1; e < d; ++e) repeated = repeated || targets[e] == target;
-    const float f_dot = repeated ? kernels::dot(D, neu1, l2) : dots[slot];
-    ++slot;
-    const float signed_dot = d == 0 ? f_dot : -f_dot;
-    if (signed_dot > -kMaxExp && signed_dot < kMaxExp) loss -= t.log[table_index(signed_dot)];
-    if (!(f_dot > -kMaxExp && f_dot < kMaxExp)) {
-      if (!std::isfinite(f_dot)) r.non_finite = true;
-      continue;
-    }
-    const float f = t.exp[table_index(f_dot)];
-    const float g = (label - f) * alpha;
-    dense::sgns_update(D, g, neu1, l2, work);  // work += g*l2; l2 += g*neu1
-  }
-  r.loss_sum += loss;
+  next_random = negative_sampling(neu1, center, alpha, next_random, work, r);
   if (!settings_.cbow_mean) kernels::scale(D, inv_count, work, work);
   for (int64_t m = j; m < k; ++m) {
     if (m == i) continue;

@@ -125,6 +125,8 @@ class Word2Vec {
   void init_tables();
   double job_alpha(const Job& job) const;
   JobResult run_job(const Job& job, float alpha);
+  uint64_t negative_sampling(const float* h, int32_t center, float alpha, uint64_t next_random,
+                             float* work, JobResult& r);
   uint64_t train_pair_sg(int32_t center, int32_t context, float alpha, uint64_t next_random,
                          JobResult& r);
   uint64_t train_cbow(const int32_t* idx, int64_t i, int64_t j, int64_t k, float alpha,
