@@ -11,6 +11,7 @@
 // grid: {data (rows*cols), rows, cols, rowIndex (rows), colIndex (cols), totalRows, totalCols,
 //        rowOffset = 0 (a window of a bigger matrix: row labels start there)}
 // Cell (i, j) of the drawing is the real entry (rowIndex[i], colIndex[j]) of the full matrix.
+import { onNextFrame } from './frame.js';
 import { formatNumber, indexTicks, lutIndex } from './scales.js';
 
 const MARGIN = { left: 58, right: 10, top: 8, bottom: 42 };
@@ -30,7 +31,7 @@ export class Heatmap {
     this.root.append(this.canvas, this.tip);
     parent.append(this.root);
     this.grid = null;
-    this.scheduled = false;
+    this.schedule = onNextFrame(() => this.draw());
     this.image = document.createElement('canvas');
     this.canvas.addEventListener('mousemove', (e) => this.onHover(e));
     this.canvas.addEventListener('mouseleave', () => (this.tip.hidden = true));
@@ -65,15 +66,6 @@ export class Heatmap {
     this.canvas.setAttribute('aria-label', label || `${this.opts.yLabel} by ${this.opts.xLabel} heatmap`);
     this.paintImage();
     this.schedule();
-  }
-
-  schedule() {
-    if (this.scheduled) return;
-    this.scheduled = true;
-    requestAnimationFrame(() => {
-      this.scheduled = false;
-      this.draw();
-    });
   }
 
   // Cells -> an offscreen canvas of cols x rows pixels (one pixel per drawn cell).

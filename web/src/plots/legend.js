@@ -4,6 +4,7 @@
 //
 //   const lg = new Legend(card, {caption: 'weight value'});
 //   lg.set({domain: [-2, 2], lut: makeLut('puor'), note: 'symmetric about 0'});
+import { onNextFrame } from './frame.js';
 import { formatNumber, lutIndex, valueTicks } from './scales.js';
 
 const FONT = '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
@@ -18,19 +19,14 @@ export class Legend {
     this.canvas.className = 'legend-canvas';
     this.root.append(this.canvas);
     parent.append(this.root);
-    this.scheduled = false;
+    this.schedule = onNextFrame(() => this.draw());
   }
 
   set({ domain, lut, note = '' }) {
     this.domain = domain;
     this.lut = lut;
     this.note = note;
-    if (this.scheduled) return;
-    this.scheduled = true;
-    requestAnimationFrame(() => {
-      this.scheduled = false;
-      this.draw();
-    });
+    this.schedule();
   }
 
   draw() {

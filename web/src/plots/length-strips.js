@@ -4,6 +4,7 @@
 //
 //   const st = new LengthStrips(el);
 //   st.setData({groups: [{label, lengths: Float32Array}], reference: {value: 5.66, label: 'position rows'}});
+import { onNextFrame } from './frame.js';
 import { formatNumber } from './scales.js';
 import { OKABE_ITO } from './loss-chart.js';
 
@@ -24,7 +25,7 @@ export class LengthStrips {
     this.tip.hidden = true;
     this.root.append(this.canvas, this.tip);
     parent.append(this.root);
-    this.scheduled = false;
+    this.schedule = onNextFrame(() => this.draw());
     this.canvas.addEventListener('mousemove', (e) => this.onHover(e));
     this.canvas.addEventListener('mouseleave', () => (this.tip.hidden = true));
     new ResizeObserver(() => this.schedule()).observe(this.root);
@@ -42,15 +43,6 @@ export class LengthStrips {
     });
     this.canvas.setAttribute('aria-label', data.groups.map((g) => `${g.label}: median length ${formatNumber(median(g.lengths))}`).join('; '));
     this.schedule();
-  }
-
-  schedule() {
-    if (this.scheduled) return;
-    this.scheduled = true;
-    requestAnimationFrame(() => {
-      this.scheduled = false;
-      this.draw();
-    });
   }
 
   draw() {

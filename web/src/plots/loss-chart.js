@@ -6,6 +6,7 @@
 //   const chart = new LossChart(el, {series: ['loss'], logY: false});
 //   chart.setData([steps, losses]);      // arrays of equal length (null = gap)
 //   chart.setLog(true);
+import { onNextFrame } from './frame.js';
 import uPlot from 'uplot';
 
 // Okabe & Ito (2008), distinguishable with all common colour-vision deficiencies.
@@ -19,7 +20,7 @@ export class LossChart {
     this.height = height;
     this.yLabel = yLabel;
     this.data = [[], ...series.map(() => [])];
-    this.scheduled = false;
+    this.schedule = onNextFrame(() => this.plot.setData(this.data));
     this.plot = null;
     this.build();
     new ResizeObserver(() => {
@@ -60,12 +61,7 @@ export class LossChart {
 
   setData(data) {
     this.data = data;
-    if (this.scheduled) return;
-    this.scheduled = true;
-    requestAnimationFrame(() => {
-      this.scheduled = false;
-      this.plot.setData(this.data);
-    });
+    this.schedule();
   }
 
   setLog(on) {

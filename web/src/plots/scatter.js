@@ -6,6 +6,7 @@
 //
 //   const sc = new Scatter(el, {labelled: 30});
 //   sc.setData({points: Float32Array (n*2), labels: [n], explained: [e1, e2]});
+import { onNextFrame } from './frame.js';
 import { formatNumber, valueTicks } from './scales.js';
 
 const FONT = '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
@@ -29,7 +30,7 @@ export class Scatter {
     parent.append(this.root);
     this.data = null;
     this.trails = [];
-    this.scheduled = false;
+    this.schedule = onNextFrame(() => this.draw());
     this.canvas.addEventListener('mousemove', (e) => this.onHover(e));
     this.canvas.addEventListener('mouseleave', () => (this.tip.hidden = true));
     new ResizeObserver(() => this.schedule()).observe(this.root);
@@ -49,15 +50,6 @@ export class Scatter {
 
   clearTrails() {
     this.trails = [];
-  }
-
-  schedule() {
-    if (this.scheduled) return;
-    this.scheduled = true;
-    requestAnimationFrame(() => {
-      this.scheduled = false;
-      this.draw();
-    });
   }
 
   // Half-width of each axis around 0: the 99th percentile of |coordinate| (so a few outliers do
