@@ -382,6 +382,11 @@ await test('train view: a character-level next-token model trains a few hundred 
   const steps = await dataNum(page, 'steps');
   await page.waitForTimeout(400);
   assert((await dataNum(page, 'steps')) === steps, 'still training after pause');
+  await page.click('#train-play'); // resume: continues from the paused step, not from 0
+  await page.waitForFunction((s) => Number(document.querySelector('#view-train').dataset.steps) > s + 20, steps, { timeout: 30000 });
+  await page.click('#train-play'); // pause again
+  await page.waitForTimeout(200);
+  assert((await dataNum(page, 'firstLoss')) === first, 'resume restarted the run');
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const curve = await page.$eval('#train-loss canvas', canvasStats);
   assert(curve.variance > 5 && curve.colors > 3, `loss curve blank (variance ${curve.variance.toFixed(1)})`);
