@@ -14,6 +14,19 @@ namespace {
 inline uint64_t pair_key(int32_t a, int32_t b) { return (static_cast<uint64_t>(static_cast<uint32_t>(a)) << 32) | static_cast<uint32_t>(b); }
 }  // namespace
 
+void merge_pair(std::vector<int32_t>& ids, const BpeMerge& m) {
+  size_t w = 0;
+  for (size_t k = 0; k < ids.size(); ++k) {
+    if (k + 1 < ids.size() && ids[k] == m.left && ids[k + 1] == m.right) {
+      ids[w++] = m.id;
+      ++k;
+    } else {
+      ids[w++] = ids[k];
+    }
+  }
+  ids.resize(w);
+}
+
 BpeTokenizer::BpeTokenizer() {
   bytes_.reserve(256);
   for (int b = 0; b < 256; ++b) bytes_.emplace_back(1, static_cast<char>(b));
@@ -40,17 +53,7 @@ void BpeTokenizer::encode_piece(std::string_view piece, std::vector<int32_t>& ou
       if (it != rank_.end() && it->second < best) best = it->second;
     }
     if (best == std::numeric_limits<int32_t>::max()) break;
-    const BpeMerge& m = merges_[best];
-    size_t w = 0;
-    for (size_t k = 0; k < ids.size(); ++k) {
-      if (k + 1 < ids.size() && ids[k] == m.left && ids[k + 1] == m.right) {
-        ids[w++] = m.id;
-        ++k;
-      } else {
-        ids[w++] = ids[k];
-      }
-    }
-    ids.resize(w);
+    merge_pair(ids, merges_[best]);
   }
   out.insert(out.end(), ids.begin(), ids.end());
 }

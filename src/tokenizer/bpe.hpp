@@ -36,6 +36,10 @@ struct BpeMerge {
   int64_t count = 0;            // occurrences of the pair in the training text when merged
 };
 
+// Replaces every non-overlapping (m.left, m.right), scanning left to right, by m.id, in place
+// (minbpe's merge). Example: ids [1, 2, 1, 2, 2], merge (1, 2) -> 9 gives [9, 9, 2].
+void merge_pair(std::vector<int32_t>& ids, const BpeMerge& m);
+
 class BpeTokenizer {
  public:
   BpeTokenizer();  // no merges: 256 byte tokens

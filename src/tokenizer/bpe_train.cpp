@@ -95,17 +95,9 @@ std::vector<BpeMerge> BpeTrainer::step(int64_t n) {
       for (size_t k = 0; k + 1 < ids.size() && !has; ++k) has = ids[k] == m.left && ids[k + 1] == m.right;
       if (!has) continue;  // stale entry: an earlier merge removed the pair here
       add_pairs(p, -1, touched);
-      size_t w = 0;
-      for (size_t k = 0; k < ids.size(); ++k) {
-        if (k + 1 < ids.size() && ids[k] == m.left && ids[k + 1] == m.right) {
-          ids[w++] = m.id;
-          ++k;
-        } else {
-          ids[w++] = ids[k];
-        }
-      }
-      tokens_ -= static_cast<int64_t>(ids.size() - w) * freq_[p];
-      ids.resize(w);
+      const size_t before = ids.size();
+      merge_pair(ids, m);
+      tokens_ -= static_cast<int64_t>(before - ids.size()) * freq_[p];
       add_pairs(p, +1, touched, m.id);
     }
     std::sort(touched.begin(), touched.end());
