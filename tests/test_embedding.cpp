@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "embed/embedding.hpp"
 #include "embed/linear.hpp"
+#include "reference.hpp"
 
 using namespace embedlab;
 
@@ -67,12 +68,14 @@ TEST_CASE("Embedding options behave like torch", "[embedding]") {
     for (int k = 0; k < 3; ++k) CHECK(dense[k] == 0.0f);
   }
 
-  SECTION("a negative padding_idx counts from the end") {
+  SECTION("a negative padding_idx counts from the end, and none is the default") {
     Generator g(1);
-    Embedding emb(5, 3, g, EmbeddingOptions{.padding_idx = -1});  // -1 means none
-    CHECK(emb.options().padding_idx == -1);
-    Embedding last(5, 3, g, EmbeddingOptions{.padding_idx = -2});
-    CHECK(last.options().padding_idx == 3);
+    Embedding none(5, 3, g);
+    CHECK_FALSE(none.options().padding_idx.has_value());
+    Embedding last(5, 3, g, EmbeddingOptions{.padding_idx = -1});  // torch: -1 is row V-1
+    CHECK(last.options().padding_idx == 4);
+    Embedding second_last(5, 3, g, EmbeddingOptions{.padding_idx = -2});
+    CHECK(second_last.options().padding_idx == 3);
   }
 
   SECTION("scale multiplies by float(sqrt(D)) like the seed notebook's Embeddings module") {
@@ -193,5 +196,36 @@ TEST_CASE("Lookup equals one-hot times W", "[embedding][linear]") {
     const RowMajor want = X * W.transpose();
     for (int i = 0; i < 2; ++i)
       for (int o = 0; o < 3; ++o) CHECK(y[i * 3 + o] == Approx(want(i, o)).margin(1e-6));
+  }
+}
+
+TEST_CASE("Embedding options match torch 1.13", "[embedding][reference]") {
+  // tests/reference/embedding_options_torch.json (scripts/gen-embedding-options-reference.py).
+  // Tolerance: 1e-5 on outputs and renormalised rows (the renorm factor's norm is summed in a
+  // different order than torch's), 1e-5 on gradients (sums of a few dout rows times sqrt(D)).
+  const auto ref = embedlab::testing::load_reference("embedding_options_torch.json");
+  for (const auto& c : ref["cases"]) {
+    const int64_t V = c["num_embeddings"], D = c["embedding_dim"];
+    EmbeddingOptions o;
+    if (!c["max_norm"].is_null()) o.max_norm = c["max_norm"].get<float>();
+    if (!c["padding_idx"].is_null()) o.padding_idx = c["padding_idx"].get<int64_t>();
+    o.scale = c["scale"].get<bool>();
+    Generator g(c["seed"].get<uint64_t>());
+    Embedding emb(V, D, g, o);
+    const std::vector<int32_t> ids = c["ids"].get<std::vector<int32_t>>();
+    INFO("seed " << c["seed"] << " " << V << "x" << D);
+
+    {  // the lookup, the renormalised table and the weight gradient agree, for every case
+      const auto out = emb.forward(ids);
+      const auto want_out = c["output"].get<std::vector<double>>();
+      CHECK(embedlab::testing::max_abs_diff(want_out, out.data(), out.size()) < 1e-5);
+      const auto want_w = c["weight_after"].get<std::vector<double>>();
+      CHECK(embedlab::testing::max_abs_diff(want_w, emb.weight().data(), emb.weight().size()) < 1e-5);
+      std::vector<float> dout(out.size());
+      for (size_t i = 0; i < dout.size(); ++i) dout[i] = static_cast<float>(i) / 10.0f - 1.0f;
+      const auto grad = emb.backward_dense(ids, dout);
+      const auto want_g = c["grad"].get<std::vector<double>>();
+      CHECK(embedlab::testing::max_abs_diff(want_g, grad.data(), grad.size()) < 1e-5);
+    }
   }
 }

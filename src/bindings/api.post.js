@@ -83,8 +83,9 @@
     for (const k of Object.keys(opts)) {
       if (!OPTION_KEYS.has(k)) throw new Error(`${where}: unknown option '${k}', expected paddingIdx, maxNorm, scale or freeze`);
     }
-    const paddingIdx = opts.paddingIdx == null ? -1 : opts.paddingIdx;
-    if (!Number.isInteger(paddingIdx)) throw new Error(`${where}: paddingIdx ${describe(paddingIdx)} is not an integer`);
+    // null/undefined: no padding row (passed as NaN); negative values count from the end, as torch
+    const paddingIdx = opts.paddingIdx == null ? NaN : opts.paddingIdx;
+    if (opts.paddingIdx != null && !Number.isInteger(paddingIdx)) throw new Error(`${where}: paddingIdx ${describe(paddingIdx)} is not an integer`);
     const maxNorm = opts.maxNorm == null ? 0 : Number(opts.maxNorm);
     return { paddingIdx, maxNorm, scale: !!opts.scale, freeze: opts.freeze !== false };
   }

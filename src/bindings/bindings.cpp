@@ -104,10 +104,11 @@ bool manual_seed(double seed) {
 // ---- Embedding ---------------------------------------------------------------------------
 class EmbeddingHandle {
  public:
+  // padding_idx: NaN for none, else an integer in [-V, V) (negative counts from the end)
   bool init(double V, double D, double padding_idx, double max_norm, bool scale) {
     return guard([&] {
       EmbeddingOptions o;
-      o.padding_idx = static_cast<int64_t>(padding_idx);
+      if (!std::isnan(padding_idx)) o.padding_idx = static_cast<int64_t>(padding_idx);
       o.max_norm = static_cast<float>(max_norm);
       o.scale = scale;
       e_ = std::make_unique<Embedding>(dim_arg("numEmbeddings", V), dim_arg("embeddingDim", D),
@@ -119,7 +120,7 @@ class EmbeddingHandle {
                        bool scale, bool freeze) {
     return guard([&] {
       EmbeddingOptions o;
-      o.padding_idx = static_cast<int64_t>(padding_idx);
+      if (!std::isnan(padding_idx)) o.padding_idx = static_cast<int64_t>(padding_idx);
       o.max_norm = static_cast<float>(max_norm);
       o.scale = scale;
       e_ = std::make_unique<Embedding>(Embedding::from_pretrained(
@@ -129,7 +130,10 @@ class EmbeddingHandle {
   }
   double rows() const { return e_ ? static_cast<double>(e_->rows()) : 0; }
   double dim() const { return e_ ? static_cast<double>(e_->dim()) : 0; }
-  double padding_idx() const { return e_ ? static_cast<double>(e_->options().padding_idx) : -1; }
+  // the resolved padding row, or -1 for none
+  double padding_idx() const {
+    return e_ && e_->options().padding_idx ? static_cast<double>(*e_->options().padding_idx) : -1;
+  }
   double scale_factor() const { return e_ ? e_->scale_factor() : 1; }
   val weight() const {
     return guard([&] { return copy_out(live().weight()); });

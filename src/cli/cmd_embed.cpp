@@ -29,7 +29,7 @@ TableArgs table_args(Args& a) {
 int cmd_init(Args& a) {
   const TableArgs t = table_args(a);
   EmbeddingOptions opts;
-  opts.padding_idx = a.integer_or("padding-idx", -1, -t.V, t.V - 1);
+  if (a.has("padding-idx")) opts.padding_idx = a.integer("padding-idx", INT32_MIN, INT32_MAX);
   a.finish();
   Generator g(t.seed);
   Embedding emb(t.V, t.D, g, opts);
@@ -42,7 +42,7 @@ int cmd_lookup(Args& a) {
   const TableArgs t = table_args(a);
   EmbeddingOptions opts;
   opts.scale = a.flag("scale");
-  opts.padding_idx = a.has("padding-idx") ? a.integer("padding-idx", INT32_MIN, INT32_MAX) : -1;
+  if (a.has("padding-idx")) opts.padding_idx = a.integer("padding-idx", INT32_MIN, INT32_MAX);
   opts.max_norm = static_cast<float>(a.number_or("max-norm", 0.0, 0.0, 3.4e38));
   const std::vector<int32_t> ids = a.int_list("ids");
   a.finish();

@@ -11,9 +11,10 @@
 namespace embedlab {
 namespace {
 
-int64_t resolve_padding(int64_t padding_idx, int64_t V) {
-  if (padding_idx == -1 && V > 0) return -1;
+std::optional<int64_t> resolve_padding(std::optional<int64_t> padding, int64_t V) {
+  if (!padding) return std::nullopt;
   // torch: padding_idx in [-V, V); negative values count from the end.
+  const int64_t padding_idx = *padding;
   if (padding_idx < -V || padding_idx >= V) {
     fail("Embedding", "padding_idx " + std::to_string(padding_idx) + " out of range [" +
                           std::to_string(-V) + ", " + std::to_string(V) + ")");
@@ -40,8 +41,8 @@ Embedding::Embedding(int64_t V, int64_t D, const EmbeddingOptions& opts) : V_(V)
 Embedding::Embedding(int64_t V, int64_t D, Generator& g, const EmbeddingOptions& opts)
     : Embedding(V, D, opts) {
   g.normal(W_.data(), W_.size());
-  if (opts_.padding_idx >= 0) {
-    std::fill_n(W_.begin() + opts_.padding_idx * D_, D_, 0.0f);
+  if (opts_.padding_idx) {
+    std::fill_n(W_.begin() + *opts_.padding_idx * D_, D_, 0.0f);
   }
 }
 
@@ -133,9 +134,9 @@ SparseGrad Embedding::backward_sparse(std::span<const int32_t> ids,
   g.rows.assign(ids.begin(), ids.end());
   std::sort(g.rows.begin(), g.rows.end());
   g.rows.erase(std::unique(g.rows.begin(), g.rows.end()), g.rows.end());
-  if (opts_.padding_idx >= 0) {
-    auto it = std::lower_bound(g.rows.begin(), g.rows.end(), static_cast<int32_t>(opts_.padding_idx));
-    if (it != g.rows.end() && *it == opts_.padding_idx) g.rows.erase(it);
+  if (opts_.padding_idx) {
+    auto it = std::lower_bound(g.rows.begin(), g.rows.end(), static_cast<int32_t>(*opts_.padding_idx));
+    if (it != g.rows.end() && *it == *opts_.padding_idx) g.rows.erase(it);
   }
   // row id -> slot in values
   std::vector<int32_t> slot(ids.size());

@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -29,7 +30,9 @@
 namespace embedlab {
 
 struct EmbeddingOptions {
-  int64_t padding_idx = -1;  // -1: none; negative values -k mean V-k as in torch
+  // none, or a row in [-V, V); negative values -k mean V-k as in torch (-1 is the last row).
+  // After construction options() holds the resolved row in [0, V).
+  std::optional<int64_t> padding_idx;
   float max_norm = 0.0f;     // 0: none
   float norm_type = 2.0f;    // p of the p-norm used by max_norm
   bool scale = false;        // multiply by sqrt(D)

@@ -76,6 +76,17 @@ describe('manualSeed + Embedding', () => {
     emb.delete();
   });
 
+  it('counts a negative paddingIdx from the end, as torch (-1 is the last row)', () => {
+    M.manualSeed(42);
+    const emb = new M.Embedding(6, 3, { paddingIdx: -1 });
+    assert.equal(emb.paddingIdx, 5);
+    assert.deepEqual(Array.from(emb.weight().slice(15)), [0, 0, 0]);
+    emb.delete();
+    const plain = new M.Embedding(6, 3);
+    assert.equal(plain.paddingIdx, null);
+    plain.delete();
+  });
+
   it('computes the same rows as one-hot x W, to the bit', () => {
     M.manualSeed(123);
     const emb = new M.Embedding(4, 5);
