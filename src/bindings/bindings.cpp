@@ -2,11 +2,11 @@
 //
 // Each bound function converts its arguments, calls the core and converts the result.
 // No C++ exception crosses into JS: `guard` catches it and stores its message, the raw
-// call returns an empty value, and the wrapper in api.post.js throws `new Error(message)`.
+// call returns an empty value, and the wrapper in api/*.post.js throws `new Error(message)`.
 // (An exception that escapes wasm leaks shadow-stack space, see TOOLCHAIN.md, so after
 // 100,000 failing calls the module would be dead; this way memory stays flat.)
 // Raw names start with an underscore; the public JS API (manualSeed, Embedding, Linear,
-// sinusoidal, ...) is defined in api.post.js on top of them.
+// sinusoidal, ...) is defined in api/*.post.js (embed, text, train, project) on top of them.
 //
 // Data crosses the boundary as copies: typed arrays in (copied with TypedArray.set into a
 // std::vector), typed arrays out (a typed_memory_view sliced into a fresh JS array, so it

@@ -1,0 +1,150 @@
+// Part of the public JS API (see embed.post.js for the conventions); uses the helpers in M._api.
+// ---- tokenizers, sliding windows, BPE training ---------------------------------------------
+//   const tok = M.Tokenizer.gpt2();                 // or fromCorpus('word', text, {lowercase}) / fromBpe(file)
+//   const ids = tok.encode('Hello world');          // Int32Array [15496, 995]
+//   tok.decode(ids);                                // 'Hello world'
+//   const ds = M.slidingWindows(ids, { maxLength: 4, stride: 4, batchSize: 4 });
+//   ds.batch(0);                                    // {rows, inputs: Int32Array(rows*4), targets}
+//   const tr = new M.BpeTrainer(text, 512);  tr.step(10);  // [{left, right, id, count, token}]
+(function (M) {
+  'use strict';
+  const { check, toIds, integer, describe } = M._api;
+
+  // subtle: a JS string with a lone surrogate would reach C++ as invalid UTF-8 (0xED 0xA0 0x80);
+  // tiktoken (TextEncoder) sees U+FFFD there, so make the string well-formed first.
+  function text(t, where) {
+    if (typeof t === 'string') return t.isWellFormed && !t.isWellFormed() ? t.toWellFormed() : t;
+    if (t instanceof Uint8Array) return t;
+    throw new Error(`${where}: text must be a string or a Uint8Array, got ${describe(t)}`);
+  }
+  function knownKeys(opts, keys, where) {
+    for (const k of Object.keys(opts)) {
+      if (!keys.includes(k)) throw new Error(`${where}: unknown option '${k}', expected ${keys.join(', ')}`);
+    }
+  }
+
+  class Tokenizer {
+    constructor(init) {
+      this._h = new M._Tokenizer();
+      const ok = init(this._h);
+      const message = M._takeError();
+      if (!ok || message) {
+        this._h.delete();
+        this._h = null;
+        throw new Error(message || 'Tokenizer: construction failed');
+      }
+    }
+    // GPT-2 byte-level BPE, the same ids as tiktoken's gpt2 encoding (50257 ids).
+    static gpt2() { return new Tokenizer((h) => h.initGpt2()); }
+    // A word/char vocabulary built from text. kind: 'whitespace' (Python str.split), 'word'
+    // (\w+|[^\w\s]) or 'char'; opts {lowercase = false, minCount = 1, maxSize = 0 (no limit)}.
+    static fromCorpus(kind, corpus, opts) {
+      opts = opts || {};
+      knownKeys(opts, ['lowercase', 'minCount', 'maxSize'], 'Tokenizer.fromCorpus');
+      const minCount = integer(opts.minCount ?? 1, 'Tokenizer.fromCorpus', 'minCount', 1, 2147483647);
+      const maxSize = integer(opts.maxSize ?? 0, 'Tokenizer.fromCorpus', 'maxSize', 0, 2147483647);
+      const t = text(corpus, 'Tokenizer.fromCorpus');
+      return new Tokenizer((h) => h.initCorpus(String(kind), t, !!opts.lowercase, minCount, maxSize));
+    }
+    // A trained BPE from the text of a merge file (BpeTrainer.save()).
+    static fromBpe(file) { return new Tokenizer((h) => h.initBpe(text(file, 'Tokenizer.fromBpe'))); }
+    _live(where) {
+      if (!this._h) throw new Error(`${where}: this Tokenizer was deleted`);
+      return this._h;
+    }
+    get kind() { return this._live('kind').kind(); }
+    get vocabSize() { return this._live('vocabSize').vocabSize(); }
+    // text -> Int32Array of ids; {allowSpecial: true} makes '<|endoftext|>' 50256 (gpt2 only).
+    encode(t, opts) {
+      return check(this._live('encode').encode(text(t, 'encode'), !!(opts && opts.allowSpecial)));
+    }
+    // ids -> string (invalid UTF-8 replaced by U+FFFD).
+    decode(ids) {
+      const h = this._live('decode');
+      return check(h.decode(toIds(ids, 'decode', h.vocabSize())));
+    }
+    tokenBytes(id) { return check(this._live('tokenBytes').tokenBytes(Number(id))); }
+    tokenString(id) { return this.tokenStrings([id])[0]; }
+    // ids -> display strings, one per id.
+    tokenStrings(ids) {
+      const h = this._live('tokenStrings');
+      return check(h.tokenStrings(toIds(ids, 'tokenStrings', h.vocabSize())));
+    }
+    // Float64Array (vocabSize) of corpus counts for word/char vocabularies; null for BPE kinds.
+    counts() { return check(this._live('counts').counts()) ?? null; }
+    delete() {
+      if (this._h) this._h.delete();
+      this._h = null;
+    }
+  }
+  M.Tokenizer = Tokenizer;
+
+  class BpeTrainer {
+    // new BpeTrainer(text, vocabSize >= 256): byte-level BPE over GPT-2 pre-tokenized pieces.
+    constructor(corpus, vocabSize) {
+      const t = text(corpus, 'BpeTrainer');
+      this._h = new M._BpeTrainer();
+      const ok = this._h.init(t, Number(vocabSize));
+      const message = M._takeError();
+      if (!ok || message) {
+        this._h.delete();
+        this._h = null;
+        throw new Error(message || 'BpeTrainer: construction failed');
+      }
+    }
+    _live(where) {
+      if (!this._h) throw new Error(`${where}: this BpeTrainer was deleted`);
+      return this._h;
+    }
+    // Up to n merges (default 1) -> [{left, right, id, count, token, tokens}]; [] when done.
+    // count: occurrences of the pair when merged; tokens: the training text's token count after it.
+    step(n) { return check(this._live('step').step(Number(n ?? 1))); }
+    get done() { return this._live('done').done(); }
+    get vocabSize() { return this._live('vocabSize').vocabSize(); }
+    get tokenCount() { return this._live('tokenCount').tokenCount(); }
+    // The merge file text (see src/tokenizer/bpe.hpp for the format).
+    save() { return check(this._live('save').save()); }
+    tokenizer() { return Tokenizer.fromBpe(this.save()); }
+    delete() {
+      if (this._h) this._h.delete();
+      this._h = null;
+    }
+  }
+  M.BpeTrainer = BpeTrainer;
+
+  // LLMs-from-scratch create_dataloader_v1 over ids:
+  // {numSamples, numBatches, inputTokens, starts (Int32Array, batch order), batch(b) -> {rows, inputs, targets}}.
+  M.slidingWindows = function slidingWindows(ids, opts) {
+    opts = opts || {};
+    knownKeys(opts, ['maxLength', 'stride', 'batchSize', 'shuffle', 'seed', 'dropLast'], 'slidingWindows');
+    const v = toIds(ids, 'slidingWindows', 2147483647);
+    const L = integer(opts.maxLength ?? 256, 'slidingWindows', 'maxLength', -2147483648, 2147483647);
+    const S = integer(opts.stride ?? 128, 'slidingWindows', 'stride', -2147483648, 2147483647);
+    const B = integer(opts.batchSize ?? 4, 'slidingWindows', 'batchSize', -2147483648, 2147483647);
+    const seed = integer(opts.seed ?? 0, 'slidingWindows', 'seed', 0, Number.MAX_SAFE_INTEGER);
+    const r = check(M._slidingWindows(v, L, S, B, !!opts.shuffle, seed, opts.dropLast !== false));
+    r.maxLength = L;
+    r.batchSize = B;
+    r.batch = (b) => {
+      integer(b, 'slidingWindows batch', 'batch index', 0, r.numBatches - 1);
+      const first = b * B, rows = Math.min(B, r.starts.length - first);
+      const inputs = new Int32Array(rows * L), targets = new Int32Array(rows * L);
+      for (let k = 0; k < rows; k++) {
+        const s = r.starts[first + k];
+        inputs.set(v.subarray(s, s + L), k * L);
+        targets.set(v.subarray(s + 1, s + L + 1), k * L);
+      }
+      return { rows, inputs, targets };
+    };
+    return r;
+  };
+
+  // ids -> Int32Array (pairs * 2) of (center, context) within `window` positions.
+  M.skipgramPairs = (ids, window) => check(M._skipgramPairs(toIds(ids, 'skipgramPairs', 2147483647), Number(window)));
+
+  // {encoding = 'gpt2', reps = 7} -> {mb_per_s, median_ms, tokens, ...} for text (fresh tokenizer per rep).
+  M.benchTokenize = (t, o) => {
+    o = o || {};
+    return check(M._benchTokenize(text(t, 'benchTokenize'), o.encoding ?? 'gpt2', o.reps ?? 7));
+  };
+})(Module);

@@ -1,0 +1,117 @@
+// Part of the public JS API (see embed.post.js for the conventions); uses the helpers in M._api.
+// ---- training: word2vec and the next-token model, stepped from the worker -----------------
+//   const tok = M.Tokenizer.fromCorpus('whitespace', text, { lowercase: true });
+//   const tr = M.Trainer.word2vec(ids, sentenceStarts, { sg: true, seed: 1, counts: tok.counts() });
+//   const tr = M.Trainer.nextToken(ids, { vocabSize: tok.vocabSize, pos: 'rope', seed: 1 });
+//   tr.step(10);        // {loss, lastLoss, steps, totalSteps, tokens, rawTokens, elapsedMs,
+//                       //  tokensPerSecond, rawTokensPerSecond, learningRate, finished}
+//   tr.table('input');  // {rows, cols, data: Float32Array copy}
+//   tr.settings;        // the settings in effect, defaults filled in
+//   tr.reset();  tr.delete();
+// A diverging run throws "train: loss became nan at step 37 with learning rate 10; lower the learning rate".
+(function (M) {
+  'use strict';
+  const { check, toIds, integer, describe } = M._api;
+
+  const WORD2VEC_KEYS = ['sg', 'vectorSize', 'window', 'negative', 'minCount', 'sample', 'alpha', 'minAlpha',
+    'epochs', 'cbowMean', 'batchWords', 'seed', 'counts'];
+  const NEXT_TOKEN_KEYS = ['vocabSize', 'vectorSize', 'context', 'pos', 'scale', 'tie', 'alibiSlope', 'seed',
+    'batchSize', 'stride', 'optimizer', 'lr', 'weightDecay'];
+  const INTEGER_KEYS = new Set(['vectorSize', 'window', 'negative', 'minCount', 'epochs', 'batchWords', 'seed',
+    'vocabSize', 'context', 'batchSize', 'stride']);
+
+  // Checks option names and types; numbers stay numbers (NaN included: C++ names the bad value).
+  function options(opts, keys, where) {
+    opts = opts || {};
+    const out = {};
+    for (const [k, v] of Object.entries(opts)) {
+      if (!keys.includes(k)) throw new Error(`${where}: unknown option '${k}', expected ${keys.join(', ')}`);
+      if (v === undefined || k === 'counts') continue;
+      if (k === 'pos' || k === 'optimizer') {
+        if (typeof v !== 'string') throw new Error(`${where}: ${k} must be a string, got ${describe(v)}`);
+      } else if (['sg', 'cbowMean', 'scale', 'tie'].includes(k)) {
+        if (typeof v !== 'boolean') throw new Error(`${where}: ${k} must be true or false, got ${describe(v)}`);
+      } else if (typeof v !== 'number') {
+        throw new Error(`${where}: ${k} must be a number, got ${describe(v)}`);
+      } else if (INTEGER_KEYS.has(k)) {
+        integer(v, where, k, k === 'seed' ? 0 : -2147483648, k === 'seed' ? Number.MAX_SAFE_INTEGER : 2147483647);
+      }
+      out[k] = v;
+    }
+    return out;
+  }
+
+  class Trainer {
+    constructor(init) {
+      this._h = new M._Trainer();
+      const ok = init(this._h);
+      const message = M._takeError();
+      if (!ok || message) {
+        this._h.delete();
+        this._h = null;
+        throw new Error(message || 'Trainer: construction failed');
+      }
+      this._settings = check(this._h.settings());
+    }
+    // ids: all sentences' ids concatenated; sentenceStarts: S+1 offsets (sentence k is
+    // ids[starts[k], starts[k+1])). Options as gensim's Word2Vec, camelCased: sg (false: CBOW),
+    // vectorSize 100, window 5, negative 5, minCount 5, sample 1e-3, alpha 0.025, minAlpha 1e-4,
+    // epochs 5, cbowMean true, batchWords 10000, seed 1; counts: per-id corpus counts
+    // (Tokenizer.counts()), else counted from ids. One step = one gensim job (<= batchWords words).
+    static word2vec(ids, sentenceStarts, opts) {
+      const o = options(opts, WORD2VEC_KEYS, 'Trainer.word2vec');
+      const v = toIds(ids, 'Trainer.word2vec', 2147483647);
+      if (sentenceStarts == null || typeof sentenceStarts.length !== 'number') {
+        throw new Error(`Trainer.word2vec: sentenceStarts must be an array of offsets, got ${describe(sentenceStarts)}`);
+      }
+      const starts = Float64Array.from(sentenceStarts);
+      const counts = opts && opts.counts ? Float64Array.from(opts.counts) : new Float64Array(0);
+      return new Trainer((h) => h.initWord2Vec(v, starts, counts, o));
+    }
+    // ids: the training stream. Options: vocabSize (required), vectorSize 64, context 32,
+    // batchSize 16, stride (= context), pos 'none'|'learned'|'sinusoidal'|'rope'|'alibi' ('learned'),
+    // scale false (sqrt(D) on token rows), tie false (head = token table), alibiSlope 0.5, optimizer
+    // 'sgd'|'adam'|'adamw' ('adam'), lr (0.1 for sgd, else 1e-3), weightDecay (0.01 for adamw, else 0), seed 1.
+    static nextToken(ids, opts) {
+      const o = options(opts, NEXT_TOKEN_KEYS, 'Trainer.nextToken');
+      if (o.vocabSize === undefined) throw new Error('Trainer.nextToken: the vocabSize option is required');
+      const v = toIds(ids, 'Trainer.nextToken', o.vocabSize);
+      return new Trainer((h) => h.initNextToken(v, o));
+    }
+    _live(where) {
+      if (!this._h) throw new Error(`${where}: this Trainer was deleted`);
+      return this._h;
+    }
+    get settings() { return Object.assign({}, this._settings); }
+    // Runs n steps (default 1) and returns their statistics.
+    step(n) {
+      integer(n ?? 1, 'Trainer.step', 'n', 0, 2147483647);
+      return check(this._live('step').step(n ?? 1));
+    }
+    reset() { check(this._live('reset').reset()); }
+    // 'input' | 'output' | 'position' (next-token) -> {rows, cols, data: Float32Array}
+    table(name) { return check(this._live('table').table(String(name ?? 'input'))); }
+    // word2vec: Int32Array of the token id of each table row; next-token: null (row = id).
+    vocabIds() { return check(this._live('vocabIds').vocabIds()) ?? null; }
+    // next-token: mean loss over the non-overlapping windows of ids (forward only).
+    evaluate(ids) {
+      const h = this._live('evaluate');
+      return check(h.evaluate(toIds(ids, 'Trainer.evaluate', this._settings.vocabSize ?? 2147483647)));
+    }
+    delete() {
+      if (this._h) this._h.delete();
+      this._h = null;
+    }
+  }
+  M.Trainer = Trainer;
+
+  M.benchNextToken = (o) => {
+    o = o || {};
+    return check(M._benchNextToken(o.vocabSize ?? 5000, o.vectorSize ?? 64, o.context ?? 32, o.batchSize ?? 256,
+      o.steps ?? 5, o.optimizer ?? 'adam', o.pos ?? 'learned'));
+  };
+  // word2vec with gensim's defaults over (ids, sentenceStarts, counts): {effective_words_per_s, ...}
+  M.benchWord2Vec = (ids, sentenceStarts, counts, sg = true) =>
+    check(M._benchWord2Vec(toIds(ids, 'benchWord2Vec', 2147483647), Float64Array.from(sentenceStarts),
+      counts ? Float64Array.from(counts) : new Float64Array(0), !!sg));
+})(Module);
