@@ -48,7 +48,7 @@ TokenizeBench bench_tokenize(std::string_view text, const std::function<Tokenize
 std::string to_json(const TokenizeBench& b) {
   std::ostringstream os;
   os.precision(6);
-  os << "{\"benchmark\":\"tokenize\",\"encoding\":\"" << b.encoding << "\",\"bytes\":" << b.bytes
+  os << "{\"bench\":\"tokenize\",\"encoding\":\"" << b.encoding << "\",\"bytes\":" << b.bytes
      << ",\"tokens\":" << b.tokens << ",\"reps\":" << b.reps << ",\"construct_ms\":" << b.construct_ms
      << ",\"median_ms\":" << b.median_ms << ",\"mb_per_s\":" << b.mb_per_s << ",\"warm_ms\":" << b.warm_ms
      << ",\"warm_mb_per_s\":" << b.warm_mb_per_s << "}";

@@ -77,7 +77,7 @@ int cmd_posenc(Args& a) {
       shape = {D, T, T};
       break;
     }
-    case PositionKind::None: fail("posenc", "kind 'none' has no table");
+    case PositionKind::None: fail("posenc", "kind 'none' has no table; use sinusoidal, learned, rope or alibi");
   }
   write_table_open(std::cout, shape, table);
   std::cout << ",\"kind\":" << json_string(position_kind_name(kind)) << "}\n";
