@@ -1,12 +1,15 @@
-// Test helpers: load the reference JSON files in tests/reference/ (copied verbatim from
-// shared/reference/, see SOURCE.md there) and compare float tables.
+// Test helpers: load the reference JSON files in tests/reference/ (see SOURCE.md there),
+// compare float tables, draw random test vectors.
 #pragma once
 
+#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "core/rng.hpp"
 
 namespace embedlab::testing {
 
@@ -43,6 +46,18 @@ inline double max_abs_diff(const std::vector<double>& a, const float* b, size_t 
   double m = 0;
   for (size_t i = 0; i < n && i < a.size(); ++i) m = std::max(m, std::abs(a[i] - static_cast<double>(b[i])));
   return a.size() == n ? m : 1e30;
+}
+
+// n values from N(0, 1) drawn by g.
+inline std::vector<float> randn(Generator& g, size_t n) {
+  std::vector<float> v(n);
+  if (n) g.normal(v.data(), n);
+  return v;
+}
+
+// True when a and b hold the same float32 bit patterns.
+inline bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
 }  // namespace embedlab::testing

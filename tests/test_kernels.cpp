@@ -5,19 +5,11 @@
 
 #include "core/kernels.hpp"
 #include "core/rng.hpp"
+#include "reference.hpp"
 
 using namespace embedlab;
-
-namespace {
-std::vector<float> randn(Generator& g, size_t n) {
-  std::vector<float> v(n);
-  if (n) g.normal(v.data(), n);
-  return v;
-}
-bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
-}
-}  // namespace
+using embedlab::testing::randn;
+using embedlab::testing::same_bits;
 
 TEST_CASE("SIMD kernels equal their scalar references bit for bit", "[kernels]") {
   Generator g(11);

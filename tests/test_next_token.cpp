@@ -11,23 +11,16 @@
 #include "core/detmath.hpp"
 #include "core/kernels.hpp"
 #include "core/rng.hpp"
+#include "reference.hpp"
 #include "train/dense_kernels.hpp"
 #include "train/next_token.hpp"
 #include "train/optimizer.hpp"
 
 using namespace embedlab;
+using embedlab::testing::randn;
+using embedlab::testing::same_bits;
 
 namespace {
-
-std::vector<float> randn(Generator& g, size_t n) {
-  std::vector<float> v(n);
-  if (n) g.normal(v.data(), n);
-  return v;
-}
-
-bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
-}
 
 // A stream where order matters: the repeated pattern 0 1 2 ... V-1.
 std::vector<int32_t> cyclic(int32_t V, size_t n) {

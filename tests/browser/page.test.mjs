@@ -93,6 +93,25 @@ async function typeInto(page, id, text) {
 
 const t0 = Date.now();
 let page;
+// Records the gaps between animation frames in the page (the main thread must never block);
+// stopFrameGaps returns them in ms.
+async function startFrameGaps(page) {
+  await page.evaluate(() => {
+    window.__gaps = [];
+    let last = performance.now();
+    const tick = (t) => {
+      window.__gaps.push(t - last);
+      last = t;
+      if (!window.__stopFrames) requestAnimationFrame(tick);
+    };
+    window.__stopFrames = false;
+    requestAnimationFrame(tick);
+  });
+}
+async function stopFrameGaps(page) {
+  return page.evaluate(() => ((window.__stopFrames = true), window.__gaps));
+}
+
 await test('the page loads, the worker reports ready, the table view draws', async () => {
   page = await openPage();
   const status = await page.textContent('#engine-status');
@@ -173,23 +192,11 @@ await test('V too large names the byte limit; a 50257 x 768 table is drawn downs
   await typeInto(page, 'f-D', '1000');
   await page.waitForFunction(() => /more than the limit/.test(document.querySelector('.field[data-key="D"] .field-error').textContent + document.querySelector('.field[data-key="V"] .field-error').textContent), null, { timeout: 10000 });
   const n = await renders(page, 'table');
-  await page.evaluate(() => {
-    window.__gaps = [];
-    let last = performance.now();
-    const tick = (t) => {
-      window.__gaps.push(t - last);
-      last = t;
-      if (!window.__stopFrames) requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  });
+  await startFrameGaps(page);
   await typeInto(page, 'f-V', '50257');
   await typeInto(page, 'f-D', '768');
   await waitRenders(page, 'table', n);
-  const gaps = await page.evaluate(() => {
-    window.__stopFrames = true;
-    return window.__gaps;
-  });
+  const gaps = await stopFrameGaps(page);
   const worst = Math.max(...gaps.slice(1));
   const caption = await page.textContent('#table-caption');
   assert(/Downsampled for drawing: 600 evenly spaced rows of 50257/.test(caption), `caption: ${caption.slice(0, 80)}`);
@@ -247,20 +254,10 @@ await test('text view: the-verdict in GPT-2 ids (5,145 tokens, 40 367 2885 1464 
 
 await test('text view: 1.1 MB Tiny Shakespeare tokenizes in the worker, draws at most 400 chips, frames keep coming', async () => {
   const n = await renders(page, 'text');
-  await page.evaluate(() => {
-    window.__gaps = [];
-    let last = performance.now();
-    const tick = (t) => {
-      window.__gaps.push(t - last);
-      last = t;
-      if (!window.__stopFrames) requestAnimationFrame(tick);
-    };
-    window.__stopFrames = false;
-    requestAnimationFrame(tick);
-  });
+  await startFrameGaps(page);
   await page.selectOption('#f-corpus', 'tinyshakespeare');
   await waitRenders(page, 'text', n);
-  const worst = Math.max(...(await page.evaluate(() => ((window.__stopFrames = true), window.__gaps))).slice(1));
+  const worst = Math.max(...(await stopFrameGaps(page)).slice(1));
   assert((await statValue(page, 'tokens')) === '338,025', `tokens ${await statValue(page, 'tokens')}`);
   const chips = await page.$$eval('#chips-holder .chip', (els) => els.length);
   assert(chips <= 400 && chips > 100, `${chips} chips in the DOM`);

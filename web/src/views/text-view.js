@@ -5,6 +5,7 @@
 //
 //   const view = new TextView(root, engine, {onCustomText: () => ..., onPosition: (at) => ...});
 //   await view.render(tokenizeReply, state);   // then fetches the chip slice at state.at
+import { renderStatList } from './stat-list.js';
 import { ChipStrip } from '../plots/chips.js';
 import { formatNumber } from '../plots/scales.js';
 
@@ -93,17 +94,7 @@ export class TextView {
       ['bytes per token', r.tokens ? formatNumber(r.bytes / r.tokens) : '–'],
       ['tokenize time', `${formatNumber(r.ms)} ms`],
     ];
-    const frag = document.createDocumentFragment();
-    for (const [k, v] of rows) {
-      const div = document.createElement('div');
-      const dt = document.createElement('dt');
-      dt.textContent = k;
-      const dd = document.createElement('dd');
-      dd.textContent = v;
-      div.append(dt, dd);
-      frag.append(div);
-    }
-    this.el.stats.replaceChildren(frag);
+    renderStatList(this.el.stats, rows);
     this.el.note.textContent = `${ENC_NOTES[r.enc]} The embedding table for this vocabulary would have ${r.vocabSize.toLocaleString('en')} rows.`;
     this.el.pos.max = String(Math.max(0, r.tokens - 1));
     await this.goTo(state.at, true);

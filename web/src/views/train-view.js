@@ -7,6 +7,7 @@
 //
 //   const view = new TrainView(root, engine, {onError: (message) => ...});
 //   view.render(trainStartReply, state);   // a fresh run at step 0
+import { renderStatList } from './stat-list.js';
 import { Heatmap } from '../plots/heatmap.js';
 import { Legend } from '../plots/legend.js';
 import { LossChart } from '../plots/loss-chart.js';
@@ -152,17 +153,7 @@ export class TrainView {
     const items = stats
       ? [['step', `${stats.totalSteps}`], ['loss', stats.lastLoss.toFixed(4)], [this.state.model === 'next' ? 'tokens / s' : 'effective words / s', Math.round(stats.tokensPerSecond).toLocaleString('en')], ['learning rate', formatNumber(stats.learningRate)]]
       : [['step', '0'], ['loss', '–'], ['tokens / s', '–'], ['learning rate', '–']];
-    const frag = document.createDocumentFragment();
-    for (const [k, v] of items) {
-      const d = document.createElement('div');
-      const dt = document.createElement('dt');
-      dt.textContent = k;
-      const dd = document.createElement('dd');
-      dd.textContent = v;
-      d.append(dt, dd);
-      frag.append(d);
-    }
-    this.el.readout.replaceChildren(frag);
+    renderStatList(this.el.readout, items);
   }
 
   consume(r) {
