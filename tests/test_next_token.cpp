@@ -11,6 +11,7 @@
 #include "core/detmath.hpp"
 #include "core/kernels.hpp"
 #include "core/rng.hpp"
+#include "limits.hpp"
 #include "reference.hpp"
 #include "train/dense_kernels.hpp"
 #include "train/next_token.hpp"
@@ -292,9 +293,9 @@ TEST_CASE("NextTokenTrainer settings are validated with clear messages", "[next-
   SECTION("a vocabulary larger than memory is refused") {
     s.model.vocab_size = 2000000000;
     s.model.dim = 64;
+    testing::WasmLimits wasm;
     REQUIRE_THROWS_WITH(NextTokenTrainer(ids, s),
-                        "next-token: a token table of 2000000000 x 64 values needs 512000000000 bytes, "
-                        "more than the limit of 3758096384 bytes");
+                        "next-token: token table 2000000000 x 64 float32 need 476.8 GiB; the limit here is 2.0 GiB");
   }
   SECTION("rope needs an even dimension") {
     s.model.pos = PositionKind::Rope;

@@ -11,6 +11,7 @@
 
 #include "train/table_io.hpp"
 #include "train/word2vec.hpp"
+#include "limits.hpp"
 
 using namespace embedlab;
 
@@ -195,9 +196,9 @@ TEST_CASE("Word2Vec settings are validated with clear messages", "[word2vec]") {
   }
   SECTION("tables larger than memory are refused") {
     s.vector_size = 1000000000;
+    testing::WasmLimits wasm;
     REQUIRE_THROWS_WITH(Word2Vec(c.ids, c.starts, {}, s),
-                        "word2vec: input table of 21 x 1000000000 values needs 84000000000 bytes, more than "
-                        "the limit of 3758096384 bytes");
+                        "word2vec: input table 21 x 1000000000 float32 need 78.2 GiB; the limit here is 2.0 GiB");
   }
   SECTION("a corpus where no word reaches min_count is refused") {
     s.min_count = 1000;

@@ -6,6 +6,7 @@
 
 #include "bench/bench.hpp"
 #include "core/error.hpp"
+#include "core/memory.hpp"
 #include "core/kernels.hpp"
 #include "embed/embedding.hpp"
 #include "embed/positional.hpp"
@@ -49,7 +50,7 @@ LookupBench bench_lookup(int64_t V, int64_t D, int64_t B, int64_t T, int reps) {
   const size_t n = static_cast<size_t>(B * T);
   std::vector<int32_t> ids(n);
   for (auto& id : ids) id = static_cast<int32_t>(g.below(static_cast<uint32_t>(V)));
-  std::vector<float> out(checked_elements("bench lookup", "an output", n, D));
+  std::vector<float> out(plan("bench lookup", "output", {B, T, D}, kFloat32));
   std::vector<float> src(out.size(), 1.0f), dst(out.size(), 0.0f);
   const double bytes = static_cast<double>(out.size()) * sizeof(float);
 

@@ -26,20 +26,4 @@ void check_at_least(const char* where, const char* name, int64_t value, int64_t 
   }
 }
 
-size_t checked_elements(const char* where, const char* what, int64_t a, int64_t b,
-                        size_t elem_bytes) {
-  if (a < 0 || b < 0) {
-    fail(where, std::string(what) + " has a negative size " + std::to_string(a) + " x " +
-                    std::to_string(b));
-  }
-  const long double bytes = static_cast<long double>(a) * static_cast<long double>(b) *
-                            static_cast<long double>(elem_bytes);
-  if (bytes > static_cast<long double>(kMaxTableBytes)) {
-    fail(where, std::string(what) + " of " + std::to_string(a) + " x " + std::to_string(b) +
-                    " values needs " + std::to_string(static_cast<unsigned long long>(bytes)) +
-                    " bytes, more than the limit of " + std::to_string(kMaxTableBytes) + " bytes");
-  }
-  return static_cast<size_t>(a) * static_cast<size_t>(b);
-}
-
 }  // namespace embedlab

@@ -4,7 +4,8 @@
 // message that names where, what, the value received and what was expected:
 //   "lookup: token id 10 out of range [0, 10)"
 // Messages are built here so that their format stays uniform. The CLI prints
-// them on stderr; the wasm bindings turn them into JS Errors.
+// them on stderr; the wasm bindings turn them into JS Errors. Sizes are checked by the planner
+// in core/memory.hpp, which throws this type too.
 #pragma once
 
 #include <cstdint>
@@ -27,16 +28,7 @@ void check_index(const char* where, const char* name, int64_t value, int64_t lo,
 // Throws unless value >= min: "<where>: <name> must be >= <min>, got <value>".
 void check_at_least(const char* where, const char* name, int64_t value, int64_t min);
 
-// Throws unless a*b*elem_bytes fits in the address space and under max_bytes:
-// "<where>: <what> of <a> x <b> floats needs <n> bytes, more than the limit of <max> bytes".
-// Returns a*b.
-size_t checked_elements(const char* where, const char* what, int64_t a, int64_t b,
-                        size_t elem_bytes = 4);
-
 // A number as a person would write it: 0, 1.5, 1e+30, nan (printf %.15g).
 std::string format_number(double v);
-
-// The largest single table the engine allocates (3.5 GiB: the wasm build's heap is 4 GiB).
-inline constexpr uint64_t kMaxTableBytes = 3758096384ull;
 
 }  // namespace embedlab

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "core/memory.hpp"
 #include "core/rng.hpp"
 
 namespace embedlab {
@@ -68,7 +69,7 @@ std::vector<std::pair<int32_t, int32_t>> skipgram_pairs(std::span<const int32_t>
   const int64_t n = static_cast<int64_t>(ids.size());
   std::vector<std::pair<int32_t, int32_t>> pairs;
   const int64_t w = std::min(window, std::max<int64_t>(n - 1, 0));
-  checked_elements("skipgram_pairs", "a pair list", n, 2 * w, sizeof(std::pair<int32_t, int32_t>));
+  plan("skipgram_pairs", "(center, context) pairs", {n, 2 * w, 2}, kInt32);
   pairs.reserve(static_cast<size_t>(n * 2 * w));
   for (int64_t i = 0; i < n; ++i) {
     const int64_t lo = std::max<int64_t>(0, i - window), hi = std::min(n - 1, i + window);

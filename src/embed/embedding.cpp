@@ -6,6 +6,7 @@
 
 #include "core/detmath.hpp"
 #include "core/error.hpp"
+#include "core/memory.hpp"
 #include "core/kernels.hpp"
 
 namespace embedlab {
@@ -33,7 +34,7 @@ Embedding::Embedding(int64_t V, int64_t D, const EmbeddingOptions& opts) : V_(V)
   if (!(opts.norm_type > 0.0f) || !std::isfinite(opts.norm_type)) {
     fail("Embedding", "norm_type must be a finite number > 0, got " + format_number(opts.norm_type));
   }
-  const size_t n = checked_elements("Embedding", "a table", V, D);
+  const size_t n = plan("Embedding", "table", {V, D}, kFloat32);
   opts_.padding_idx = resolve_padding(opts.padding_idx, V);
   W_.assign(n, 0.0f);
 }

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/memory.hpp"
 #include "core/kernels.hpp"
 #include "embed/embedding.hpp"
 
@@ -20,7 +21,7 @@ void check_size(const char* where, const char* name, size_t got, int64_t rows, i
 
 std::vector<float> one_hot(std::span<const int32_t> ids, int64_t V) {
   check_at_least("one_hot", "num_classes", V, 1);
-  std::vector<float> out(checked_elements("one_hot", "a one-hot matrix", ids.size(), V), 0.0f);
+  std::vector<float> out(plan("one_hot", "one-hot matrix", {static_cast<int64_t>(ids.size()), V}, kFloat32), 0.0f);
   for (size_t i = 0; i < ids.size(); ++i) {
     check_index("one_hot", "token id", ids[i], 0, V);
     out[i * V + ids[i]] = 1.0f;
@@ -56,7 +57,7 @@ Linear::Linear(int64_t in_features, int64_t out_features, Generator& g)
     : in_(in_features), out_(out_features) {
   check_at_least("Linear", "in_features", in_features, 1);
   check_at_least("Linear", "out_features", out_features, 1);
-  W_.resize(checked_elements("Linear", "a weight", out_features, in_features));
+  W_.resize(plan("Linear", "weight", {out_features, in_features}, kFloat32));
   g.kaiming_uniform(W_.data(), out_, in_);
 }
 

@@ -6,6 +6,7 @@
 
 #include "core/detmath.hpp"
 #include "core/error.hpp"
+#include "core/memory.hpp"
 #include "core/kernels.hpp"
 
 namespace embedlab {
@@ -19,7 +20,7 @@ void check_positions(const char* where, int64_t T, int64_t D, bool even) {
                     std::to_string(kMaxPositions) + "]");
   }
   if (even && D % 2 != 0) fail(where, "dim must be even, got " + std::to_string(D));
-  checked_elements(where, "a position table", T, D);
+  plan(where, "position table", {T, D}, kFloat32);
 }
 
 }  // namespace
@@ -50,7 +51,7 @@ LearnedPositions::LearnedPositions(int64_t context_length, int64_t D, Generator&
     : T_(context_length), D_(D) {
   check_at_least("LearnedPositions", "context_length", context_length, 1);
   check_at_least("LearnedPositions", "dim", D, 1);
-  P_.resize(checked_elements("LearnedPositions", "a position table", context_length, D));
+  P_.resize(plan("LearnedPositions", "position table", {context_length, D}, kFloat32));
   g.normal(P_.data(), P_.size());
 }
 
@@ -132,7 +133,7 @@ std::vector<float> alibi_slopes(int64_t H) {
 std::vector<float> alibi_bias(int64_t H, int64_t T) {
   check_positions("alibi", T, 1, false);
   const std::vector<float> m = alibi_slopes(H);
-  std::vector<float> bias(checked_elements("alibi", "a bias tensor", H * T, T));
+  std::vector<float> bias(plan("alibi", "bias tensor", {H, T, T}, kFloat32));
   const float neg_inf = -std::numeric_limits<float>::infinity();
   for (int64_t h = 0; h < H; ++h)
     for (int64_t i = 0; i < T; ++i)

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/memory.hpp"
 
 namespace embedlab {
 
@@ -243,8 +244,8 @@ PcaResult pca(std::span<const float> table, int64_t rows, int64_t dim, const Pca
   }
 
   const int64_t m = std::min(n, dim);  // the side of the matrix to decompose
-  checked_elements("pca", m == dim ? "covariance matrix" : "Gram matrix", m, m, sizeof(double));
-  if (n < dim) checked_elements("pca", "centred rows", n, dim, sizeof(double));
+  plan("pca", m == dim ? "covariance matrix" : "Gram matrix", {m, m}, kFloat64);
+  if (n < dim) plan("pca", "centred rows", {n, dim}, kFloat64);
   const Eigen::VectorXd mean = mean_of(x);
   Eigen::VectorXd variance;
   double total = 0;

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/memory.hpp"
 
 namespace embedlab {
 
@@ -98,7 +99,7 @@ NpyTable parse_npy(const std::string& bytes, const std::string& where) {
   NpyTable t;
   t.rows = shape[0];
   t.cols = shape.size() == 2 ? shape[1] : 1;
-  const size_t count = checked_elements(where.c_str(), "table", t.rows, t.cols);
+  const size_t count = plan(where.c_str(), "table", {t.rows, t.cols}, kFloat32);
   const size_t body = start + header_len;
   if (bytes.size() - body != count * width) {
     fail(where, "the .npy data has " + std::to_string(bytes.size() - body) + " bytes, expected " +

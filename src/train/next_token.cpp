@@ -2,6 +2,7 @@
 
 #include "bench/bench.hpp"
 #include "core/error.hpp"
+#include "core/memory.hpp"
 
 #include <cmath>
 
@@ -36,7 +37,7 @@ void validate(const NextTokenSettings& s) {
   validate(s.optimizer);
   check_at_least("next-token", "batch size", s.batch_size, 1);
   check_at_least("next-token", "stride", s.stride, 0);
-  checked_elements("next-token", "a batch", s.batch_size, s.model.context * s.model.dim * 8);
+  plan("next-token", "batch activations", {s.batch_size, s.model.context, s.model.dim, 8}, kFloat32);
 }
 
 NextTokenTrainer::NextTokenTrainer(std::span<const int32_t> ids, const NextTokenSettings& settings)

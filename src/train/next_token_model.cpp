@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "core/error.hpp"
+#include "core/memory.hpp"
 #include "core/kernels.hpp"
 #include "core/rng.hpp"
 #include "train/dense_kernels.hpp"
@@ -37,7 +38,7 @@ void validate(const NextTokenConfig& c) {
   if (!std::isfinite(c.alibi_slope) || c.alibi_slope < 0) {
     fail("next-token", "alibi slope must be finite and >= 0, got " + format_rate(c.alibi_slope));
   }
-  checked_elements("next-token", "a token table", c.vocab_size, c.dim);
+  plan("next-token", "token table", {c.vocab_size, c.dim}, kFloat32);
 }
 
 NextTokenModel::NextTokenModel(const NextTokenConfig& c) : c_(c) {

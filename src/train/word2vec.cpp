@@ -7,6 +7,7 @@
 #include "bench/bench.hpp"
 #include "core/detmath.hpp"
 #include "core/error.hpp"
+#include "core/memory.hpp"
 #include "core/kernels.hpp"
 #include "train/dense_kernels.hpp"
 
@@ -131,8 +132,8 @@ void Word2Vec::build_vocab(std::span<const int64_t> counts) {
   }
   std::stable_sort(order.begin(), order.end(),
                    [&](int32_t a, int32_t b) { return counts[a] > counts[b]; });
-  checked_elements("word2vec", "input table", static_cast<int64_t>(order.size()),
-                   settings_.vector_size);
+  plan("word2vec", "input table", {static_cast<int64_t>(order.size()), settings_.vector_size},
+       kFloat32);
   vocab_ids_ = order;
   vocab_counts_.resize(order.size());
   id_to_row_.assign(static_cast<size_t>(V), -1);
