@@ -1,6 +1,14 @@
 // A minimal static file server for build/web on 127.0.0.1, with the MIME types the page
 // needs (application/wasm for streaming compilation). Used by scripts/serve and the browser tests.
 // Usage: node scripts/static-server.mjs DIR [PORT]   (PORT 0 picks a free port)
+//
+// Every response carries the page's Content-Security-Policy as a header, errors included: the
+// policy is read from the <meta http-equiv="Content-Security-Policy"> of DIR/index.html, so
+// header and page cannot drift apart, and the header also covers the worker script (a worker
+// takes its policy from its own response, not from the page's meta tag). Nothing a client
+// sends crashes the server: a malformed URL (/%ZZ) or a NUL byte is 400, a path outside DIR
+// 403, a missing file 404, any other failure 500. It is not meant for the open internet.
+// Tested in tests/js/static-server.test.mjs.
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,32 +18,74 @@ const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8', '.wasm': 'application/wasm', '.json': 'application/json',
   '.txt': 'text/plain; charset=utf-8', '.png': 'image/png', '.svg': 'image/svg+xml', '.md': 'text/plain; charset=utf-8',
+  '.map': 'application/json',
 };
+
+// Used when DIR/index.html has no CSP meta tag: same-origin everything, nothing inline.
+export const FALLBACK_CSP = "default-src 'self'; object-src 'none'; base-uri 'none'";
+
+// html text -> the content of its <meta http-equiv="Content-Security-Policy">, or null.
+export function metaCsp(html) {
+  const m = /<meta\s+http-equiv=["']Content-Security-Policy["']\s+content="([^"]*)"/i.exec(html);
+  return m ? m[1] : null;
+}
+
+function pageCsp(root) {
+  try {
+    return metaCsp(fs.readFileSync(path.join(root, 'index.html'), 'utf8')) || FALLBACK_CSP;
+  } catch {
+    return FALLBACK_CSP;
+  }
+}
+
+// req.url -> {status, rel} | {status: 200, file, rel}
+function resolve(root, url) {
+  let rel;
+  try {
+    rel = decodeURIComponent(new URL(url, 'http://x').pathname);
+  } catch {
+    return { status: 400, text: 'bad request: malformed URL' };
+  }
+  if (rel.includes('\0')) return { status: 400, text: 'bad request: NUL byte in the path' };
+  if (rel.endsWith('/')) rel += 'index.html';
+  const file = path.join(root, path.normalize(rel));
+  if (!file.startsWith(root + path.sep)) return { status: 403, text: 'forbidden' };
+  return { status: 200, file, rel };
+}
 
 export function serve(root, port = 0) {
   root = path.resolve(root);
+  const csp = pageCsp(root);
+  const send = (res, status, headers, body) => {
+    res.writeHead(status, { 'content-security-policy': csp, 'x-content-type-options': 'nosniff', 'cache-control': 'no-cache', ...headers });
+    res.end(body);
+  };
+  const text = (res, status, body, headers = {}) => send(res, status, { 'content-type': 'text/plain; charset=utf-8', ...headers }, body);
   const server = http.createServer((req, res) => {
-    let rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    if (rel.endsWith('/')) rel += 'index.html';
-    const file = path.join(root, path.normalize(rel));
-    if (!file.startsWith(root + path.sep) && file !== root) {
-      res.writeHead(403).end('forbidden');
-      return;
-    }
-    fs.readFile(file, (err, data) => {
-      if (err) {
-        res.writeHead(404, { 'content-type': 'text/plain' }).end(`not found: ${rel}`);
+    try {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        text(res, 405, `method ${req.method} not allowed`, { allow: 'GET, HEAD' });
         return;
       }
-      res.writeHead(200, {
-        'content-type': TYPES[path.extname(file)] || 'application/octet-stream',
-        'cache-control': 'no-cache',
-        'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'",
+      const r = resolve(root, req.url);
+      if (r.status !== 200) {
+        text(res, r.status, r.text);
+        return;
+      }
+      fs.readFile(r.file, (err, data) => {
+        if (err) {
+          const missing = err.code === 'ENOENT' || err.code === 'EISDIR' || err.code === 'ENOTDIR';
+          text(res, missing ? 404 : 500, missing ? `not found: ${r.rel}` : 'could not read the file');
+          return;
+        }
+        send(res, 200, { 'content-type': TYPES[path.extname(r.file)] || 'application/octet-stream' }, req.method === 'HEAD' ? undefined : data);
       });
-      res.end(data);
-    });
+    } catch {
+      if (!res.headersSent) text(res, 500, 'internal error');
+      else res.destroy();
+    }
   });
-  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
+  return new Promise((resolveListen) => server.listen(port, '127.0.0.1', () => resolveListen(server)));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

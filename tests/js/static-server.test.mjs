@@ -1,0 +1,136 @@
+// scripts/static-server.mjs: answers bad requests instead of crashing, never serves files
+// outside its directory, and sends the page's Content-Security-Policy (the one in
+// web/index.html's meta tag) on every response, so the worker script is covered too.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FALLBACK_CSP, metaCsp, serve } from '../../scripts/static-server.mjs';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const pageHtml = fs.readFileSync(path.join(repo, 'web', 'index.html'), 'utf8');
+const PAGE_CSP = metaCsp(pageHtml);
+
+// raw GET (the path is sent exactly as given, no URL normalisation) -> {status, headers, body}
+function get(port, rawPath, method = 'GET') {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path: rawPath, method }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('latin1') }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+// A request line no URL class would produce, written to the socket as is.
+function rawRequest(port, line) {
+  return new Promise((resolve, reject) => {
+    const sock = net.connect(port, '127.0.0.1', () => sock.write(`${line}\r\nHost: x\r\nConnection: close\r\n\r\n`));
+    let data = '';
+    sock.on('data', (c) => (data += c.toString('latin1')));
+    sock.on('end', () => resolve(data));
+    sock.on('error', reject);
+  });
+}
+
+describe('static server', () => {
+  let tmp;
+  let site;
+  let server;
+  let port;
+  before(async () => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'embedlab-static-'));
+    site = path.join(tmp, 'site');
+    fs.mkdirSync(path.join(site, 'corpora'), { recursive: true });
+    fs.writeFileSync(path.join(site, 'index.html'), pageHtml);
+    fs.writeFileSync(path.join(site, 'worker.js'), 'self.onmessage = () => {};\n');
+    fs.writeFileSync(path.join(site, 'embedlab.wasm'), Buffer.from([0, 97, 115, 109, 1, 0, 0, 0]));
+    fs.writeFileSync(path.join(site, 'corpora', 'a b.txt'), 'hello');
+    fs.writeFileSync(path.join(tmp, 'secret.txt'), 'TOP-SECRET');
+    server = await serve(site, 0);
+    port = server.address().port;
+  });
+  after(async () => {
+    await new Promise((r) => server.close(r));
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('reads the policy from the page: web/index.html has a CSP meta tag that allows wasm and workers', () => {
+    assert.ok(PAGE_CSP, 'no CSP meta tag in web/index.html');
+    assert.match(PAGE_CSP, /script-src 'self' 'wasm-unsafe-eval'/);
+    assert.match(PAGE_CSP, /worker-src 'self'/);
+    assert.equal(metaCsp('<html><head></head></html>'), null);
+  });
+
+  it('serves html, the worker script and wasm with their types and the page CSP header', async () => {
+    for (const [p, type] of [['/', 'text/html; charset=utf-8'], ['/index.html', 'text/html; charset=utf-8'],
+      ['/worker.js', 'text/javascript; charset=utf-8'], ['/embedlab.wasm', 'application/wasm'], ['/corpora/a%20b.txt', 'text/plain; charset=utf-8']]) {
+      const r = await get(port, p);
+      assert.equal(r.status, 200, p);
+      assert.equal(r.headers['content-type'], type, p);
+      assert.equal(r.headers['content-security-policy'], PAGE_CSP, p);
+      assert.equal(r.headers['x-content-type-options'], 'nosniff', p);
+    }
+    assert.equal((await get(port, '/corpora/a%20b.txt')).body, 'hello');
+  });
+
+  it('answers a malformed URL with 400 and keeps serving', async () => {
+    for (const p of ['/%ZZ', '/%', '/index.html%E0%A4%A', '/%C0%AF']) {
+      const r = await get(port, p);
+      assert.equal(r.status, 400, p);
+      assert.equal(r.body, 'bad request: malformed URL', p);
+      assert.equal(r.headers['content-security-policy'], PAGE_CSP, p);
+    }
+    assert.equal((await get(port, '/%00')).status, 400);
+    const again = await get(port, '/index.html');
+    assert.equal(again.status, 200);
+    assert.match(again.body, /<title>embedlab/);
+  });
+
+  it('never serves a file outside its directory', async () => {
+    const tries = ['/../secret.txt', '/%2e%2e/secret.txt', '/..%2fsecret.txt', '/corpora/..%2f..%2fsecret.txt', '/%2e%2e%2fsecret.txt'];
+    for (const p of tries) {
+      const r = await get(port, p);
+      assert.ok(r.status === 403 || r.status === 404, `${p}: ${r.status}`);
+      assert.ok(!r.body.includes('TOP-SECRET'), p);
+      assert.equal(r.headers['content-security-policy'], PAGE_CSP, p);
+    }
+    const raw = await rawRequest(port, 'GET ../secret.txt HTTP/1.1');
+    assert.ok(!raw.includes('TOP-SECRET'), raw.slice(0, 80));
+    assert.equal((await get(port, '/index.html')).status, 200);
+  });
+
+  it('404, 405 and directories carry the CSP header too', async () => {
+    const missing = await get(port, '/nope.js');
+    assert.equal(missing.status, 404);
+    assert.equal(missing.body, 'not found: /nope.js');
+    assert.equal(missing.headers['content-security-policy'], PAGE_CSP);
+    assert.equal((await get(port, '/corpora')).status, 404);
+    const post = await get(port, '/index.html', 'POST');
+    assert.equal(post.status, 405);
+    assert.equal(post.headers.allow, 'GET, HEAD');
+    assert.equal(post.headers['content-security-policy'], PAGE_CSP);
+    const head = await get(port, '/worker.js', 'HEAD');
+    assert.equal(head.status, 200);
+    assert.equal(head.body, '');
+  });
+
+  it('a directory without a CSP meta tag gets the strict fallback policy', async () => {
+    const bare = path.join(tmp, 'bare');
+    fs.mkdirSync(bare);
+    fs.writeFileSync(path.join(bare, 'index.html'), '<!doctype html><title>x</title>');
+    const s = await serve(bare, 0);
+    try {
+      const r = await get(s.address().port, '/');
+      assert.equal(r.headers['content-security-policy'], FALLBACK_CSP);
+    } finally {
+      await new Promise((res) => s.close(res));
+    }
+  });
+});
