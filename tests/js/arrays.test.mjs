@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { bitsEqual, fnv1a, maxAbsDiff, sampleIndices, scaleFloat32, strideSample, summarize, toeplitzDeviation } from '../../web/src/arrays.js';
-import { ENGINE_MAX_BYTES, PAGE_BYTES, checkPageBudget } from '../../web/src/engine/limits.js';
+import { ENGINE_BUFFER_BYTES, PAGE_BYTES, checkPageBudget, formatBytes } from '../../web/src/engine/limits.js';
 
 describe('arrays.sampleIndices', () => {
   it('keeps everything when it fits', () => {
@@ -82,16 +82,42 @@ describe('arrays.fnv1a', () => {
   });
 });
 
-describe('limits.checkPageBudget', () => {
-  it('lets small tables and tables beyond the engine limit through', () => {
-    checkPageBudget('Embedding', 'a table', 50257, 768);
-    checkPageBudget('Embedding', 'a table', 2000000000, 1000); // the engine reports this one
-    checkPageBudget('Embedding', 'a table', 0, 3); // and this one
+describe('limits.formatBytes', () => {
+  it('prints binary units with one decimal, like format_bytes in src/core/memory.cpp', () => {
+    assert.equal(formatBytes(0), '0 B');
+    assert.equal(formatBytes(1023), '1023 B');
+    assert.equal(formatBytes(1024), '1.0 KiB');
+    assert.equal(formatBytes(1048575), '1.0 MiB'); // 1023.999 KiB rounds up into the next unit
+    assert.equal(formatBytes(PAGE_BYTES), '256.0 MiB');
+    assert.equal(formatBytes(ENGINE_BUFFER_BYTES), '2.0 GiB');
+    assert.equal(formatBytes(65536 * 65536 * 4), '16.0 GiB');
+    assert.equal(formatBytes(2000000000 * 1000 * 4), '7.3 TiB');
   });
-  it('refuses what fits the engine but not a browser tab, naming both limits', () => {
-    assert.ok(200000 * 1024 * 4 > PAGE_BYTES && 200000 * 1024 * 4 <= ENGINE_MAX_BYTES);
-    assert.throws(() => checkPageBudget('Embedding', 'a table', 200000, 1024), {
-      message: 'Embedding: a table of 200000 x 1024 values needs 819200000 bytes; this page draws at most 268435456 bytes (the engine itself allows 3758096384; use the CLI for bigger tables)',
+});
+
+describe('limits.checkPageBudget', () => {
+  it('lets small tables, tables beyond the engine limit and invalid sizes through (the engine names those)', () => {
+    checkPageBudget('Embedding', 'table', [50257, 768]);
+    checkPageBudget('Embedding', 'table', [2000000000, 1000]);
+    checkPageBudget('positions', 'similarity matrix', [65536, 65536]);
+    checkPageBudget('Embedding', 'table', [0, 3]);
+    checkPageBudget('Embedding', 'table', [-5, 3]);
+    checkPageBudget('Embedding', 'table', [1.5, 3]);
+    checkPageBudget('Embedding', 'table', [NaN, 3]);
+    checkPageBudget('Embedding', 'table', [2 ** 60, 2 ** 60]);
+  });
+  it('refuses what fits the engine but not a browser tab, in the engine\'s units', () => {
+    assert.ok(200000 * 1024 * 4 > PAGE_BYTES && 200000 * 1024 * 4 <= ENGINE_BUFFER_BYTES);
+    assert.throws(() => checkPageBudget('Embedding', 'table', [200000, 1024]), {
+      message: 'Embedding: table 200000 x 1024 float32 need 781.3 MiB; this page draws at most 256.0 MiB ' +
+        '(the engine allows buffers up to 2.0 GiB; use the CLI for bigger ones)',
     });
+    assert.throws(() => checkPageBudget('positions', 'similarity matrix', [10000, 10000]), { message: /^positions: similarity matrix 10000 x 10000 float32 need 381\.5 MiB;/ });
+  });
+  it('the edges: exactly the page budget passes, one value more does not; just under 2 GiB is the page\'s to refuse', () => {
+    checkPageBudget('t', 'table', [PAGE_BYTES / 4]);
+    assert.throws(() => checkPageBudget('t', 'table', [PAGE_BYTES / 4 + 1]), /this page draws at most/);
+    assert.throws(() => checkPageBudget('t', 'table', [(ENGINE_BUFFER_BYTES - 3) / 4]), /need 2\.0 GiB; this page/);
+    checkPageBudget('t', 'table', [(ENGINE_BUFFER_BYTES + 1) / 4]); // 2 GiB exactly: the engine's to refuse
   });
 });

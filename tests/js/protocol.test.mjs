@@ -2,8 +2,8 @@
 // 'table' request driven by the real wasm module (web/src/engine/table-handler.js).
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { PendingRequests, collectTransfers, makeDispatcher, makeRequest } from '../../web/src/protocol.js';
-import { errorTarget } from '../../web/src/error-target.js';
+import { PendingRequests, blame, blamed, collectTransfers, makeDispatcher, makeRequest } from '../../web/src/protocol.js';
+import { errorTarget, failedField } from '../../web/src/error-target.js';
 
 describe('protocol.makeDispatcher', () => {
   const dispatch = makeDispatcher({
@@ -36,6 +36,84 @@ describe('protocol.makeDispatcher', () => {
     assert.deepEqual(await dispatch({ type: 'add' }), { id: -1, ok: false, message: 'protocol: a request needs an integer id >= 1, got undefined' });
     assert.equal((await dispatch(null)).ok, false);
     assert.equal((await dispatch({ id: 4, type: 'toString' })).ok, false); // not an own handler
+  });
+});
+
+describe('protocol: a wasm trap', () => {
+  it('fails that request and every later one with a message to reload, never computing on a damaged module', async () => {
+    let calls = 0;
+    const dispatch = makeDispatcher({
+      ok: () => ++calls,
+      trap: () => blame(['T'], () => {
+        throw new WebAssembly.RuntimeError('memory access out of bounds');
+      }),
+    });
+    assert.deepEqual(await dispatch(makeRequest(1, 'ok')), { id: 1, ok: true, result: 1 });
+    const stopped = 'engine: the wasm module stopped (memory access out of bounds); reload the page to restart it';
+    assert.deepEqual(await dispatch(makeRequest(2, 'trap', {}, { T: 'len' })), { id: 2, ok: false, message: stopped, fields: ['len'] });
+    assert.deepEqual(await dispatch(makeRequest(3, 'ok')), { id: 3, ok: false, message: stopped });
+    assert.equal(calls, 1);
+  });
+});
+
+describe('protocol: which field caused a failure', () => {
+  const SIZE = 'positions: similarity matrix 65536 x 65536 float32 need 16.0 GiB; the limit here is 2.0 GiB';
+  const dispatch = makeDispatcher({
+    positions: ({ T, D }) => {
+      blame(['T', 'D'], () => (D % 2 ? Promise.reject(new Error('sinusoidal: dim must be even, got 3')) : null));
+      return blame(['T'], () => {
+        if (T > 4096) throw new Error(SIZE);
+        return T * D;
+      });
+    },
+    nested: () => blame(['corpus'], () => blame(['bpeV'], () => {
+      throw new Error('bpe train: vocab_size must be >= 256, got 100');
+    })),
+    later: ({ L }) => blame(['L', 'stride'], async () => {
+      if (L < 1) throw new Error('windows: max_length must be >= 1, got 0');
+      return L;
+    }),
+    unblamed: () => {
+      throw new Error('windows: tokenize a text first');
+    },
+  });
+
+  it('a failure lists the page fields of the blamed arguments, renamed by the request', async () => {
+    assert.deepEqual(await dispatch(makeRequest(1, 'positions', { T: 65536, D: 64 }, { D: 'pd' })), { id: 1, ok: false, message: SIZE, fields: ['T'] });
+    assert.deepEqual(await dispatch(makeRequest(2, 'positions', { T: 16, D: 64 }, { D: 'pd' })), { id: 2, ok: true, result: 1024 });
+  });
+
+  it('arguments without a name in the request are fields of the same name', async () => {
+    assert.deepEqual((await dispatch(makeRequest(3, 'positions', { T: 65536, D: 64 }))).fields, ['T']);
+  });
+
+  it('the blame closest to the engine call wins', async () => {
+    assert.deepEqual((await dispatch(makeRequest(4, 'nested'))).fields, ['bpeV']);
+  });
+
+  it('async calls are blamed too; a failure nobody blamed has no fields', async () => {
+    assert.deepEqual(await dispatch(makeRequest(5, 'later', { L: 0 }, { stride: 'step' })), {
+      id: 5, ok: false, message: 'windows: max_length must be >= 1, got 0', fields: ['L', 'step'],
+    });
+    assert.deepEqual(await dispatch(makeRequest(6, 'unblamed')), { id: 6, ok: false, message: 'windows: tokenize a text first' });
+  });
+
+  it('makeRequest carries fields only when given; blamed tags an error once', () => {
+    assert.deepEqual(makeRequest(1, 'table', { V: 6 }), { id: 1, type: 'table', payload: { V: 6 } });
+    assert.deepEqual(makeRequest(1, 'positions', { D: 8 }, { D: 'pd' }), { id: 1, type: 'positions', payload: { D: 8 }, fields: { D: 'pd' } });
+    const e = blamed(new Error('x'), ['tok']);
+    assert.deepEqual(blamed(e, ['V']).args, ['tok']);
+    assert.equal(blamed('a string', ['V']), 'a string');
+  });
+
+  it('the page side rejects with an Error carrying the fields', async () => {
+    const p = new PendingRequests();
+    const a = p.open('positions');
+    p.settle({ id: a.id, ok: false, message: SIZE, fields: ['T'] });
+    await assert.rejects(a.promise, (err) => err.message === SIZE && err.fields.length === 1 && err.fields[0] === 'T');
+    const b = p.open('table');
+    p.settle({ id: b.id, ok: false, message: 'lookup: token id 6 out of range [0, 6)' });
+    await assert.rejects(b.promise, (err) => err.fields === undefined);
   });
 });
 
@@ -103,9 +181,23 @@ describe('error-target.errorTarget', () => {
   });
 
   it('a size message goes to the control changed last, else the first candidate', () => {
-    const msg = 'Embedding: a table of 2000000000 x 1000 values needs 8000000000000 bytes, more than the limit of 3758096384 bytes';
+    const msg = 'Embedding: table 2000000000 x 1000 float32 need 7.3 TiB; the limit here is 2.0 GiB';
     assert.equal(errorTarget(msg, table, 'V'), 'V');
     assert.equal(errorTarget(msg, table, 'D'), 'D');
     assert.equal(errorTarget(msg, table, 'cmap'), 'seed');
+  });
+
+  it('failedField: the fields the worker named come first, also for values from the link', () => {
+    const keys = ['seed', 'T', 'pd', 'sim'];
+    const size = 'positions: similarity matrix 65536 x 65536 float32 need 16.0 GiB; the limit here is 2.0 GiB';
+    assert.equal(failedField({ message: size, fields: ['T'] }, keys, null), 'T'); // was 'seed' before the worker named it
+    assert.equal(failedField({ message: size, fields: ['T'] }, keys, 'seed'), 'T');
+    const table = 'sinusoidal: position table 4096 x 1000000 float32 need 15.3 GiB; the limit here is 2.0 GiB';
+    assert.equal(failedField({ message: table, fields: ['T', 'pd'] }, keys, 'pd'), 'pd');
+    assert.equal(failedField({ message: table, fields: ['T', 'pd'] }, keys, null), 'T');
+    assert.equal(failedField({ message: 'sinusoidal: dim must be even, got 3', fields: ['T', 'pd'] }, keys, 'T'), 'pd');
+    // fields outside the view, or none: the message patterns and the last change decide as before
+    assert.equal(failedField({ message: 'sinusoidal: dim must be even, got 3', fields: ['zzz'] }, keys, 'seed'), 'pd');
+    assert.equal(failedField({ message: size }, keys, 'sim'), 'sim');
   });
 });

@@ -7,7 +7,8 @@
 //   const engine = new EngineClient('./worker.js');
 //   const {isa} = await engine.ready;            // rejects with the load error
 //   const r = await engine.request('table', {seed: 123, V: 6, D: 3});
-//   // failures reject with Error(<the C++ message>)
+//   // failures reject with Error(<the C++ message>), err.fields = the page fields it concerns
+//   engine.request('positions', {T, D: state.pd}, {D: 'pd'});   // payload D came from field pd
 //
 // `latest(key, type, payload)` is request() for inputs that change quickly (typing in a
 // field): a reply that arrives after a newer request with the same key resolves to null,
@@ -43,9 +44,10 @@ export class EngineClient {
     this.pending.settle(msg);
   }
 
-  request(type, payload) {
+  // fields (optional): {payload argument: page field} where the names differ (protocol.js).
+  request(type, payload, fields) {
     const { id, promise } = this.pending.open(type);
-    this.worker.postMessage(makeRequest(id, type, payload));
+    this.worker.postMessage(makeRequest(id, type, payload, fields));
     this.busyChanged();
     const done = () => this.busyChanged();
     promise.then(done, done);
@@ -57,11 +59,11 @@ export class EngineClient {
     if (this.onBusy) this.onBusy(this.pending.size);
   }
 
-  async latest(key, type, payload) {
+  async latest(key, type, payload, fields) {
     const n = (this.generation.get(key) || 0) + 1;
     this.generation.set(key, n);
     try {
-      const result = await this.request(type, payload);
+      const result = await this.request(type, payload, fields);
       return this.generation.get(key) === n ? result : null;
     } catch (err) {
       if (this.generation.get(key) !== n) return null;

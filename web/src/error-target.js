@@ -1,4 +1,10 @@
-// Which control should show an engine error? Pure; tested in tests/js/error-target.test.mjs.
+// Which control should show an engine error? Pure; tested in tests/js/protocol.test.mjs.
+//
+// failedField(err, keys, lastChanged): the worker names the fields a failure concerns
+// (err.fields, from the request arguments it blamed, protocol.js); errorTarget picks among
+// those that belong to the view (keys), else among all the view's keys:
+//   failedField({message: 'positions: similarity matrix 65536 x 65536 float32 need 16.0 GiB; ...', fields: ['T']},
+//               ['seed', 'T', 'pd', 'sim'], null) -> 'T'   (a value from the link, nothing changed yet)
 //
 // errorTarget(message, candidates, lastChanged) -> one key of `candidates`:
 //   1. a key whose pattern matches the message ("padding_idx 9 out of range" -> 'pad'),
@@ -35,4 +41,9 @@ export function errorTarget(message, candidates, lastChanged) {
   }
   if (lastChanged && candidates.includes(lastChanged)) return lastChanged;
   return candidates[0];
+}
+
+export function failedField(err, keys, lastChanged) {
+  const named = ((err && err.fields) || []).filter((f) => keys.includes(f));
+  return errorTarget(err && err.message, named.length ? named : keys, lastChanged);
 }

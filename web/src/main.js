@@ -3,13 +3,17 @@
 // successful draw (so a shared link always reproduces a plot that worked). No engine calls
 // or drawing code here: engine-client.js talks to the worker, views/* draw.
 //
-// Error policy: an engine failure shows its message under the control it concerns
-// (error-target.js), the view keeps its last good plot and says so in a "stale" badge.
+// Error policy: an engine failure shows its message under the control it concerns and where
+// the failed plot would be (views/plot-error.js), over the view's last good plot, which stays
+// (a "stale" badge says so). The control is the one the worker names (the request's payload
+// arguments blamed for the failure, protocol.js), narrowed by error-target.js; values that
+// came from the link land on their own field too.
 import { EngineClient } from './engine-client.js';
-import { errorTarget } from './error-target.js';
+import { failedField } from './error-target.js';
 import { describeIgnored, parseHash, serializeHash } from './state.js';
 import { decodeText, encodeText } from './text-link.js';
 import { Controls } from './views/controls.js';
+import { PlotError } from './views/plot-error.js';
 import { POSITION_KEYS, PositionsView } from './views/positions-view.js';
 import { TABLE_KEYS, TableView } from './views/table-view.js';
 import { TEXT_KEYS, TextView } from './views/text-view.js';
@@ -46,6 +50,15 @@ function writeHash() {
   history.replaceState(null, '', `${location.pathname}${location.search}${target}`);
 }
 
+// Shows a failure of view v on its field and in its plot area; the last good plot stays.
+function showFailure(v, err) {
+  const key = failedField(err, v.keys, lastChanged);
+  controls.setError(key, err.message);
+  const kept = !!v.view.last;
+  v.error.show(err.message, { field: controls.label(key), kept });
+  if (kept) v.view.setStale('showing the last good plot');
+}
+
 async function refresh(name) {
   const v = views[name];
   if (!v) return;
@@ -56,11 +69,10 @@ async function refresh(name) {
     controls.clearErrors(v.keys);
     await v.view.render(r, state);
     v.view.setStale('');
+    v.error.clear();
     writeHash();
   } catch (err) {
-    const key = errorTarget(err.message, v.keys, lastChanged);
-    controls.setError(key, err.message);
-    if (v.view.last) v.view.setStale('showing the last good plot; see the message in the panel');
+    showFailure(v, err);
   }
 }
 
@@ -158,7 +170,7 @@ views.bpe = {
   fetch: single('bpe', 'bpeReset', BpeView),
   dirty: true,
   view: new BpeView(document.getElementById('view-bpe'), engine, {
-    onError: (message) => controls.setError(errorTarget(message, BPE_KEYS, lastChanged), message),
+    onError: (err) => showFailure(views.bpe, err),
   }),
 };
 
@@ -167,9 +179,11 @@ views.train = {
   fetch: single('train', 'trainStart', TrainView),
   dirty: true,
   view: new TrainView(document.getElementById('view-train'), engine, {
-    onError: (message) => controls.setError(errorTarget(message, TRAIN_KEYS, 'lr'), message),
+    onError: (err) => controls.setError(failedField(err, TRAIN_KEYS, 'lr'), err.message), // a step failed: the run's message line says it too
   }),
 };
+
+for (const [name, v] of Object.entries(views)) v.error = new PlotError(document.querySelector(`#view-${name} [data-plot-area]`));
 
 for (const b of document.querySelectorAll('.tabs button')) {
   b.addEventListener('click', () => showView(b.dataset.view));

@@ -12,7 +12,13 @@
 // `toeplitz` is the largest change along any diagonal of the similarity matrix: ~0 when the
 // similarity depends only on the distance m - n (sinusoidal and RoPE dot products), large for
 // learned positions. Grids are downsampled to at most maxSide per side (see arrays.js).
+//
+// Sizes: the engine checks every table and matrix it allocates (its message names the limit);
+// the page budget (limits.js) only refuses, in the same words, what the engine would hold but
+// the page would have to copy. Each engine call names the payload arguments it depends on
+// (blame, protocol.js) so the page shows a failure on the field that caused it.
 import { strideSample, toeplitzDeviation } from '../arrays.js';
+import { blame } from '../protocol.js';
 import { checkPageBudget } from './limits.js';
 
 const SCALE_ROWS = 2000; // rows of the table in the sqrt(D) demonstration
@@ -22,20 +28,20 @@ export function makePositionsHandler(M) {
     const T = Number(p.T);
     const D = Number(p.D);
     const maxSide = p.maxSide || 512;
-    checkPageBudget('positions', 'a table', T, D);
-    checkPageBudget('positions', 'a similarity matrix', T, T);
+    blame(['T', 'D'], () => checkPageBudget('positions', 'position table', [T, D]));
+    blame(['T'], () => checkPageBudget('positions', 'similarity matrix', [T, T]));
     const t0 = performance.now();
     const tables = [
       ['sinusoidal', () => M.sinusoidal(T, D)],
       ['learned', () => {
-        M.manualSeed(p.seed);
+        blame(['seed'], () => M.manualSeed(p.seed));
         return M.learnedPositions(T, D);
       }],
       ['rope', () => M.ropeTable(T, D)],
     ];
     const kinds = tables.map(([name, make]) => {
-      const table = make();
-      const sim = M.positionSimilarity(table, T, D, { cosine: p.sim !== 'dot' });
+      const table = blame(['T', 'D'], make);
+      const sim = blame(['T', 'D'], () => M.positionSimilarity(table, T, D, { cosine: p.sim !== 'dot' }));
       return {
         name,
         table: strideSample(table, T, D, maxSide, maxSide),
@@ -50,16 +56,18 @@ export function makePositionsHandler(M) {
   // nn.Embedding (N(0, 1)) and of the same table rescaled to std 1/sqrt(D) (the Transformer's
   // init), each before and after the engine's sqrt(D) lookup scale, against the length of the
   // sinusoidal rows (sqrt(D/2) exactly: D/2 pairs of sin^2 + cos^2 = 1).
-  //   payload {seed, T, D} -> {D, rows, groups: [{key, lengths (rows)}], peLength}
+  //   payload {seed, D} -> {D, rows, groups: [{key, lengths (rows)}], peLength}
   function scaleDemo(p) {
     const D = Number(p.D);
-    const T = Math.min(Number(p.T), 4096);
     const ids = Int32Array.from({ length: SCALE_ROWS }, (_, i) => i);
-    M.manualSeed(p.seed);
-    const plain = new M.Embedding(SCALE_ROWS, D, { scale: true });
-    const w = plain.weight();
-    const small = M.Embedding.fromPretrained(w.map((v) => v / Math.sqrt(D)), SCALE_ROWS, D, { scale: true });
+    // the JS side holds these tables too (weight(), the rescaled copy, the lookups)
+    blame(['D'], () => checkPageBudget('scale demo', 'token table', [SCALE_ROWS, D]));
+    blame(['seed'], () => M.manualSeed(p.seed));
+    const plain = blame(['D'], () => new M.Embedding(SCALE_ROWS, D, { scale: true }));
+    let small = null;
     try {
+      const w = plain.weight();
+      small = M.Embedding.fromPretrained(w.map((v) => v / Math.sqrt(D)), SCALE_ROWS, D, { scale: true });
       const lengths = (x) => {
         const out = new Float32Array(SCALE_ROWS);
         for (let r = 0; r < SCALE_ROWS; r++) {
@@ -69,7 +77,7 @@ export function makePositionsHandler(M) {
         }
         return out;
       };
-      const pe = lengths(M.sinusoidal(Math.max(T, SCALE_ROWS), D));
+      const pe = lengths(blame(['D'], () => M.sinusoidal(SCALE_ROWS, D)));
       return {
         D, rows: SCALE_ROWS, peLength: pe.reduce((a, b) => Math.max(a, b), 0),
         groups: [
@@ -81,7 +89,7 @@ export function makePositionsHandler(M) {
       };
     } finally {
       plain.delete();
-      small.delete();
+      if (small) small.delete();
     }
   }
 

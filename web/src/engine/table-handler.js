@@ -16,7 +16,12 @@
 // subtle: oneHotForward returns the unscaled product; the sqrt(D) factor is applied here in
 // float32 (scaleFloat32), the same single rounding the C++ lookup does, so "identical" is a
 // bit comparison, not a tolerance.
+//
+// Sizes: the engine checks V x D itself; the page budget (limits.js) refuses, in the same
+// words, tables the engine would hold but this page would copy. Engine calls name the payload
+// arguments they depend on (blame, protocol.js) so a failure lands on the right field.
 import { bitsEqual, fnv1a, maxAbsDiff, scaleFloat32, strideSample, summarize } from '../arrays.js';
+import { blame } from '../protocol.js';
 import { checkPageBudget } from './limits.js';
 
 const AROUND = 48; // rows shown exactly around the picked token of a downsampled table
@@ -27,13 +32,19 @@ export function makeTableHandler(M) {
   function table(p) {
     const key = JSON.stringify([p.seed, p.V, p.D, !!p.scale, p.pad ?? null]);
     if (!cache || cache.key !== key) {
-      checkPageBudget('Embedding', 'a table', Number(p.V), Number(p.D));
+      blame(['V', 'D'], () => checkPageBudget('Embedding', 'table', [Number(p.V), Number(p.D)]));
       const t0 = performance.now();
-      M.manualSeed(p.seed);
+      blame(['seed'], () => M.manualSeed(p.seed));
       const opts = { scale: !!p.scale };
       if (p.pad !== null && p.pad !== undefined) opts.paddingIdx = p.pad;
-      const emb = new M.Embedding(p.V, p.D, opts);
-      const weight = emb.weight();
+      const emb = blame(['V', 'D', 'pad'], () => new M.Embedding(p.V, p.D, opts));
+      let weight;
+      try {
+        weight = emb.weight();
+      } catch (err) {
+        emb.delete();
+        throw err;
+      }
       const drawMs = performance.now() - t0;
       if (cache) cache.emb.delete();
       cache = { key, emb, weight, drawMs, stats: summarize(weight), checksum: fnv1a(weight) };
@@ -43,8 +54,8 @@ export function makeTableHandler(M) {
     const D = emb.embeddingDim;
     const s = emb.scaleFactor;
     const tok = p.tok;
-    const row = emb.forward([tok]);
-    const plain = emb.oneHotForward([tok]);
+    const row = blame(['tok'], () => emb.forward([tok]));
+    const plain = blame(['tok'], () => emb.oneHotForward([tok]));
     const oneHot = s === 1 ? plain : scaleFloat32(plain, s);
     const grid = strideSample(weight, V, D, p.maxRows || 600, p.maxCols || 512);
     // When rows are skipped, also every row of a window around the picked token.

@@ -8,6 +8,7 @@
 //   tokenSlice {start, count}                          -> {start, total, ids (n), strings [n], bytes (flat), offsets (n+1)}
 //   windows   {L, stride, B, first, count}             -> {numSamples, numBatches, inputTokens, tokens,
 //                                                          windows: [{index, start, inputs, targets}], strings {id: text}}
+//                                                          (at most 64 windows, each with its first min(L, 64) ids)
 //   bpeReset  {corpus, bpeV, seed}                     -> bpe state (below);  bpeStep {n, seed} -> bpe state
 //      bpe state: {vocabSize, merges: [{left, right, id, count, token}] (all so far), done,
 //                  grid: nn.Embedding(vocabSize, 16) drawn from seed, for the growing table}
@@ -16,10 +17,16 @@
 // Tokenizers: 'gpt2' (tiktoken gpt2 ids), 'whitespace' | 'word' | 'char' (vocabularies built
 // from the same text, specials <pad> <unk> <sos> <eos> first), 'bpe' (trained on the text up
 // to bpeV ids by M.BpeTrainer).
+//
+// Engine calls name the payload arguments they depend on (blame, protocol.js), so a failure
+// ("windows: stride must be >= 1, got 0", a size the engine refuses) lands on that field.
 import { strideSample } from '../arrays.js';
+import { blame } from '../protocol.js';
 
 const CORPORA = ['the-verdict', 'tinyshakespeare'];
 const BPE_TABLE_DIM = 16;
+const MAX_WINDOWS = 64; // windows per 'windows' reply
+const MAX_WINDOW_IDS = 64; // ids sent per window (max_length may be 10^6): the strip shows 36 columns
 
 // -> {handlers (request type -> function), ensureTokens (for the training handlers)}
 export function makeTextPipeline(M, loadCorpus) {
@@ -59,11 +66,17 @@ export function makeTextPipeline(M, loadCorpus) {
 
   // {corpus, enc, lower, bpeV} -> {key, tok, ids, enc, text}, cached for the same settings.
   async function ensureTokens({ corpus, enc, lower, bpeV }) {
-    const text = await corpusText(corpus);
+    const text = await blame(['corpus'], () => corpusText(corpus));
     const key = `${corpus}|${enc}|${enc === 'bpe' ? bpeV : ''}|${lower && enc !== 'gpt2' && enc !== 'bpe' ? 1 : 0}|${text.length}`;
     if (!current || current.key !== key) {
-      const tok = makeTokenizer(enc, text, lower, bpeV);
-      const ids = tok.encode(text); // a lowercase vocabulary lowercases on encode too
+      const tok = blame(enc === 'bpe' ? ['bpeV', 'corpus'] : ['enc', 'corpus', 'lower'], () => makeTokenizer(enc, text, lower, bpeV));
+      let ids;
+      try {
+        ids = blame(['corpus', 'enc'], () => tok.encode(text)); // a lowercase vocabulary lowercases on encode too
+      } catch (err) {
+        tok.delete();
+        throw err;
+      }
       if (current) current.tok.delete();
       current = { key, tok, ids, enc, text };
     }
@@ -106,14 +119,15 @@ export function makeTextPipeline(M, loadCorpus) {
 
   function windows({ L, stride, B, first = 0, count = 8 }) {
     const c = live('windows');
-    const ds = M.slidingWindows(c.ids, { maxLength: L, stride, batchSize: B });
+    const ds = blame(['L', 'stride', 'B'], () => M.slidingWindows(c.ids, { maxLength: L, stride, batchSize: B }));
     const out = [];
     const used = new Set();
     const f = Math.max(0, Math.min(first | 0, Math.max(0, ds.numSamples - 1)));
-    for (let k = f; k < Math.min(ds.numSamples, f + count); k++) {
+    const shown = Math.min(L, MAX_WINDOW_IDS); // the page draws the first ids of a window only
+    for (let k = f; k < Math.min(ds.numSamples, f + Math.min(count, MAX_WINDOWS)); k++) {
       const s = ds.starts[k];
-      const inputs = c.ids.slice(s, s + L);
-      const targets = c.ids.slice(s + 1, s + L + 1);
+      const inputs = c.ids.slice(s, s + shown);
+      const targets = c.ids.slice(s + 1, s + shown + 1);
       for (const id of inputs) used.add(id);
       for (const id of targets) used.add(id);
       out.push({ index: k, start: s, inputs, targets });
@@ -125,7 +139,7 @@ export function makeTextPipeline(M, loadCorpus) {
   }
 
   function bpeState(seed) {
-    M.manualSeed(seed);
+    blame(['seed'], () => M.manualSeed(seed));
     const emb = new M.Embedding(bpe.trainer.vocabSize, BPE_TABLE_DIM);
     try {
       const V = emb.numEmbeddings;
@@ -137,8 +151,8 @@ export function makeTextPipeline(M, loadCorpus) {
   }
 
   async function bpeReset({ corpus, bpeV, seed }) {
-    const text = await corpusText(corpus);
-    const trainer = new M.BpeTrainer(text, bpeV);
+    const text = await blame(['corpus'], () => corpusText(corpus));
+    const trainer = blame(['bpeV', 'corpus'], () => new M.BpeTrainer(text, bpeV));
     if (bpe) bpe.trainer.delete();
     bpe = { trainer, merges: [], target: bpeV, corpus };
     return bpeState(seed);

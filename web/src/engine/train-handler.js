@@ -17,11 +17,22 @@
 // word2vec: one sentence per non-empty line (as gensim users feed LineSentence); the trainer
 // keeps its own vocabulary (min_count), `vocabIds()` maps rows back to token ids.
 // The estimate comes from one measured step (then reset), so it reflects this machine.
+//
+// Sizes: the engine plans every buffer of a run when it is made (tables, attention, batches) and
+// refuses what its build cannot hold; the page budget (limits.js) refuses, in the same words,
+// tables the engine would hold but the page copies on every step. Engine calls name the payload
+// arguments they depend on (blame, protocol.js), most likely first, so failures land on a field.
 import { sampleIndices, strideSample } from '../arrays.js';
+import { blame, blamed } from '../protocol.js';
+import { checkPageBudget } from './limits.js';
 
 const MAX_TABLE_ROWS = 400;
 const MAX_TABLE_COLS = 128;
 const MAP_EVERY_MS = 250; // PCA of the table at most this often while training
+// payload arguments a trainer depends on, the likeliest culprit of a size failure first
+const NEXT_ARGS = ['ctx', 'tB', 'tD', 'lr', 'opt', 'pos', 'seed'];
+const W2V_ARGS = ['tD', 'win', 'minc', 'ep', 'alpha', 'seed'];
+const NEXT_STEP_ARGS = ['lr', 'ctx', 'tB', 'tD', 'opt', 'pos', 'seed']; // a failing step: divergence first
 
 function remap(ids) {
   let max = 0;
@@ -66,14 +77,14 @@ export function makeTrainHandlers(M, ensureTokens) {
     if (p.model === 'next') {
       const { ids, rowIds } = remap(c.ids);
       const strings = rowIds.length ? c.tok.tokenStrings(rowIds) : [];
-      const make = (pos, on = ids) => M.Trainer.nextToken(on, { vocabSize: rowIds.length, ...nextOpts(p, pos) });
+      const make = (pos, on = ids) => blame(NEXT_ARGS, () => M.Trainer.nextToken(on, { vocabSize: rowIds.length, ...nextOpts(p, pos) }));
       return { ids, rowIds, strings, tokens: c.ids.length, make };
     }
     const { ids, starts } = lines(c.tok, c.text);
     const counts = c.tok.counts();
     const opts = { sg: p.model === 'skipgram', vectorSize: p.tD, window: p.win, minCount: p.minc, epochs: p.ep, alpha: p.alpha, seed: p.seed };
     if (counts) opts.counts = counts;
-    return { ids, rowIds: null, strings: null, tokens: ids.length, make: () => M.Trainer.word2vec(ids, starts, opts), tok: c.tok };
+    return { ids, rowIds: null, strings: null, tokens: ids.length, make: () => blame(W2V_ARGS, () => M.Trainer.word2vec(ids, starts, opts)), tok: c.tok };
   }
 
   function info() {
@@ -81,17 +92,20 @@ export function makeTrainHandlers(M, ensureTokens) {
     // the fastest of three steps: the first one also pays for allocating buffers
     let msPerStep = Infinity;
     let st = null;
+    let failure = null;
     try {
       for (let i = 0; i < 3 && !(st && st.finished); i++) {
         const t0 = performance.now();
         st = run.tr.step(1);
         msPerStep = Math.min(msPerStep, performance.now() - t0);
       }
-    } catch {
+    } catch (err) {
       // a diverging setting: the estimate keeps the steps measured so far; Play reports the message
+      failure = err;
     }
     run.tr.reset();
-    if (!st) throw new Error('train: the first step already failed; lower the learning rate');
+    // the first step failed (diverged, or a buffer the engine refused): its own message
+    if (!st) throw blamed(failure ?? new Error('train: the first step already failed'), run.model === 'next' ? NEXT_STEP_ARGS : W2V_ARGS);
     const rows = run.tr.table('input').rows;
     const labels = Array.from(sampleIndices(rows, MAX_TABLE_ROWS), (r) =>
       run.rowIds && r < run.rowIds.length ? `id ${run.rowIds[r]} ${JSON.stringify(run.strings[r])}` : `row ${r}`);
@@ -104,6 +118,14 @@ export function makeTrainHandlers(M, ensureTokens) {
   async function trainStart(p) {
     const prep = await prepare(p);
     const tr = prep.make(p.pos);
+    try {
+      // the page copies the input table on every step: rows x D within the page budget
+      const rows = p.model === 'next' ? prep.rowIds.length : tr.vocabIds().length;
+      blame(['tD'], () => checkPageBudget('train', 'token table', [rows, Number(p.tD)]));
+    } catch (err) {
+      tr.delete();
+      throw err;
+    }
     if (run) run.tr.delete();
     run = { ...prep, tr, model: p.model, pos: p.pos };
     if (p.model !== 'next') {
@@ -122,7 +144,8 @@ export function makeTrainHandlers(M, ensureTokens) {
   function positions() {
     if (run.model !== 'next' || run.pos !== 'learned') return null;
     const t = run.tr.table('position');
-    const sim = M.positionSimilarity(t.data, t.rows, t.cols, { cosine: true });
+    blame(['ctx'], () => checkPageBudget('train', 'position similarity', [t.rows, t.rows]));
+    const sim = blame(['ctx'], () => M.positionSimilarity(t.data, t.rows, t.cols, { cosine: true }));
     return strideSample(sim, t.rows, t.rows, 256, 256);
   }
 
@@ -132,8 +155,9 @@ export function makeTrainHandlers(M, ensureTokens) {
     const t0 = performance.now();
     let stats = null;
     let n = 0;
+    const args = run.model === 'next' ? NEXT_STEP_ARGS : W2V_ARGS;
     do {
-      stats = run.tr.step(1);
+      stats = blame(args, () => run.tr.step(1));
       n++;
       points.push([stats.totalSteps, stats.lastLoss]);
     } while (!stats.finished && n < maxSteps && performance.now() - t0 < budgetMs);

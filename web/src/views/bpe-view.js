@@ -3,7 +3,7 @@
 // embedding table nn.Embedding(V, 16) beside it gain a row; the newest row is highlighted.
 // Buttons send bpeReset / bpeStep requests; this view draws the replies.
 //
-//   const view = new BpeView(root, engine, {onError: (message) => ...});
+//   const view = new BpeView(root, engine, {onError: (err) => ...}  // err.message, err.fields);
 //   view.render(bpeReply, state);
 import { Heatmap } from '../plots/heatmap.js';
 import { Legend } from '../plots/legend.js';
@@ -45,7 +45,7 @@ export class BpeView {
     try {
       this.render(await this.engine.request('bpeReset', BpeView.payload(this.state)), this.state);
     } catch (err) {
-      this.onError(err.message);
+      this.onError(err);
     }
   }
 
@@ -55,7 +55,7 @@ export class BpeView {
     try {
       this.render(await this.engine.request('bpeStep', { n, seed: this.state.seed }), this.state);
     } catch (err) {
-      this.onError(err.message);
+      this.onError(err);
     } finally {
       this.busy = false;
     }

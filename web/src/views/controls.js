@@ -97,6 +97,13 @@ export class Controls {
     field.classList.toggle('has-error', !!message);
   }
 
+  // The visible name of a field ("T", "width", "learning rate") for messages; the key if none.
+  label(key) {
+    const label = this.field(key) && this.field(key).querySelector('label');
+    const text = label && [...label.childNodes].find((n) => n.nodeType === 3 && n.textContent.trim());
+    return text ? text.textContent.trim() : key;
+  }
+
   clearErrors(keys) {
     for (const k of keys) this.setError(k, '');
   }

@@ -97,11 +97,15 @@ export class PositionsView {
     return { seed: state.seed, T: state.T, D: state.pd, sim: state.sim, maxSide: 384 };
   }
 
+  // payload argument -> page field, where the names differ (a failure blamed on D is shown on pd)
+  static FIELDS = { D: 'pd' };
+
   // engine -> state -> Promise<reply | null>: the encodings, then the sqrt(D) demonstration.
   static fetch(engine) {
     return async (state) => {
       const p = PositionsView.payload(state);
-      const [r, scale] = await Promise.all([engine.latest('positions', 'positions', p), engine.request('scaleDemo', p)]);
+      const f = PositionsView.FIELDS;
+      const [r, scale] = await Promise.all([engine.latest('positions', 'positions', p, f), engine.request('scaleDemo', p, f)]);
       return r && { ...r, scale };
     };
   }

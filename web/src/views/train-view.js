@@ -5,7 +5,7 @@
 // cosine similarity next to the sinusoidal one. "Compare encodings" trains the same model
 // with each positional encoding (same text, same seed) and plots the curves together.
 //
-//   const view = new TrainView(root, engine, {onError: (message) => ...});
+//   const view = new TrainView(root, engine, {onError: (err) => ...}  // err.message, err.fields);
 //   view.render(trainStartReply, state);   // a fresh run at step 0
 import { renderStatList } from './stat-list.js';
 import { Heatmap } from '../plots/heatmap.js';
@@ -182,7 +182,7 @@ export class TrainView {
     } catch (err) {
       this.pause();
       this.el.message.textContent = err.message;
-      this.onError(err.message);
+      this.onError(err);
       return false;
     }
   }

@@ -82,7 +82,9 @@ export class WindowsView {
       w.targets.forEach((id, i) => byPos.set(w.start + 1 + i, id));
     }
     const from = r.windows.length ? r.windows[0].start : 0;
-    const width = Math.min(MAX_STRIP, Math.max(0, ...[...byPos.keys()].map((p) => p - from)) + 1);
+    let last = 0; // subtle: not Math.max(...keys), which throws past ~100k arguments
+    for (const p of byPos.keys()) last = Math.max(last, p - from);
+    const width = Math.min(MAX_STRIP, last + 1);
     const grid = this.el.strip;
     grid.replaceChildren();
     grid.style.gridTemplateColumns = `7.5em repeat(${width}, minmax(3.2em, 1fr))`;
@@ -110,10 +112,13 @@ export class WindowsView {
   renderPairs(r) {
     const body = this.el.pairs;
     body.replaceChildren();
-    const show = (ids) => Array.from(ids, (id) => JSON.stringify(r.strings[id])).join(' ');
+    // the worker sends the first ids of a long window only: '…' marks the rest
+    const more = (ids) => (ids.length < this.state.L ? ' …' : '');
+    const show = (ids) => Array.from(ids, (id) => JSON.stringify(r.strings[id])).join(' ') + more(ids);
+    const list = (ids) => `[${Array.from(ids).join(', ')}${more(ids) ? ', …' : ''}]`;
     for (const w of r.windows) {
       const tr = document.createElement('tr');
-      for (const text of [String(w.index), String(w.start), `[${Array.from(w.inputs).join(', ')}]`, `[${Array.from(w.targets).join(', ')}]`, show(w.inputs), show(w.targets)]) {
+      for (const text of [String(w.index), String(w.start), list(w.inputs), list(w.targets), show(w.inputs), show(w.targets)]) {
         const td = document.createElement('td');
         td.textContent = text;
         tr.append(td);
