@@ -179,7 +179,8 @@ views.train = {
   fetch: single('train', 'trainStart', TrainView),
   dirty: true,
   view: new TrainView(document.getElementById('view-train'), engine, {
-    onError: (err) => controls.setError(failedField(err, TRAIN_KEYS, 'lr'), err.message), // a step failed: the run's message line says it too
+    // a step or a comparison failed: the run's message line or the compare note says it too
+    onError: (err) => controls.setError(failedField(err, [...TRAIN_KEYS, 'cmp'], 'lr'), err.message),
   }),
 };
 

@@ -29,6 +29,7 @@ import { checkPageBudget } from './limits.js';
 const MAX_TABLE_ROWS = 400;
 const MAX_TABLE_COLS = 128;
 const MAP_EVERY_MS = 250; // PCA of the table at most this often while training
+const MAX_COMPARE_STEPS = 100000; // steps per encoding in trainCompare
 // payload arguments a trainer depends on, the likeliest culprit of a size failure first
 const NEXT_ARGS = ['ctx', 'tB', 'tD', 'lr', 'opt', 'pos', 'seed'];
 const W2V_ARGS = ['tD', 'win', 'minc', 'ep', 'alpha', 'seed'];
@@ -179,6 +180,10 @@ export function makeTrainHandlers(M, ensureTokens) {
   // reports the mean loss on the last 10% (held out, forward only) next to the curves.
   async function trainCompare(p) {
     if (p.model !== 'next') throw new Error('compare: positional encodings belong to the next-token model; choose it first');
+    // the curves are kept in JS, one point per step: the step count is a size too
+    if (!(Number.isSafeInteger(p.steps) && p.steps >= 1 && p.steps <= MAX_COMPARE_STEPS)) {
+      throw blamed(new Error(`compare: steps ${p.steps} out of range [1, ${MAX_COMPARE_STEPS}]`), ['steps']);
+    }
     const prep = await prepare(p);
     const cut = Math.floor(prep.ids.length * 0.9);
     const train = prep.ids.subarray(0, cut);

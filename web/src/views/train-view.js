@@ -232,7 +232,7 @@ export class TrainView {
     try {
       for (const [i, k] of kinds.entries()) {
         this.el.cmpNote.textContent = `training ${i + 1} of 5 (${k}), ${steps} steps each, in the worker${est}…`;
-        const r = await this.engine.request('trainCompare', { ...payload, kinds: [k] });
+        const r = await this.engine.request('trainCompare', { ...payload, kinds: [k] }, { steps: 'cmp' });
         curves[k] = r.curves[k];
         held[k] = r.heldOutLoss[k];
         heldOutTokens = r.heldOutTokens;
@@ -248,7 +248,8 @@ export class TrainView {
         `${best ? `; lowest: ${best}` : ''}. ${formatNumber(ms / 1000)} s in the worker.`;
       this.root.dataset.compared = '1';
     } catch (err) {
-      this.el.cmpNote.textContent = err.message;
+      this.el.cmpNote.textContent = err.message; // where the chart would be
+      this.onError(err);
     } finally {
       this.el.cmpBtn.disabled = false;
     }
