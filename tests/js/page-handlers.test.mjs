@@ -4,16 +4,19 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine } from './load-engine.mjs';
-import { makeDispatcher } from '../../web/src/protocol.js';
+import { makeDispatcher, makeRequest } from '../../web/src/protocol.js';
 import { makeTableHandler } from '../../web/src/engine/table-handler.js';
 import { makePositionsHandler } from '../../web/src/engine/positions-handler.js';
+import { failedField } from '../../web/src/error-target.js';
+import { POSITION_KEYS } from '../../web/src/views/positions-view.js';
+import { TRAIN_KEYS } from '../../web/src/views/train-view.js';
 
 let dispatch;
 before(async () => {
   const M = await loadEngine();
   dispatch = makeDispatcher({ ...makeTableHandler(M), ...makePositionsHandler(M) });
 });
-const call = (id, type, payload) => dispatch({ id, type, payload });
+const call = (id, type, payload, fields) => dispatch(makeRequest(id, type, payload, fields));
 const base = { seed: 123, V: 6, D: 3, pad: null, scale: false, tok: 2 };
 
 describe('table handler', () => {
@@ -67,8 +70,21 @@ describe('table handler', () => {
   it('bad settings reply with the engine message', async () => {
     assert.match((await call(8, 'table', { ...base, D: 0 })).message, /^Embedding: embeddingDim 0/);
     assert.equal((await call(9, 'table', { ...base, tok: 6 })).message, 'lookup: token id 6 out of range [0, 6)');
-    assert.match((await call(10, 'table', { ...base, V: 2000000000, D: 1000 })).message, /more than the limit of 3758096384 bytes$/);
-    assert.match((await call(11, 'table', { ...base, V: 200000, D: 1024 })).message, /this page draws at most 268435456 bytes/);
+  });
+
+  it('sizes: the engine refuses what it cannot hold, the page budget what it would copy; both name V and D', async () => {
+    // 2e9 x 1000 x 4 bytes = 8e12 = 7.3 TiB
+    assert.deepEqual(await call(10, 'table', { ...base, V: 2000000000, D: 1000 }), {
+      id: 10, ok: false, message: 'Embedding: table 2000000000 x 1000 float32 need 7.3 TiB; the limit here is 2.0 GiB', fields: ['V', 'D', 'pad'],
+    });
+    assert.deepEqual(await call(11, 'table', { ...base, V: 200000, D: 1024 }), {
+      id: 11, ok: false, fields: ['V', 'D'],
+      message: 'Embedding: table 200000 x 1024 float32 need 781.3 MiB; this page draws at most 256.0 MiB (the engine allows buffers up to 2.0 GiB; use the CLI for bigger ones)',
+    });
+    assert.deepEqual((await call(13, 'table', { ...base, D: 0 })).fields, ['V', 'D', 'pad']);
+    assert.deepEqual((await call(14, 'table', { ...base, tok: 6 })).fields, ['tok']);
+    assert.deepEqual((await call(15, 'table', { ...base, seed: -1 })).fields, ['seed']);
+    assert.equal((await call(16, 'table', base)).ok, true, 'the module keeps working');
   });
 });
 
@@ -93,10 +109,38 @@ describe('positions handler', () => {
     assert.ok(Math.abs(m.smallScaled - m.normal) < 1e-4);
   });
 
-  it('an odd width fails with the engine message', async () => {
-    const r = await call(21, 'positions', { seed: 1, T: 4, D: 3, sim: 'dot' });
+  it('an odd width fails with the engine message, on the width field (pd)', async () => {
+    const r = await call(21, 'positions', { seed: 1, T: 4, D: 3, sim: 'dot' }, { D: 'pd' });
     assert.equal(r.ok, false);
     assert.equal(r.message, 'sinusoidal: dim must be even, got 3');
+    assert.deepEqual(r.fields, ['T', 'pd']);
+    assert.equal(failedField(r, POSITION_KEYS, null), 'pd');
+  });
+
+  it('#view=positions&T=65536: the engine refuses the 65536 x 65536 similarity, named on T; T=64 then works', async () => {
+    const r = await call(23, 'positions', { seed: 123, T: 65536, D: 64, sim: 'cos', maxSide: 384 }, { D: 'pd' });
+    assert.equal(r.ok, false);
+    assert.match(r.message, /65536 x 65536 float32 need 16\.0 GiB; the limit here is 2\.0 GiB$/);
+    assert.equal(r.fields[0], 'T');
+    assert.equal(failedField(r, POSITION_KEYS, null), 'T');
+    const ok = await call(24, 'positions', { seed: 123, T: 64, D: 64, sim: 'cos', maxSide: 384 }, { D: 'pd' });
+    assert.equal(ok.ok, true, ok.message);
+    assert.equal(ok.result.kinds[0].similarity.rows, 64);
+  });
+
+  it('a similarity the engine would hold but the page would copy (10000 x 10000) is refused by the page budget, on T', async () => {
+    const r = await call(25, 'positions', { seed: 1, T: 10000, D: 8, sim: 'cos' }, { D: 'pd' });
+    assert.deepEqual(r, {
+      id: 25, ok: false, fields: ['T'],
+      message: 'positions: similarity matrix 10000 x 10000 float32 need 381.5 MiB; this page draws at most 256.0 MiB (the engine allows buffers up to 2.0 GiB; use the CLI for bigger ones)',
+    });
+  });
+
+  it('the sqrt(D) demonstration refuses a width the page cannot copy, on pd', async () => {
+    const r = await call(26, 'scaleDemo', { seed: 1, T: 32, D: 100000 }, { D: 'pd' });
+    assert.equal(r.message, 'scale demo: token table 2000 x 100000 float32 need 762.9 MiB; this page draws at most 256.0 MiB (the engine allows buffers up to 2.0 GiB; use the CLI for bigger ones)');
+    assert.deepEqual(r.fields, ['pd']);
+    assert.equal((await call(27, 'scaleDemo', { seed: 1, T: 32, D: 3 }, { D: 'pd' })).fields[0], 'pd');
   });
 });
 
@@ -180,6 +224,50 @@ describe('text pipeline handlers', async () => {
     assert.equal(frozen.frozen, true);
     // projecting the same table twice on the same frozen axes gives the same points
     assert.deepEqual([...again.points.slice(0, 8)].map((v) => v.toFixed(4)), [...frozen.points.slice(0, 8)].map((v) => v.toFixed(4)));
+  });
+
+  it('long windows reach the page as their first 64 ids (max_length 5000 on 5,145 tokens)', async () => {
+    await T({ id: 55, type: 'tokenize', payload: verdict });
+    const r = (await T({ id: 56, type: 'windows', payload: { L: 5000, stride: 1, B: 4, first: 0, count: 1000 } })).result;
+    assert.equal(r.numSamples, 5145 - 5000); // floor((N - L - 1) / stride) + 1
+    assert.equal(r.windows.length, 64);
+    assert.equal(r.windows[0].inputs.length, 64);
+    assert.deepEqual([...r.windows[1].inputs.slice(0, 3)], [367, 2885, 1464]);
+    assert.deepEqual([...r.windows[1].targets.slice(0, 2)], [2885, 1464]);
+  });
+
+  it('failures name their fields: stride 0, a BPE vocabulary below 256, an unknown corpus', async () => {
+    await T({ id: 50, type: 'tokenize', payload: verdict });
+    const w = await T({ id: 51, type: 'windows', payload: { L: 4, stride: 0, B: 4 } });
+    assert.equal(w.message, 'windows: stride must be >= 1, got 0');
+    assert.deepEqual(w.fields, ['L', 'stride', 'B']);
+    assert.equal(failedField(w, ['corpus', 'enc', 'lower', 'bpeV', 'L', 'stride', 'B'], 'L'), 'stride');
+    const b = await T({ id: 52, type: 'bpeReset', payload: { corpus: 'the-verdict', bpeV: 100, seed: 1 } });
+    assert.deepEqual(b.fields, ['bpeV', 'corpus']);
+    assert.equal(failedField(b, ['corpus', 'bpeV', 'seed'], null), 'bpeV');
+    const c = await T({ id: 53, type: 'tokenize', payload: { ...verdict, corpus: 'nope' } });
+    assert.deepEqual(c.fields, ['corpus']);
+  });
+
+  it('a next-token run too big for the engine fails with its message on the context field; a small run then works', async () => {
+    const p = { ...verdict, enc: 'char', model: 'next', pos: 'learned', tD: 8, ctx: 4096, tB: 256, opt: 'adam', lr: 0.01, alpha: 0.025, win: 5, minc: 2, ep: 5, seed: 1 };
+    const r = await T({ id: 60, type: 'trainStart', payload: p });
+    assert.equal(r.ok, false);
+    assert.match(r.message, /need [\d.]+ [KMGTPE]iB; the limit here is [\d.]+ [KMGT]iB$/);
+    assert.equal(r.fields[0], 'ctx');
+    assert.equal(failedField(r, TRAIN_KEYS, null), 'ctx');
+    const ok = await T({ id: 61, type: 'trainStart', payload: { ...p, ctx: 8, tB: 4 } });
+    assert.equal(ok.ok, true, ok.message);
+  });
+
+  it('compare refuses a step count it would have to keep in JS, on the compare field', async () => {
+    const p = { ...verdict, enc: 'char', model: 'next', pos: 'learned', tD: 8, ctx: 8, tB: 4, opt: 'adam', lr: 0.01, alpha: 0.025, win: 5, minc: 2, ep: 5, seed: 1 };
+    for (const steps of [1e9, 0, 2.5]) {
+      const r = await T(makeRequest(62, 'trainCompare', { ...p, steps, kinds: ['none'] }, { steps: 'cmp' }));
+      assert.deepEqual(r, { id: 62, ok: false, message: `compare: steps ${steps} out of range [1, 100000]`, fields: ['cmp'] });
+    }
+    const ok = await T(makeRequest(63, 'trainCompare', { ...p, steps: 3, kinds: ['none'] }, { steps: 'cmp' }));
+    assert.equal(ok.result.curves.none.length, 3);
   });
 
   it('GPT-2 ids train on a remapped table with one row per distinct id', async () => {

@@ -1,0 +1,121 @@
+// Shared setup of the browser tests (page.test.mjs, limits.test.mjs): serves the built site
+// with scripts/static-server.mjs on 127.0.0.1, launches Debian's headless Chromium through
+// playwright-core, collects console errors and requests to other origins, and runs named
+// tests that print one line each and a summary.
+//
+// Intended usage:
+//   const h = await startHarness('page tests');         // parses --site DIR --shots DIR
+//   await h.test('the page loads', async () => { const page = await h.openPage('#view=table'); ... });
+//   await h.finish();                                     // closes everything, prints the summary, exits 1 on failure
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { serve } from '../../scripts/static-server.mjs';
+
+export const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export function assert(cond, message) {
+  if (!cond) throw new Error(message);
+}
+
+// In the page: pixel statistics of a canvas -> {w, h, variance, colors, hash}
+export function canvasStats(el) {
+  const ctx = el.getContext('2d');
+  const { data } = ctx.getImageData(0, 0, el.width, el.height);
+  let sum = 0;
+  let sq = 0;
+  const colors = new Set();
+  let h = 0x811c9dc5;
+  const n = data.length / 4;
+  for (let i = 0; i < data.length; i += 4) {
+    const y = 0.299 * data[i] + 0.587 * data[i + 1] + 0.114 * data[i + 2];
+    sum += y;
+    sq += y * y;
+    if (colors.size < 5000) colors.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+    h = Math.imul(h ^ data[i] ^ (data[i + 1] << 8) ^ (data[i + 2] << 16), 0x01000193) >>> 0;
+  }
+  return { w: el.width, h: el.height, variance: sq / n - (sum / n) ** 2, colors: colors.size, hash: h };
+}
+
+export const renders = (page, view) => page.$eval(`#view-${view}`, (el) => Number(el.dataset.renders || 0));
+
+export async function waitRenders(page, view, above, timeout = 15000) {
+  await page.waitForFunction(([v, n]) => Number(document.querySelector(`#view-${v}`).dataset.renders || 0) > n, [view, above], { timeout });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+export async function typeInto(page, id, text) {
+  await page.fill(`#${id}`, text);
+  await page.press(`#${id}`, 'Enter');
+}
+
+// The text under a field of the settings panel ('' when none).
+export const fieldError = (page, key) => page.textContent(`.field[data-key="${key}"] .field-error`);
+
+// Waits until a field shows a message and returns it.
+export async function waitFieldError(page, key, timeout = 10000) {
+  await page.waitForFunction((k) => document.querySelector(`.field[data-key="${k}"] .field-error`).textContent.length > 0, key, { timeout });
+  return fieldError(page, key);
+}
+
+// name: printed in the summary line ("page tests: 3 passed, 0 failed").
+export async function startHarness(name) {
+  const argv = process.argv.slice(2);
+  const arg = (flag, def) => (argv.includes(flag) ? path.resolve(argv[argv.indexOf(flag) + 1]) : path.join(repo, def));
+  const site = arg('--site', 'build/web');
+  const shots = arg('--shots', 'build/screenshots');
+  if (!fs.existsSync(path.join(site, 'index.html'))) {
+    console.error(`${name}: ${site}/index.html not found\n---> HINT: node scripts/build-web.mjs --out ${site}`);
+    process.exit(2);
+  }
+  fs.mkdirSync(shots, { recursive: true });
+  const t0 = Date.now();
+  const httpServer = await serve(site, 0);
+  const url = `http://127.0.0.1:${httpServer.address().port}/`;
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const results = [];
+  const consoleErrors = [];
+  const foreignRequests = [];
+
+  async function openPage(hash = '') {
+    const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
+    page.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
+    page.on('request', (r) => {
+      if (!r.url().startsWith(url) && !r.url().startsWith('data:')) foreignRequests.push(r.url());
+    });
+    await page.goto(`${url}index.html${hash}`);
+    await page.waitForSelector('body[data-engine="ready"]', { timeout: 15000 });
+    return page;
+  }
+
+  async function test(title, fn) {
+    const t = Date.now();
+    try {
+      await fn();
+      results.push({ title, ok: true });
+      console.log(`ok   ${title} (${Date.now() - t} ms)`);
+    } catch (err) {
+      results.push({ title, ok: false });
+      console.log(`FAIL ${title}: ${err.message.split('\n')[0]}`);
+    }
+  }
+
+  async function finish() {
+    await browser.close();
+    await new Promise((r) => httpServer.close(r));
+    const failed = results.filter((r) => !r.ok).length;
+    console.log(`${name}: ${results.length - failed} passed, ${failed} failed (${((Date.now() - t0) / 1000).toFixed(1)} s, screenshots in ${path.relative(repo, shots)})`);
+    process.exit(failed ? 1 : 0);
+  }
+
+  return { site, shots, url, browser, openPage, test, finish, consoleErrors, foreignRequests, shot: (file) => path.join(shots, file) };
+}
