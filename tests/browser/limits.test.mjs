@@ -77,6 +77,20 @@ await test('#V=1000000000&D=8: a table the engine refuses, from the link, lands 
   await page.close();
 });
 
+await test('#view=train&ctx=4096&tB=256: the attention buffer the engine refuses is named on context; context 16 trains', async () => {
+  page = await openPage('#view=train&enc=char&tD=8&ctx=4096&tB=256');
+  const msg = await waitFieldError(page, 'ctx');
+  // 256 x 4096 x 4096 x 4 bytes = 16 GiB (the issue's example)
+  assert(/^next-token: attention scores 256 x 4096 x 4096 float32 need 16\.0 GiB; the limit here is 2\.0 GiB$/.test(msg), `message under context: "${msg}"`);
+  assert((await plotError(page, 'train')) === msg, 'not in the plot area');
+  await page.screenshot({ path: shot('limits-train.png'), fullPage: false });
+  await typeInto(page, 'f-ctx', '16');
+  await waitRenders(page, 'train', 0);
+  assert((await fieldError(page, 'ctx')) === '' && (await page.isHidden('#view-train .plot-error')), 'not cleared');
+  assert(/Cost before you press play: 62 table rows/.test(await page.textContent('#train-estimate')), 'no run after the fix');
+  await page.close();
+});
+
 await test('no console errors', async () => {
   assert(consoleErrors.length === 0, `console errors: ${consoleErrors.join(' | ')}`);
 });
