@@ -56,8 +56,11 @@ inline std::vector<float> randn(Generator& g, size_t n) {
 }
 
 // True when a and b hold the same float32 bit patterns.
+// subtle: an empty vector's data() may be nullptr, and memcmp(nullptr, ..., 0) is undefined
+// behaviour (UBSan's nonnull-attribute check), so empty vectors are compared by size alone.
 inline bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+  if (a.size() != b.size()) return false;
+  return a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
 }  // namespace embedlab::testing

@@ -8,9 +8,14 @@
 
 #if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
 
+#include <immintrin.h>
+// subtle: clang ignores `#pragma GCC target`; it takes the same target as a function attribute.
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx2")
-#include <immintrin.h>
+#endif
 
 namespace embedlab::dense::detail {
 
@@ -102,7 +107,11 @@ void gemm_acc_avx2(size_t n, size_t k, size_t m, const float* A, size_t lda, con
 
 }  // namespace embedlab::dense::detail
 
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 
 namespace embedlab::dense::detail {
 namespace {
