@@ -233,3 +233,67 @@ TEST_CASE("Embedding options match torch 1.13", "[embedding][reference]") {
     }
   }
 }
+
+TEST_CASE("Embedding and Linear plan their buffers in 64 bits", "[embedding][linear][memory]") {
+  testing::WasmLimits wasm;
+
+  SECTION("a lookup output past the limit is refused, not wrapped to 0 in a 32-bit size_t") {
+    // the Embedding(1, 2^26) with 64 ids, scaled down to a 16 MiB table: 1024 ids x 2^22
+    // floats are the same 2^32 floats, which a 32-bit size_t (wasm) wraps to 0
+    Generator g(0);
+    Embedding wide(1, 1 << 22, g);
+    const std::vector<int32_t> ids(1024, 0);
+    REQUIRE_THROWS_WITH(wide.forward(ids),
+                        "lookup: output 1024 x 4194304 float32 need 16.0 GiB; the limit here is 2.0 GiB");
+  }
+
+  Generator g(123);
+  Embedding emb(4, 5, g);
+
+  SECTION("the checked forward_with_positions equals the raw one and checks the table size") {
+    const std::vector<int32_t> ids{2, 3, 1, 0};
+    std::vector<float> pos(2 * 5);
+    for (size_t k = 0; k < pos.size(); ++k) pos[k] = 0.25f * static_cast<float>(k);
+    std::vector<float> raw(ids.size() * 5);
+    emb.forward_with_positions(ids, pos.data(), 2, raw.data());
+    CHECK(emb.forward_with_positions(ids, pos, 2) == raw);
+    REQUIRE_THROWS_WITH(emb.forward_with_positions(ids, pos, 3), "lookup: positions have 10 values, expected 3 x 5");
+    // 2^32 + 2 rows of 5: a 32-bit product would be 10, the size of pos
+    REQUIRE_THROWS_WITH(emb.forward_with_positions(ids, pos, (int64_t{1} << 32) + 2),
+                        "lookup: positions have 10 values, expected 4294967298 x 5");
+    REQUIRE_THROWS_WITH(emb.forward_with_positions(ids, pos, 0), "lookup: position rows must be >= 1, got 0");
+    testing::WasmLimits tiny(1 << 20, 1 << 20);
+    REQUIRE_THROWS_WITH(emb.forward_with_positions(std::vector<int32_t>(65536, 1), pos, 2),
+                        "lookup: output 65536 x 5 float32 need 1.2 MiB; the limit here is 1.0 MiB");
+  }
+
+  SECTION("backward checks dout against n x D in 64 bits and plans the dense gradient") {
+    REQUIRE_THROWS_WITH(emb.backward_sparse(std::vector<int32_t>{1}, std::vector<float>(4)),
+                        "backward: dout has 4 values, expected 1 x 5");
+    Generator g2(0);
+    Embedding big(65536, 4, g2);  // 1 MiB: the dense gradient is one more table of that size
+    testing::WasmLimits tiny(1 << 19, 1 << 19);
+    REQUIRE_THROWS_WITH(big.backward_dense(std::vector<int32_t>{1}, std::vector<float>(4)),
+                        "backward: dense gradient 65536 x 4 float32 need 1.0 MiB; the limit here is 512.0 KiB");
+    CHECK(big.backward_sparse(std::vector<int32_t>{1}, std::vector<float>(4)).values.size() == 4);
+  }
+
+  SECTION("Linear.forward validates n before it sizes anything (the issue's 2^31)") {
+    Generator g2(0);
+    Linear lin(2, 2, g2);
+    REQUIRE_THROWS_WITH(lin.forward(std::vector<float>{}, int64_t{1} << 31),
+                        "Linear.forward: x has 0 values, expected 2147483648 x 2");
+    REQUIRE_THROWS_WITH(lin.forward(std::vector<float>{}, -1), "Linear.forward: n must be >= 0, got -1");
+    // 2^63 rows of 2 overflow 64 bits: refused as a mismatch, never wrapped
+    REQUIRE_THROWS_WITH(lin.forward(std::vector<float>{}, INT64_MAX),
+                        "Linear.forward: x has 0 values, expected 9223372036854775807 x 2");
+    CHECK(lin.forward(std::vector<float>{}, 0).empty());
+  }
+
+  SECTION("matmul and one_hot plan their outputs") {
+    REQUIRE_THROWS_WITH(matmul(std::vector<float>{}, std::vector<float>{}, 1 << 20, 0, 1 << 20),
+                        "matmul: output 1048576 x 1048576 float32 need 4.0 TiB; the limit here is 2.0 GiB");
+    REQUIRE_THROWS_WITH(one_hot(std::vector<int32_t>(1024, 0), 1 << 20),
+                        "one_hot: one-hot matrix 1024 x 1048576 float32 need 4.0 GiB; the limit here is 2.0 GiB");
+  }
+}

@@ -5,6 +5,7 @@
 
 #include "embed/embedding.hpp"
 #include "embed/positional.hpp"
+#include "limits.hpp"
 #include "reference.hpp"
 
 using namespace embedlab;
@@ -148,5 +149,49 @@ TEST_CASE("position similarity", "[positional]") {
       CHECK(s[i * 10 + i] == Approx(1.0).epsilon(1e-6));
       for (int j = 0; j < 10; ++j) CHECK(s[i * 10 + j] == s[j * 10 + i]);
     }
+  }
+}
+
+TEST_CASE("Positional tables and similarities are planned in 64 bits", "[positional][memory]") {
+  testing::WasmLimits wasm;
+
+  SECTION("the table size is checked against T x D in 64 bits (T = 2^32 + 1 would wrap to 1)") {
+    REQUIRE_THROWS_WITH(position_similarity(std::vector<float>(1), (int64_t{1} << 32) + 1, 1, false),
+                        "position_similarity: table has 1 values, expected 4294967297 x 1");
+    REQUIRE_THROWS_WITH(position_similarity(std::vector<float>(1), -1, 1, false),
+                        "position_similarity: positions must be >= 0, got -1");
+  }
+
+  SECTION("the T x T output is planned (the page's T = 65536)") {
+    const std::vector<float> table(65536, 0.5f);
+    REQUIRE_THROWS_WITH(position_similarity(table, 65536, 1, true),
+                        "position_similarity: similarity matrix 65536 x 65536 float32 need 16.0 GiB; "
+                        "the limit here is 2.0 GiB");
+  }
+
+  SECTION("tables past the limit are refused by name") {
+    REQUIRE_THROWS_WITH(sinusoidal(1 << 20, 1024),
+                        "sinusoidal: position table 1048576 x 1024 float32 need 4.0 GiB; the limit here is 2.0 GiB");
+    REQUIRE_THROWS_WITH(rope_table(1 << 20, 1024),
+                        "rope: position table 1048576 x 1024 float32 need 4.0 GiB; the limit here is 2.0 GiB");
+    REQUIRE_THROWS_WITH(alibi_bias(16, 1 << 14),
+                        "alibi: bias tensor 16 x 16384 x 16384 float32 need 16.0 GiB; the limit here is 2.0 GiB");
+    Generator g(0);
+    REQUIRE_THROWS_WITH(LearnedPositions(1 << 20, 1024, g),
+                        "LearnedPositions: position table 1048576 x 1024 float32 need 4.0 GiB; the limit here is 2.0 GiB");
+    LearnedPositions lp(4, 1 << 20, g);
+    REQUIRE_THROWS_WITH(lp.forward(std::vector<int32_t>(1024, 0)),
+                        "learned positions: output 1024 x 1048576 float32 need 4.0 GiB; the limit here is 2.0 GiB");
+  }
+
+  SECTION("rope_apply checks offset and x without overflowing offset + T") {
+    std::vector<float> x(8, 1.0f);
+    REQUIRE_THROWS_WITH(rope_apply(x.data(), 2, 4, INT64_MAX), "rope: offset 9223372036854775807 out of range [0, 1048576]");
+    REQUIRE_THROWS_WITH(rope_apply(x.data(), 2, 4, (1 << 20) - 1), "rope: positions 1048577 out of range [0, 1048576]");
+    REQUIRE_THROWS_WITH(rope_apply(std::span<float>(x), 3, 4), "rope: x has 8 values, expected 3 x 4");
+    std::vector<float> y = x;
+    rope_apply(std::span<float>(x), 2, 4, 3);
+    rope_apply(y.data(), 2, 4, 3);
+    CHECK(x == y);
   }
 }

@@ -23,6 +23,13 @@ std::optional<int64_t> resolve_padding(std::optional<int64_t> padding, int64_t V
   return padding_idx < 0 ? padding_idx + V : padding_idx;
 }
 
+// rows * cols == n, in 64 bits (false for a negative factor or a product past 64 bits).
+bool is_product(uint64_t n, int64_t rows, int64_t cols) {
+  uint64_t p = 0;
+  return rows >= 0 && cols >= 0 &&
+         !__builtin_mul_overflow(static_cast<uint64_t>(rows), static_cast<uint64_t>(cols), &p) && p == n;
+}
+
 }  // namespace
 
 Embedding::Embedding(int64_t V, int64_t D, const EmbeddingOptions& opts) : V_(V), D_(D), opts_(opts) {
@@ -75,6 +82,7 @@ void Embedding::check_ids(std::span<const int32_t> ids, const char* where) const
 
 void Embedding::renorm(std::span<const int32_t> ids) {
   if (opts_.max_norm <= 0.0f) return;
+  plan("lookup", "ids to renormalise", static_cast<int64_t>(ids.size()), kInt32);
   std::vector<int32_t> unique(ids.begin(), ids.end());
   std::sort(unique.begin(), unique.end());
   unique.erase(std::unique(unique.begin(), unique.end()), unique.end());
@@ -105,8 +113,21 @@ void Embedding::forward(std::span<const int32_t> ids, float* out) {
 }
 
 std::vector<float> Embedding::forward(std::span<const int32_t> ids) {
-  std::vector<float> out(ids.size() * D_);  // ids are checked by forward_with_positions
+  // ids are checked by forward_with_positions
+  std::vector<float> out(plan("lookup", "output", {static_cast<int64_t>(ids.size()), D_}, kFloat32));
   forward(ids, out.data());
+  return out;
+}
+
+std::vector<float> Embedding::forward_with_positions(std::span<const int32_t> ids,
+                                                     std::span<const float> pos, int64_t T) {
+  check_at_least("lookup", "position rows", T, 1);
+  if (!is_product(pos.size(), T, D_)) {
+    fail("lookup", "positions have " + std::to_string(pos.size()) + " values, expected " +
+                       std::to_string(T) + " x " + std::to_string(D_));
+  }
+  std::vector<float> out(plan("lookup", "output", {static_cast<int64_t>(ids.size()), D_}, kFloat32));
+  forward_with_positions(ids, pos.data(), static_cast<size_t>(T), out.data());
   return out;
 }
 
@@ -122,7 +143,7 @@ void Embedding::check_backward(std::span<const int32_t> ids, std::span<const flo
                                const char* where) const {
   if (frozen_) fail(where, "the table is frozen (from_pretrained with freeze); it has no gradient");
   check_ids(ids, where);
-  if (dout.size() != ids.size() * static_cast<size_t>(D_)) {
+  if (!is_product(dout.size(), static_cast<int64_t>(ids.size()), D_)) {
     fail(where, "dout has " + std::to_string(dout.size()) + " values, expected " +
                     std::to_string(ids.size()) + " x " + std::to_string(D_));
   }
@@ -131,6 +152,11 @@ void Embedding::check_backward(std::span<const int32_t> ids, std::span<const flo
 SparseGrad Embedding::backward_sparse(std::span<const int32_t> ids,
                                       std::span<const float> dout) const {
   check_backward(ids, dout, "backward");
+  const int64_t n = static_cast<int64_t>(ids.size());
+  MemoryPlan p("backward");
+  p.add("gradient rows", {n}, kInt32);
+  p.add("row slots", {n}, kInt32);
+  p.check();
   SparseGrad g;
   g.rows.assign(ids.begin(), ids.end());
   std::sort(g.rows.begin(), g.rows.end());
@@ -145,7 +171,7 @@ SparseGrad Embedding::backward_sparse(std::span<const int32_t> ids,
     auto it = std::lower_bound(g.rows.begin(), g.rows.end(), ids[i]);
     slot[i] = (it != g.rows.end() && *it == ids[i]) ? static_cast<int32_t>(it - g.rows.begin()) : -1;
   }
-  g.values.assign(g.rows.size() * D_, 0.0f);
+  g.values.assign(plan("backward", "row gradients", {static_cast<int64_t>(g.rows.size()), D_}, kFloat32), 0.0f);
   const float s = scale_factor();
   for (size_t i = 0; i < ids.size(); ++i) {
     if (slot[i] < 0) continue;  // padding row
@@ -157,7 +183,7 @@ SparseGrad Embedding::backward_sparse(std::span<const int32_t> ids,
 std::vector<float> Embedding::backward_dense(std::span<const int32_t> ids,
                                              std::span<const float> dout) const {
   const SparseGrad sg = backward_sparse(ids, dout);
-  std::vector<float> g(W_.size(), 0.0f);
+  std::vector<float> g(plan("backward", "dense gradient", {V_, D_}, kFloat32), 0.0f);
   for (size_t k = 0; k < sg.rows.size(); ++k) {
     std::copy_n(sg.values.data() + k * D_, D_, g.data() + static_cast<size_t>(sg.rows[k]) * D_);
   }

@@ -72,8 +72,14 @@ class Embedding {
   void forward(std::span<const int32_t> ids, float* out);
   // ids (n), pos (T, D) -> out (n, D) = W[ids[i]] * s + pos[i % T]: the fused
   // token + position forward; pos may be empty.
+  // out must hold ids.size() x D floats and pos T x D; the caller sizes them (with plan()).
   void forward_with_positions(std::span<const int32_t> ids, const float* pos, size_t T,
                               float* out);
+  // The same with the sizes checked: pos must hold T x D values (T >= 1, checked in 64 bits)
+  // and the (n, D) output is planned before it is allocated ("lookup: output 64 x 67108864
+  // float32 need 16.0 GiB; the limit here is 2.0 GiB").
+  std::vector<float> forward_with_positions(std::span<const int32_t> ids, std::span<const float> pos,
+                                            int64_t T);
 
   // dout (n, D) -> gradient of sum(out * dout) with respect to W.
   SparseGrad backward_sparse(std::span<const int32_t> ids, std::span<const float> dout) const;

@@ -10,8 +10,13 @@
 namespace embedlab {
 namespace {
 
+// Throws unless got == rows x cols, computed in 64 bits (a negative factor or a product past
+// 64 bits never matches): "Linear.forward: x has 0 values, expected 2147483648 x 2".
 void check_size(const char* where, const char* name, size_t got, int64_t rows, int64_t cols) {
-  if (got != static_cast<size_t>(rows) * static_cast<size_t>(cols)) {
+  uint64_t want = 0;
+  if (rows < 0 || cols < 0 ||
+      __builtin_mul_overflow(static_cast<uint64_t>(rows), static_cast<uint64_t>(cols), &want) ||
+      static_cast<uint64_t>(got) != want) {
     fail(where, std::string(name) + " has " + std::to_string(got) + " values, expected " +
                     std::to_string(rows) + " x " + std::to_string(cols));
   }
@@ -33,7 +38,7 @@ std::vector<float> matmul(std::span<const float> a, std::span<const float> b, in
                           int64_t m) {
   check_size("matmul", "a", a.size(), n, k);
   check_size("matmul", "b", b.size(), k, m);
-  std::vector<float> c(static_cast<size_t>(n) * m, 0.0f);
+  std::vector<float> c(plan("matmul", "output", {n, m}, kFloat32), 0.0f);
   for (int64_t i = 0; i < n; ++i) {
     for (int64_t p = 0; p < k; ++p) {
       const float aip = a[i * k + p];
@@ -47,7 +52,7 @@ std::vector<float> matmul_bt(std::span<const float> a, std::span<const float> b,
                              int64_t k, int64_t m) {
   check_size("matmul_bt", "a", a.size(), n, k);
   check_size("matmul_bt", "b", b.size(), m, k);
-  std::vector<float> c(static_cast<size_t>(n) * m);
+  std::vector<float> c(plan("matmul_bt", "output", {n, m}, kFloat32));
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j < m; ++j) c[i * m + j] = kernels::dot(k, a.data() + i * k, b.data() + j * k);
   return c;
@@ -70,7 +75,7 @@ Linear::Linear(int64_t in_features, int64_t out_features, std::vector<float> wei
 
 Linear Linear::from_embedding(const Embedding& e) {
   const int64_t V = e.rows(), D = e.dim();
-  std::vector<float> wt(static_cast<size_t>(V) * D);
+  std::vector<float> wt(plan("Linear.from_embedding", "weight", {D, V}, kFloat32));
   const auto& w = e.weight();
   for (int64_t v = 0; v < V; ++v)
     for (int64_t d = 0; d < D; ++d) wt[d * V + v] = w[v * D + d];
@@ -78,7 +83,12 @@ Linear Linear::from_embedding(const Embedding& e) {
 }
 
 std::vector<float> Linear::forward(std::span<const float> x, int64_t n) const {
+  check_at_least("Linear.forward", "n", n, 0);
   check_size("Linear.forward", "x", x.size(), n, in_);
+  MemoryPlan p("Linear.forward");
+  p.add("transposed weight", {in_, out_}, kFloat32);
+  p.add("output", {n, out_}, kFloat32);
+  p.check();
   // y[i, o] = sum_p x[i, p] * W[o, p]: accumulate rows of W^T in p order.
   std::vector<float> wt(W_.size());
   for (int64_t o = 0; o < out_; ++o)
@@ -91,7 +101,7 @@ std::vector<float> Linear::backward_weight(std::span<const float> x, std::span<c
   check_size("Linear.backward", "x", x.size(), n, in_);
   check_size("Linear.backward", "dy", dy.size(), n, out_);
   // dW[o, :] = sum_i dy[i, o] * x[i, :], in i order (the order of the lookup's scatter-add).
-  std::vector<float> dW(W_.size(), 0.0f);
+  std::vector<float> dW(plan("Linear.backward", "weight gradient", {out_, in_}, kFloat32), 0.0f);
   for (int64_t i = 0; i < n; ++i)
     for (int64_t o = 0; o < out_; ++o) {
       const float g = dy[i * out_ + o];

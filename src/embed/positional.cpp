@@ -12,7 +12,8 @@
 namespace embedlab {
 namespace {
 
-void check_positions(const char* where, int64_t T, int64_t D, bool even) {
+// Validates a (T, D) table and plans it; returns T x D.
+size_t check_positions(const char* where, int64_t T, int64_t D, bool even) {
   check_at_least(where, "positions", T, 0);
   check_at_least(where, "dim", D, 1);
   if (T > kMaxPositions) {
@@ -20,22 +21,23 @@ void check_positions(const char* where, int64_t T, int64_t D, bool even) {
                     std::to_string(kMaxPositions) + "]");
   }
   if (even && D % 2 != 0) fail(where, "dim must be even, got " + std::to_string(D));
-  plan(where, "position table", {T, D}, kFloat32);
+  return plan(where, "position table", {T, D}, kFloat32);
 }
 
 }  // namespace
 
 std::vector<double> rope_frequencies(int64_t D, double base) {
-  std::vector<double> w(static_cast<size_t>(D / 2));
+  check_at_least("rope", "dim", D, 1);
+  std::vector<double> w(plan("rope", "frequencies", D / 2, kFloat64));
   const double lb = detmath::log(base);
   for (int64_t i = 0; i < D / 2; ++i) w[i] = detmath::exp(-(2.0 * i / D) * lb);
   return w;
 }
 
 std::vector<float> sinusoidal(int64_t T, int64_t D, double base) {
-  check_positions("sinusoidal", T, D, true);
+  const size_t n = check_positions("sinusoidal", T, D, true);
   const std::vector<double> w = rope_frequencies(D, base);
-  std::vector<float> pe(static_cast<size_t>(T) * D);
+  std::vector<float> pe(n);
   for (int64_t p = 0; p < T; ++p) {
     for (int64_t i = 0; i < D / 2; ++i) {
       double s = 0, c = 0;
@@ -66,7 +68,8 @@ std::vector<float> LearnedPositions::forward(int64_t T) const {
 }
 
 std::vector<float> LearnedPositions::forward(std::span<const int32_t> positions) const {
-  std::vector<float> out(positions.size() * D_);
+  std::vector<float> out(
+      plan("learned positions", "output", {static_cast<int64_t>(positions.size()), D_}, kFloat32));
   for (size_t i = 0; i < positions.size(); ++i) {
     check_index("learned positions", "position", positions[i], 0, T_);
     std::copy_n(P_.begin() + positions[i] * D_, D_, out.begin() + i * D_);
@@ -75,8 +78,13 @@ std::vector<float> LearnedPositions::forward(std::span<const int32_t> positions)
 }
 
 static void rope_rotate(float* x, int64_t T, int64_t D, int64_t offset, double base, double sign) {
-  check_positions("rope", offset + T, D, true);
+  // subtle: offset + T is formed only once both are known to be in range, so it cannot overflow.
+  check_positions("rope", T, D, true);
   check_at_least("rope", "offset", offset, 0);
+  if (offset > kMaxPositions) {
+    fail("rope", "offset " + std::to_string(offset) + " out of range [0, " + std::to_string(kMaxPositions) + "]");
+  }
+  check_positions("rope", offset + T, D, true);
   const std::vector<double> w = rope_frequencies(D, base);
   for (int64_t t = 0; t < T; ++t) {
     float* r = x + t * D;
@@ -100,9 +108,17 @@ void rope_apply_inverse(float* x, int64_t T, int64_t D, int64_t offset, double b
   rope_rotate(x, T, D, offset, base, -1.0);
 }
 
+void rope_apply(std::span<float> x, int64_t T, int64_t D, int64_t offset, double base) {
+  const size_t n = check_positions("rope", T, D, true);
+  if (x.size() != n) {
+    fail("rope", "x has " + std::to_string(x.size()) + " values, expected " + std::to_string(T) + " x " +
+                     std::to_string(D));
+  }
+  rope_rotate(x.data(), T, D, offset, base, 1.0);
+}
+
 std::vector<float> rope_table(int64_t T, int64_t D, double base) {
-  check_positions("rope", T, D, true);
-  std::vector<float> x(static_cast<size_t>(T) * D, 0.0f);
+  std::vector<float> x(check_positions("rope", T, D, true), 0.0f);
   for (size_t k = 0; k < x.size(); k += 2) x[k] = 1.0f;
   rope_apply(x.data(), T, D, 0, base);
   return x;
@@ -144,18 +160,26 @@ std::vector<float> alibi_bias(int64_t H, int64_t T) {
 
 std::vector<float> position_similarity(std::span<const float> table, int64_t T, int64_t D,
                                        bool normalise) {
-  if (table.size() != static_cast<size_t>(T) * static_cast<size_t>(D)) {
+  check_at_least("position_similarity", "positions", T, 0);
+  check_at_least("position_similarity", "dim", D, 1);
+  // subtle: T * D in 64 bits; in wasm a size_t product of T = 2^32 + 1 and D = 1 is 1.
+  uint64_t want = 0;
+  if (__builtin_mul_overflow(static_cast<uint64_t>(T), static_cast<uint64_t>(D), &want) || table.size() != want) {
     fail("position_similarity", "table has " + std::to_string(table.size()) +
                                     " values, expected " + std::to_string(T) + " x " + std::to_string(D));
   }
-  std::vector<float> norms(T, 1.0f);
+  MemoryPlan p("position_similarity");
+  const size_t n_norms = p.add("norms", {T}, kFloat32);
+  const size_t n_sim = p.add("similarity matrix", {T, T}, kFloat32);
+  p.check();
+  std::vector<float> norms(n_norms, 1.0f);
   if (normalise) {
     for (int64_t t = 0; t < T; ++t) {
       const float n2 = kernels::dot(D, table.data() + t * D, table.data() + t * D);
       norms[t] = n2 > 0 ? std::sqrt(n2) : 1.0f;
     }
   }
-  std::vector<float> sim(static_cast<size_t>(T) * T);
+  std::vector<float> sim(n_sim);
   for (int64_t i = 0; i < T; ++i)
     for (int64_t j = 0; j < T; ++j)
       sim[i * T + j] = kernels::dot(D, table.data() + i * D, table.data() + j * D) / (norms[i] * norms[j]);

@@ -57,8 +57,10 @@ class LearnedPositions {
 
 // theta_i = base^(-2i/D) for i in [0, D/2)
 std::vector<double> rope_frequencies(int64_t D, double base = 10000.0);
-// x (T, D) rotated in place; row t is at position offset + t.
+// x (T, D) rotated in place; row t is at position offset + t. x must hold T x D floats.
 void rope_apply(float* x, int64_t T, int64_t D, int64_t offset = 0, double base = 10000.0);
+// The same with the size of x checked against T x D (in 64 bits) first.
+void rope_apply(std::span<float> x, int64_t T, int64_t D, int64_t offset = 0, double base = 10000.0);
 // x (T, D) rotated back (the transpose rotation), for the backward pass.
 void rope_apply_inverse(float* x, int64_t T, int64_t D, int64_t offset = 0, double base = 10000.0);
 std::vector<float> rope_table(int64_t T, int64_t D, double base = 10000.0);
@@ -67,7 +69,9 @@ std::vector<float> alibi_slopes(int64_t H);
 std::vector<float> alibi_bias(int64_t H, int64_t T);
 
 // (T, T) matrix of dot products between position rows of a (T, D) table: what the page
-// plots as "position x position similarity"; cosine when normalise is set.
+// plots as "position x position similarity"; cosine when normalise is set. The table size is
+// checked against T x D in 64 bits and the (T, T) output is planned ("position_similarity:
+// similarity matrix 65536 x 65536 float32 need 16.0 GiB; the limit here is 2.0 GiB").
 std::vector<float> position_similarity(std::span<const float> table, int64_t T, int64_t D,
                                        bool normalise);
 
