@@ -321,3 +321,64 @@ TEST_CASE("NextTokenTrainer settings are validated with clear messages", "[next-
     REQUIRE_THROWS_WITH(parse_optimizer_kind("lion"), "optimizer: unknown kind 'lion', expected sgd, adam or adamw");
   }
 }
+
+TEST_CASE("next-token plans every buffer of the model and the trainer at construction", "[next-token][memory]") {
+  testing::WasmLimits wasm;
+  NextTokenSettings s;
+  s.model.vocab_size = 5;
+  s.model.dim = 8;
+  s.model.context = 4;
+  const std::vector<int32_t> ids = cyclic(5, 5000);
+
+  SECTION("the issue's attention scores are refused before anything is allocated") {
+    s.model.context = 4096;
+    s.batch_size = 256;
+    REQUIRE_THROWS_WITH(NextTokenTrainer(ids, s),
+                        "next-token: attention scores 256 x 4096 x 4096 float32 need 16.0 GiB; the limit here is 2.0 GiB");
+    REQUIRE_THROWS_WITH(validate(s),
+                        "next-token: attention scores 256 x 4096 x 4096 float32 need 16.0 GiB; the limit here is 2.0 GiB");
+  }
+
+  SECTION("D x D weights are named (train --vector-size 30000)") {
+    s.model.dim = 30000;
+    REQUIRE_THROWS_WITH(NextTokenTrainer(ids, s),
+                        "next-token: query weight 30000 x 30000 float32 need 3.4 GiB; the limit here is 2.0 GiB");
+  }
+
+  SECTION("buffers that fit alone but not together are refused by their sum") {
+    s.model.dim = 16384;  // 1 GiB per D x D buffer: weights, gradients, Adam m and v, transposes
+    REQUIRE_THROWS_WITH(NextTokenTrainer(ids, s),
+                        "next-token: its buffers need 15.0 GiB together (largest: query weight 16384 x 16384 "
+                        "float32, 1.0 GiB); the limit here is 4.0 GiB");
+    s.optimizer.kind = OptimizerKind::Sgd;  // no moments: 9 GiB
+    REQUIRE_THROWS_WITH(NextTokenTrainer(ids, s),
+                        "next-token: its buffers need 9.0 GiB together (largest: query weight 16384 x 16384 "
+                        "float32, 1.0 GiB); the limit here is 4.0 GiB");
+  }
+
+  SECTION("a model run on a batch larger than planned plans its buffers first") {
+    NextTokenConfig c = s.model;
+    c.context = 4096;
+    NextTokenModel m(c);
+    const std::vector<int32_t> batch(static_cast<size_t>(256) * 4096, 1);
+    REQUIRE_THROWS_WITH(m.forward_backward(batch, batch, 256),
+                        "next-token: attention scores 256 x 4096 x 4096 float32 need 16.0 GiB; the limit here is 2.0 GiB");
+  }
+
+  SECTION("a batch count whose B x T passes 64 bits is a size mismatch, not a wrap") {
+    NextTokenModel m(s.model);
+    REQUIRE_THROWS_WITH(m.loss({}, {}, int64_t{1} << 62),
+                        "next-token: a batch of 4611686018427387904 x 4 needs more than 2^64 inputs and targets, got 0 and 0");
+  }
+
+  SECTION("a vocabulary beyond int32 ids is refused") {
+    s.model.vocab_size = int64_t{1} << 31;
+    s.model.dim = 1;
+    REQUIRE_THROWS_WITH(NextTokenTrainer(ids, s), "next-token: vocabulary size must be <= 2147483647, got 2147483648");
+  }
+
+  SECTION("normal sizes still train") {
+    NextTokenTrainer tr(ids, s);
+    CHECK(std::isfinite(tr.step(2).loss));
+  }
+}

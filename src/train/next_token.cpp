@@ -30,19 +30,45 @@ void check_stream(const char* where, std::span<const int32_t> ids, const NextTok
   for (int32_t id : ids) check_index(where, "token id", id, 0, c.vocab_size);
 }
 
+// Every buffer a trainer allocates, in one plan: the model's tables with their gradients and
+// optimizer state, the run buffers of a batch of B rows, the batch itself, and (n_ids > 0) the
+// training stream with its windows.
+void plan_trainer(const NextTokenSettings& s, int64_t n_ids) {
+  const NextTokenConfig& c = s.model;
+  const int64_t B = s.batch_size, T = c.context;
+  MemoryPlan p("next-token");
+  plan_model(p, c, s.optimizer.kind == OptimizerKind::Sgd ? 0 : 2);
+  plan_run(p, c, B, true);
+  p.add("batch inputs", {B, T}, kInt32);
+  p.add("batch targets", {B, T}, kInt32);
+  p.add("batch starts", {B}, kInt64);
+  if (n_ids > 0) {
+    p.add("training ids", {n_ids}, kInt32);
+    p.add("window ids", {n_ids}, kInt32);
+    p.add("window starts", {window_count(n_ids, T, s.stride > 0 ? s.stride : T)}, kInt64);
+  }
+  p.check();
+}
+
+const NextTokenSettings& checked(const NextTokenSettings& s, size_t n_ids) {
+  validate(s);
+  plan_trainer(s, static_cast<int64_t>(n_ids));
+  return s;
+}
+
 }  // namespace
 
 void validate(const NextTokenSettings& s) {
-  validate(s.model);
+  check_config(s.model);  // the model's buffers are planned with the trainer's below
   validate(s.optimizer);
   check_at_least("next-token", "batch size", s.batch_size, 1);
   check_at_least("next-token", "stride", s.stride, 0);
-  plan("next-token", "batch activations", {s.batch_size, s.model.context, s.model.dim, 8}, kFloat32);
+  plan_trainer(s, 0);
 }
 
 NextTokenTrainer::NextTokenTrainer(std::span<const int32_t> ids, const NextTokenSettings& settings)
-    : settings_(settings), ids_(ids.begin(), ids.end()),
-      model_((validate(settings), settings.model)), opt_(settings.optimizer) {
+    : settings_(checked(settings, ids.size())), ids_(ids.begin(), ids.end()),
+      model_(settings.model), opt_(settings.optimizer) {
   check_stream("next-token", ids_, settings_.model);
   windows_ = std::make_unique<SlidingWindows>(ids_, window_options(settings_, 0, static_cast<int64_t>(ids_.size())));
 }

@@ -26,8 +26,57 @@ void matmul(size_t n, size_t k, size_t m, const float* A, const float* B, float*
 
 }  // namespace
 
-void validate(const NextTokenConfig& c) {
+void plan_model(MemoryPlan& p, const NextTokenConfig& c, int moments) {
+  const int64_t V = c.vocab_size, D = c.dim, T = c.context;
+  static const char* const kMoment[2] = {"Adam moment m", "Adam moment v"};
+  auto param = [&](const std::string& name, int64_t rows, int64_t cols, bool trained) {
+    p.add(name, {rows, cols}, kFloat32);
+    p.add(name + " gradient", {rows, cols}, kFloat32);
+    for (int m = 0; trained && m < moments && m < 2; ++m) p.add(name + " " + kMoment[m], {rows, cols}, kFloat32);
+  };
+  param("token table", V, D, true);
+  if (c.pos == PositionKind::Learned || c.pos == PositionKind::Sinusoidal) {
+    param("position table", T, D, c.pos == PositionKind::Learned);
+  }
+  if (c.pos == PositionKind::Rope) p.add("rotary table", {T, D}, kFloat32);
+  param("query weight", D, D, true);
+  param("key weight", D, D, true);
+  param("value weight", D, D, true);
+  if (!c.tie_head) param("head table", V, D, true);
+}
+
+void plan_run(MemoryPlan& p, const NextTokenConfig& c, int64_t B, bool backward) {
+  const int64_t V = c.vocab_size, D = c.dim, T = c.context;
+  for (const char* w : {"transposed query weight", "transposed key weight", "transposed value weight"}) {
+    p.add(w, {D, D}, kFloat32);
+  }
+  p.add("transposed head", {D, V}, kFloat32);
+  for (const char* a : {"embedded inputs", "queries", "keys", "values", "attention outputs"}) {
+    p.add(a, {B, T, D}, kFloat32);
+  }
+  p.add("attention scores", {B, T, T}, kFloat32);
+  p.add("score scratch", {T, T}, kFloat32);
+  p.add("logits", {kHeadChunk, V}, kFloat32);
+  p.add("transposed rows", {D, kHeadChunk}, kFloat32);
+  // the tied head's backward reuses the (T, D) scratch for its (V, D) gradient
+  p.add("transposed scratch", {c.tie_head && backward ? std::max(T, V) : T, D}, kFloat32);
+  if (!backward) return;
+  for (const char* g : {"attention output gradients", "embedded input gradients", "query gradients",
+                        "key gradients", "value gradients"}) {
+    p.add(g, {B, T, D}, kFloat32);
+  }
+  p.add("transposed head gradient", {D, V}, kFloat32);
+  p.add("second score scratch", {T, T}, kFloat32);
+  p.add("transposed gradients", {D, B, T}, kFloat32);
+  p.add("touched rows", {c.tie_head ? std::max(V, B * T) : B * T}, kInt32);  // B * T: planned above
+}
+
+void check_config(const NextTokenConfig& c) {
   check_at_least("next-token", "vocabulary size", c.vocab_size, 2);
+  // token ids are int32
+  if (c.vocab_size > INT32_MAX) {
+    fail("next-token", "vocabulary size must be <= 2147483647, got " + std::to_string(c.vocab_size));
+  }
   check_at_least("next-token", "dimension", c.dim, 1);
   check_at_least("next-token", "context", c.context, 1);
   if (c.context > 4096) fail("next-token", "context must be <= 4096, got " + std::to_string(c.context));
@@ -38,7 +87,13 @@ void validate(const NextTokenConfig& c) {
   if (!std::isfinite(c.alibi_slope) || c.alibi_slope < 0) {
     fail("next-token", "alibi slope must be finite and >= 0, got " + format_rate(c.alibi_slope));
   }
-  plan("next-token", "token table", {c.vocab_size, c.dim}, kFloat32);
+}
+
+void validate(const NextTokenConfig& c) {
+  check_config(c);
+  MemoryPlan p("next-token");
+  plan_model(p, c);
+  p.check();
 }
 
 NextTokenModel::NextTokenModel(const NextTokenConfig& c) : c_(c) {
@@ -94,10 +149,12 @@ std::vector<ParamView> NextTokenModel::params() {
 void NextTokenModel::check_batch(std::span<const int32_t> inputs, std::span<const int32_t> targets,
                                  int64_t B) const {
   check_at_least("next-token", "batch rows", B, 1);
-  const size_t n = static_cast<size_t>(B * c_.context);
-  if (inputs.size() != n || targets.size() != n) {
-    fail("next-token", "a batch of " + std::to_string(B) + " x " + std::to_string(c_.context) +
-                           " needs " + std::to_string(n) + " inputs and targets, got " +
+  uint64_t n = 0;  // B x T in 64 bits
+  const bool overflow = __builtin_mul_overflow(static_cast<uint64_t>(B), static_cast<uint64_t>(c_.context), &n);
+  if (overflow || inputs.size() != n || targets.size() != n) {
+    fail("next-token", "a batch of " + std::to_string(B) + " x " + std::to_string(c_.context) + " needs " +
+                           (overflow ? std::string("more than 2^64") : std::to_string(n)) +
+                           " inputs and targets, got " +
                            std::to_string(inputs.size()) + " and " + std::to_string(targets.size()));
   }
   for (int32_t id : inputs) check_index("next-token", "token id", id, 0, c_.vocab_size);
@@ -139,6 +196,14 @@ double NextTokenModel::loss(std::span<const int32_t> inputs, std::span<const int
 
 double NextTokenModel::run(std::span<const int32_t> inputs, std::span<const int32_t> targets,
                            int64_t B, bool backward) {
+  // Plan the run buffers once for the largest batch seen (they are kept between calls).
+  if (B > planned_rows_ || (backward && !planned_backward_)) {
+    MemoryPlan p("next-token");
+    plan_run(p, c_, std::max(B, planned_rows_), backward || planned_backward_);
+    p.check();
+    planned_rows_ = std::max(B, planned_rows_);
+    planned_backward_ = planned_backward_ || backward;
+  }
   const size_t V = static_cast<size_t>(c_.vocab_size), D = static_cast<size_t>(c_.dim),
                T = static_cast<size_t>(c_.context), N = static_cast<size_t>(B) * T;
   const float inv_sqrt_d = 1.0f / std::sqrt(static_cast<float>(D));

@@ -34,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "core/memory.hpp"
 #include "embed/positional.hpp"
 
 namespace embedlab {
@@ -52,8 +53,21 @@ struct NextTokenConfig {
   uint64_t seed = 1;
 };
 
-// Throws "next-token: <name> ..." for the first bad field.
+// Throws "next-token: <name> ..." for the first bad field (check_config), then plans the
+// model's buffers (validate).
+void check_config(const NextTokenConfig& c);
 void validate(const NextTokenConfig& c);
+
+// Memory: every buffer the model allocates, by a name a person understands, for one MemoryPlan.
+//   plan_model: what the constructor allocates: token/position/rotary/head tables, the
+//               query/key/value weights and the gradient of each; `moments` optimizer state
+//               buffers per parameter (0 for SGD, 2 for Adam's m and v).
+//   plan_run:   what forward_backward (backward) or loss allocates for B rows: the (B,T,D)
+//               activations, the attention scores (B,T,T), transposed weights, logits.
+// Example: V 5, T 4096, B 256, D 8 -> "next-token: attention scores 256 x 4096 x 4096 float32
+// need 16.0 GiB; the limit here is 2.0 GiB".
+void plan_model(MemoryPlan& p, const NextTokenConfig& c, int moments = 0);
+void plan_run(MemoryPlan& p, const NextTokenConfig& c, int64_t B, bool backward);
 
 // A parameter tensor and its gradient, for the optimizer and the gradient checks.
 struct ParamView {
@@ -93,6 +107,8 @@ class NextTokenModel {
   void rotate(float* x, int64_t B, bool inverse) const;
 
   NextTokenConfig c_;
+  int64_t planned_rows_ = 0;        // the largest batch the run buffers were planned for
+  bool planned_backward_ = false;   // ... including the backward buffers
   std::vector<float> E_, P_, Wq_, Wk_, Wv_, H_;          // parameters (torch layouts)
   std::vector<float> dE_, dP_, dWq_, dWk_, dWv_, dH_;    // gradients
   std::vector<float> rope_;                              // (T, D): (cos, sin) pairs

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "core/memory.hpp"
 #include "train/train_stats.hpp"
 
 namespace embedlab {
@@ -43,6 +44,10 @@ ParamState& Optimizer::state(size_t index, size_t n) {
   if (states_.size() <= index) states_.resize(index + 1);
   ParamState& st = states_[index];
   if (s_.kind != OptimizerKind::Sgd && st.m.size() != n) {
+    MemoryPlan p("optimizer");
+    p.add("Adam moment m", {static_cast<int64_t>(n)}, kFloat32);
+    p.add("Adam moment v", {static_cast<int64_t>(n)}, kFloat32);
+    p.check();
     st.m.assign(n, 0.0f);
     st.v.assign(n, 0.0f);
   }
