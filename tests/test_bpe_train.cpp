@@ -11,6 +11,7 @@
 #include "tokenizer/bpe.hpp"
 #include "tokenizer/bpe_train.hpp"
 #include "tokenizer/gpt2_split.hpp"
+#include "limits.hpp"
 
 using namespace embedlab;
 
@@ -154,5 +155,63 @@ TEST_CASE("BpeTokenizer encodes, decodes, saves and loads", "[bpe]") {
     REQUIRE_THROWS_WITH(BpeTokenizer::load("embedlab-bpe 1\npattern gpt2\nmerges 1\n97 x\n"),
                         "bpe load: line 4: expected '<left> <right> <count>', got '97 x'");
     REQUIRE_THROWS_WITH(tok.decode_bytes(std::vector<int32_t>{270}), "decode: token id 270 out of range [0, 270)");
+  }
+}
+
+namespace {
+// A merges file whose tokens double each line: 256 = "aa", 257 = 256 256 = "aaaa", ...
+std::string doubling_merges(int lines) {
+  std::string s = "embedlab-bpe 1\npattern gpt2\nmerges " + std::to_string(lines) + "\n97 97 0\n";
+  for (int k = 1; k < lines; ++k) s += std::to_string(255 + k) + " " + std::to_string(255 + k) + " 0\n";
+  return s;
+}
+}  // namespace
+
+TEST_CASE("BPE loading, encoding and training plan their bytes", "[bpe][memory]") {
+  SECTION("a merges file whose tokens double each line fails at the line that passes the limit") {
+    testing::WasmLimits tiny(1 << 20, 1 << 20);
+    // after merge k the tokens hold 256 + 2^(k+1) - 2 bytes: merge 19 (line 22) passes 1 MiB
+    REQUIRE_THROWS_WITH(BpeTokenizer::load(doubling_merges(40)),
+                        "bpe load: line 22: token text 1048830 bytes need 1.0 MiB; the limit here is 1.0 MiB");
+    CHECK(BpeTokenizer::load(doubling_merges(18)).vocab_size() == 256 + 18);
+    // a file like the issue's: 60 doubling lines in 636 bytes (tokens of 2^60 bytes by the end)
+    const std::string file = doubling_merges(60);
+    CHECK(file.size() == 636);
+    REQUIRE_THROWS_WITH(BpeTokenizer::load(file),
+                        "bpe load: line 22: token text 1048830 bytes need 1.0 MiB; the limit here is 1.0 MiB");
+  }
+
+  const BpeTokenizer tok = BpeTokenizer::load(doubling_merges(16));  // id 271: 2^16 bytes of 'a'
+
+  SECTION("decode plans its exact output") {
+    testing::WasmLimits tiny(1 << 20, 1 << 20);
+    REQUIRE_THROWS_WITH(tok.decode_bytes(std::vector<int32_t>(32, 271)),
+                        "decode: text 2097152 bytes need 2.0 MiB; the limit here is 1.0 MiB");
+    CHECK(tok.decode_bytes(std::vector<int32_t>(8, 271)) == std::string(8 << 16, 'a'));
+  }
+
+  SECTION("encode checks one id per byte without reserving it") {
+    const std::string text(300000, 'x');
+    testing::WasmLimits tiny(1 << 20, 1 << 20);
+    REQUIRE_THROWS_WITH(tok.encode(text),
+                        "encode: ids (at most one per byte) 300000 int32 need 1.1 MiB; the limit here is 1.0 MiB");
+  }
+
+  SECTION("training checks its piece ids and pair tables") {
+    const std::string text(300000, 'x');
+    {
+      testing::WasmLimits tiny(1 << 20, 1 << 20);
+      REQUIRE_THROWS_WITH(BpeTrainer(text, 300),
+                          "bpe train: piece ids (at most one per byte) 300000 int32 need 1.1 MiB; the limit here is 1.0 MiB");
+    }
+    // 20000 distinct 5-letter pieces (" " + 4 letters): 80000 adjacent pairs x 48 bytes of counts
+    std::string words;
+    for (int k = 0; k < 20000; ++k) {
+      words += ' ';
+      for (int d = 0, v = k; d < 4; ++d, v /= 26) words += static_cast<char>('a' + v % 26);
+    }
+    testing::WasmLimits tiny(4 << 20, 4 << 20);
+    REQUIRE_THROWS_WITH(BpeTrainer(words, 300),
+                        "bpe train: pair index 80000 x 72 bytes need 5.5 MiB; the limit here is 4.0 MiB");
   }
 }

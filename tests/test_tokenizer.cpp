@@ -12,6 +12,7 @@
 #include "tokenizer/gpt2_split.hpp"
 #include "tokenizer/unicode.hpp"
 #include "tokenizer/vocab.hpp"
+#include "limits.hpp"
 
 using namespace embedlab;
 
@@ -237,5 +238,42 @@ TEST_CASE("Vocab builds word and character vocabularies", "[tokenizer][vocab]") 
     REQUIRE_THROWS_WITH(parse_vocab_kind("bytes"), "vocab: unknown kind 'bytes', expected whitespace, word or char");
     const Vocab v = Vocab::build("a b", {});
     REQUIRE_THROWS_WITH(v.decode(std::vector<int32_t>{6}), "decode: token id 6 out of range [0, 6)");
+  }
+}
+
+TEST_CASE("GPT-2 and vocabulary encode/decode plan their outputs", "[tokenizer][memory]") {
+  testing::WasmLimits tiny(1 << 20, 1 << 20);
+  const std::string text(300000, 'x');
+
+  SECTION("GPT-2 encode checks one id per byte, decode plans the exact bytes") {
+    Gpt2Tokenizer tok;
+    REQUIRE_THROWS_WITH(tok.encode(text),
+                        "encode: ids (at most one per byte) 300000 int32 need 1.1 MiB; the limit here is 1.0 MiB");
+    // <|endoftext|> is 13 bytes: 100000 of them are 1300000 bytes
+    REQUIRE_THROWS_WITH(tok.decode_bytes(std::vector<int32_t>(100000, Gpt2Tokenizer::kEndOfText)),
+                        "decode: text 1300000 bytes need 1.2 MiB; the limit here is 1.0 MiB");
+    CHECK(tok.decode_bytes(tok.encode("Hello world")) == "Hello world");
+  }
+
+  SECTION("a long piece's merge buffers are planned") {
+    Gpt2Tokenizer tok;
+    testing::WasmLimits tinier(1 << 16, 1 << 16);
+    // one 10000-byte piece of letters that are no token together: links 3 x 10001 int32
+    std::string piece;
+    for (int k = 0; k < 10000; ++k) piece += static_cast<char>(k % 2 ? 'q' : 'z');
+    REQUIRE_THROWS_WITH(tok.encode(piece),
+                        "encode: merge links 3 x 10001 int32 need 117.2 KiB; the limit here is 64.0 KiB");
+  }
+
+  SECTION("vocabulary encode and decode are planned the same way") {
+    VocabOptions o;
+    o.kind = VocabKind::Char;
+    const Vocab v = Vocab::build("xy", o);
+    REQUIRE_THROWS_WITH(v.encode(text),
+                        "encode: ids (at most one per byte) 300000 int32 need 1.1 MiB; the limit here is 1.0 MiB");
+    const int32_t x = v.id("x");
+    REQUIRE_THROWS_WITH(v.decode(std::vector<int32_t>(2000000, x)),
+                        "decode: text 2000000 bytes need 1.9 MiB; the limit here is 1.0 MiB");
+    CHECK(v.decode(std::vector<int32_t>(3, x)) == "xxx");
   }
 }

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/memory.hpp"
 #include "tokenizer/gpt2_split.hpp"
 #include "tokenizer/unicode.hpp"
 
@@ -59,6 +60,12 @@ void BpeTokenizer::encode_piece(std::string_view piece, std::vector<int32_t>& ou
 }
 
 std::vector<int32_t> BpeTokenizer::encode(std::string_view text) const {
+  // A check, not a reservation: every id covers at least one byte, and a piece's work buffer
+  // holds at most one id per byte of it.
+  MemoryPlan p("encode");
+  p.add("ids (at most one per byte)", {static_cast<int64_t>(text.size())}, kInt32);
+  p.add("piece ids (at most one per byte)", {static_cast<int64_t>(text.size())}, kInt32);
+  p.check();
   std::vector<int32_t> out;
   Gpt2Splitter split(text);
   for (std::string_view piece; split.next(piece);) encode_piece(piece, out);
@@ -66,11 +73,15 @@ std::vector<int32_t> BpeTokenizer::encode(std::string_view text) const {
 }
 
 std::string BpeTokenizer::decode_bytes(std::span<const int32_t> ids) const {
-  std::string out;
+  // The exact output size first (token lengths summed in 64 bits), planned, then one allocation.
+  uint64_t total = 0;
   for (const int32_t id : ids) {
     check_index("decode", "token id", id, 0, vocab_size());
-    out += bytes_[id];
+    total += bytes_[id].size();  // each <= the planned total of all tokens: no overflow
   }
+  std::string out;
+  out.reserve(plan("decode", "text", static_cast<int64_t>(total), kBytes));
+  for (const int32_t id : ids) out += bytes_[id];
   return out;
 }
 
@@ -91,12 +102,16 @@ std::string BpeTokenizer::save() const {
 }
 
 BpeTokenizer BpeTokenizer::load(std::string_view text) {
-  std::istringstream is{std::string(text)};
+  size_t pos = 0;  // the text is read in place, line by line (no copy of the file)
   std::string line;
   int line_no = 0;
   auto bad = [&](const std::string& what) { fail("bpe load", "line " + std::to_string(line_no) + ": " + what); };
   auto next_line = [&]() -> bool {
-    if (!std::getline(is, line)) return false;
+    if (pos >= text.size()) return false;
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    line.assign(text.substr(pos, end - pos));
+    pos = end + 1;
     ++line_no;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     return true;
@@ -110,7 +125,17 @@ BpeTokenizer BpeTokenizer::load(std::string_view text) {
   if (!next_line() || std::sscanf(line.c_str(), "merges %lld", &count) != 1 || count < 0 || count > (1 << 24)) {
     bad("expected 'merges <count>' with a count in [0, 16777216], got '" + line.substr(0, 40) + "'");
   }
+  // The merges' own tables are checked against the declared count (without reserving it); the
+  // token bytes, which can double with every line, are checked as each line adds its token.
+  {
+    MemoryPlan p("bpe load");
+    p.add("merge list", {count, static_cast<int64_t>(sizeof(BpeMerge))}, kBytes);
+    p.add("token strings", {256 + count, static_cast<int64_t>(sizeof(std::string))}, kBytes);
+    p.add("merge ranks", {count, 4 * static_cast<int64_t>(sizeof(uint64_t))}, kBytes);
+    p.check();
+  }
   BpeTokenizer tok;
+  uint64_t token_bytes = 256;  // the bytes of all tokens so far (the 256 single bytes)
   for (long long k = 0; k < count; ++k) {
     if (!next_line()) bad("file ends after " + std::to_string(k) + " of " + std::to_string(count) + " merges");
     long long a, b, c;
@@ -124,6 +149,15 @@ BpeTokenizer BpeTokenizer::load(std::string_view text) {
     }
     if (tok.rank_.count(pair_key(static_cast<int32_t>(a), static_cast<int32_t>(b)))) {
       bad("pair (" + std::to_string(a) + ", " + std::to_string(b) + ") is merged twice");
+    }
+    // subtle: a merge file whose tokens double each line ("256 256", "257 257", ...) reaches
+    // 2^60-byte tokens in a few hundred bytes; lengths are summed in 64 bits and planned before
+    // the token is built. Each length is <= the planned total, so the sum cannot overflow.
+    token_bytes += tok.bytes_[a].size() + tok.bytes_[b].size();
+    try {
+      plan("bpe load", "token text", static_cast<int64_t>(token_bytes), kBytes);
+    } catch (const Error& e) {
+      bad(std::string(e.what()).substr(std::string("bpe load: ").size()));
     }
     tok.add_merge({static_cast<int32_t>(a), static_cast<int32_t>(b), id, c});
   }

@@ -4,12 +4,16 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/memory.hpp"
 #include "tokenizer/gpt2_split.hpp"
 
 namespace embedlab {
 
 namespace {
 constexpr int64_t kMaxBpeVocab = 1 << 20;
+// Bytes per entry of the pair tables as planned: a hash node (key, value, link, cached hash)
+// plus its bucket, a where_ list with its first element, and a heap item.
+constexpr int64_t kPairCountBytes = 48, kPairIndexBytes = 72, kHeapItemBytes = 16;
 inline uint64_t pair_key(int32_t a, int32_t b) { return (static_cast<uint64_t>(static_cast<uint32_t>(a)) << 32) | static_cast<uint32_t>(b); }
 inline int32_t key_left(uint64_t k) { return static_cast<int32_t>(k >> 32); }
 inline int32_t key_right(uint64_t k) { return static_cast<int32_t>(k & 0xFFFFFFFFu); }
@@ -18,6 +22,8 @@ inline int32_t key_right(uint64_t k) { return static_cast<int32_t>(k & 0xFFFFFFF
 BpeTrainer::BpeTrainer(std::string_view text, int64_t vocab_size) : target_(vocab_size) {
   check_at_least("bpe train", "vocab_size", vocab_size, 256);
   check_index("bpe train", "vocab_size", vocab_size, 256, kMaxBpeVocab + 1);
+  // A check, not a reservation: the distinct pieces hold at most one id per byte of the text.
+  plan("bpe train", "piece ids (at most one per byte)", static_cast<int64_t>(text.size()), kInt32);
   // Distinct pieces with their occurrence counts, in first-occurrence order.
   std::unordered_map<std::string_view, int32_t> index;
   Gpt2Splitter split(text);
@@ -31,6 +37,18 @@ BpeTrainer::BpeTrainer(std::string_view text, int64_t vocab_size) : target_(voca
     ++freq_[it->second];
     tokens_ += static_cast<int64_t>(piece.size());
   }
+  // The pair tables hold at most one entry per adjacent position of the distinct pieces.
+  int64_t adjacent = 0;
+  for (const auto& piece : pieces_) adjacent += static_cast<int64_t>(piece.size()) - 1;
+  if (pieces_.size() > static_cast<size_t>(INT32_MAX)) {
+    fail("bpe train", std::to_string(pieces_.size()) + " distinct pieces do not fit in int32 indexes");
+  }
+  MemoryPlan p("bpe train");
+  p.add("pair counts", {adjacent, kPairCountBytes}, kBytes);
+  p.add("pair index", {adjacent, kPairIndexBytes}, kBytes);
+  p.add("pair heap", {adjacent, kHeapItemBytes}, kBytes);
+  p.add("piece stamps", {static_cast<int64_t>(pieces_.size())}, kInt64);
+  p.check();
   visited_.assign(pieces_.size(), -1);
   std::vector<uint64_t> touched;
   for (int32_t p = 0; p < static_cast<int32_t>(pieces_.size()); ++p) add_pairs(p, +1, touched);

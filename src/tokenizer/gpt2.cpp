@@ -5,6 +5,7 @@
 #include <queue>
 
 #include "core/error.hpp"
+#include "core/memory.hpp"
 #include "tokenizer/gpt2_split.hpp"
 #include "tokenizer/unicode.hpp"
 
@@ -111,6 +112,13 @@ void Gpt2Tokenizer::merge(std::string_view piece, std::vector<int32_t>& out) con
     return;
   }
   // Heap version: parts as a doubly linked list over byte positions.
+  // subtle: positions are uint32, so a single piece must stay under 4 GiB (a 2 GiB input file
+  // always does); its links and heap are planned once per long piece.
+  if (n >= UINT32_MAX) fail("encode", "a piece of " + std::to_string(n) + " bytes is too long (the limit is 4 GiB)");
+  MemoryPlan p("encode");
+  p.add("merge links", {3, static_cast<int64_t>(n) + 1}, kInt32);
+  p.add("merge heap", {static_cast<int64_t>(n), 3}, kInt32);
+  p.check();
   std::vector<uint32_t> next(n + 1), prev(n + 1), ver(n + 1, 0);
   std::vector<bool> alive(n + 1, true);
   for (size_t k = 0; k <= n; ++k) next[k] = static_cast<uint32_t>(k + 1), prev[k] = static_cast<uint32_t>(k == 0 ? 0 : k - 1);
@@ -165,6 +173,8 @@ void Gpt2Tokenizer::encode_piece(std::string_view piece, std::vector<int32_t>& o
 }
 
 std::vector<int32_t> Gpt2Tokenizer::encode(std::string_view text, bool allow_special) {
+  // A check, not a reservation: every id covers at least one byte of the text.
+  plan("encode", "ids (at most one per byte)", static_cast<int64_t>(text.size()), kInt32);
   std::vector<int32_t> out;
   out.reserve(text.size() / 4 + 16);
   auto ordinary = [&](std::string_view part) {
@@ -192,9 +202,16 @@ std::string_view Gpt2Tokenizer::token_bytes(int32_t id) const {
 }
 
 std::string Gpt2Tokenizer::decode_bytes(std::span<const int32_t> ids) const {
-  std::string out;
+  // The exact output size first (at most 255 bytes per id, summed in 64 bits), planned, then
+  // one allocation.
+  uint64_t total = 0;
   for (const int32_t id : ids) {
     check_index("decode", "token id", id, 0, kVocabSize);
+    total += id == kEndOfText ? kEndOfTextText.size() : generated::kGpt2TokenLengths[id];
+  }
+  std::string out;
+  out.reserve(plan("decode", "text", static_cast<int64_t>(total), kBytes));
+  for (const int32_t id : ids) {
     out.append(id == kEndOfText ? kEndOfTextText : std::string_view(token_data(offsets_[id]), generated::kGpt2TokenLengths[id]));
   }
   return out;

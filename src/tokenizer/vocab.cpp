@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "core/error.hpp"
+#include "core/memory.hpp"
 #include "tokenizer/unicode.hpp"
 
 namespace embedlab {
@@ -135,6 +136,8 @@ const std::string& Vocab::token(int32_t id) const {
 }
 
 std::vector<int32_t> Vocab::encode(std::string_view text) const {
+  // A check, not a reservation: every token covers at least one byte of the text.
+  plan("encode", "ids (at most one per byte)", static_cast<int64_t>(text.size()), kInt32);
   const std::string lowered = opt_.lowercase ? lowercase_text(text) : std::string();
   std::vector<int32_t> out;
   std::string key;
@@ -147,9 +150,15 @@ std::vector<int32_t> Vocab::encode(std::string_view text) const {
 }
 
 std::string Vocab::decode(std::span<const int32_t> ids) const {
-  std::string out;
+  // The exact output size first (tokens and separators, summed in 64 bits), planned.
+  uint64_t total = 0;
   for (size_t k = 0; k < ids.size(); ++k) {
     check_index("decode", "token id", ids[k], 0, size());
+    total += tokens_[ids[k]].size() + (k > 0 && opt_.kind != VocabKind::Char ? 1 : 0);
+  }
+  std::string out;
+  out.reserve(plan("decode", "text", static_cast<int64_t>(total), kBytes));
+  for (size_t k = 0; k < ids.size(); ++k) {
     if (k > 0 && opt_.kind != VocabKind::Char) out += ' ';
     out += tokens_[ids[k]];
   }
