@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "data/windows.hpp"
+#include "limits.hpp"
 
 using namespace embedlab;
 
@@ -169,5 +170,52 @@ TEST_CASE("skipgram_pairs lists (center, context) pairs within the window", "[wi
   SECTION("an empty stream gives no pairs and a window below 1 is refused") {
     CHECK(skipgram_pairs(std::vector<int32_t>{}, 3).empty());
     REQUIRE_THROWS_WITH(skipgram_pairs(std::vector<int32_t>{1, 2}, 0), "skipgram_pairs: window must be >= 1, got 0");
+  }
+}
+
+TEST_CASE("Sliding windows plan their buffers and never overflow", "[windows][memory]") {
+  testing::WasmLimits wasm;
+
+  SECTION("a huge stride or batch size does not overflow the counts") {
+    CHECK(window_count(10, 2, INT64_MAX) == 1);
+    std::vector<int32_t> ids(10, 1);
+    WindowOptions o;
+    o.max_length = 2;
+    o.stride = INT64_MAX;
+    o.batch_size = INT64_MAX;
+    o.drop_last = false;
+    SlidingWindows ds(ids, o);
+    CHECK(ds.num_batches() == 1);
+    CHECK(ds.batch(0).rows == 1);
+  }
+
+  SECTION("max_length + 1 is not formed in int64 for the message") {
+    WindowOptions o;
+    o.max_length = INT64_MAX;
+    REQUIRE_THROWS_WITH(SlidingWindows(std::vector<int32_t>(5, 0), o),
+                        "windows: 5 tokens make no window of max_length 9223372036854775807: need at least "
+                        "9223372036854775808 tokens (max_length + 1, for the shifted target)");
+  }
+
+  SECTION("a batch is planned before it is cut") {
+    std::vector<int32_t> ids(70000, 3);
+    WindowOptions o;
+    o.max_length = 60000;
+    o.stride = 1;
+    o.batch_size = 10000;
+    SlidingWindows ds(ids, o);
+    REQUIRE(ds.num_batches() == 1);
+    REQUIRE_THROWS_WITH(ds.batch(0), "windows batch: inputs 10000 x 60000 int32 need 2.2 GiB; the limit here is 2.0 GiB");
+  }
+
+  SECTION("skip-gram pairs are planned, and reserved exactly") {
+    {
+      testing::WasmLimits tiny(1 << 20, 1 << 20);
+      REQUIRE_THROWS_WITH(skipgram_pairs(std::vector<int32_t>(1000, 1), 1000),
+                          "skipgram_pairs: (center, context) pairs 1000 x 1998 x 2 int32 need 15.2 MiB; "
+                          "the limit here is 1.0 MiB");
+    }
+    // 2wn - w(w+1) pairs: n = 10, w = 3 -> 60 - 12 = 48
+    CHECK(skipgram_pairs(std::vector<int32_t>(10, 1), 3).size() == 48);
   }
 }

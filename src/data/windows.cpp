@@ -15,19 +15,25 @@ int64_t window_count(int64_t n_tokens, int64_t max_length, int64_t stride) {
   check_at_least("windows", "stride", stride, 1);
   check_at_least("windows", "token count", n_tokens, 0);
   const int64_t span = n_tokens - max_length;  // range(0, span, stride)
-  return span <= 0 ? 0 : (span + stride - 1) / stride;
+  // subtle: (span - 1) / stride + 1, not (span + stride - 1) / stride, which overflows for a huge stride
+  return span <= 0 ? 0 : (span - 1) / stride + 1;
 }
 
-SlidingWindows::SlidingWindows(std::span<const int32_t> ids, const WindowOptions& options)
-    : ids_(ids.begin(), ids.end()), opt_(options) {
+SlidingWindows::SlidingWindows(std::span<const int32_t> ids, const WindowOptions& options) : opt_(options) {
   const int64_t n = static_cast<int64_t>(ids.size());
   const int64_t count = window_count(n, opt_.max_length, opt_.stride);
   check_at_least("windows", "batch_size", opt_.batch_size, 1);
   if (count == 0) {
+    // max_length + 1 in unsigned arithmetic: max_length may be INT64_MAX
     fail("windows", std::to_string(n) + " tokens make no window of max_length " + std::to_string(opt_.max_length) +
-                        ": need at least " + std::to_string(opt_.max_length + 1) +
+                        ": need at least " + std::to_string(static_cast<uint64_t>(opt_.max_length) + 1) +
                         " tokens (max_length + 1, for the shifted target)");
   }
+  MemoryPlan p("windows");
+  p.add("ids", {n}, kInt32);
+  p.add("sample starts", {count}, kInt64);
+  p.check();
+  ids_.assign(ids.begin(), ids.end());
   order_.resize(static_cast<size_t>(count));
   for (int64_t k = 0; k < count; ++k) order_[k] = k * opt_.stride;
   if (opt_.shuffle) {
@@ -41,7 +47,7 @@ SlidingWindows::SlidingWindows(std::span<const int32_t> ids, const WindowOptions
 
 int64_t SlidingWindows::num_batches() const {
   const int64_t n = num_samples(), b = opt_.batch_size;
-  return opt_.drop_last ? n / b : (n + b - 1) / b;
+  return opt_.drop_last ? n / b : n / b + (n % b != 0);  // not (n + b - 1) / b: b may be INT64_MAX
 }
 
 WindowBatch SlidingWindows::batch(int64_t b) const {
@@ -51,9 +57,14 @@ WindowBatch SlidingWindows::batch(int64_t b) const {
   WindowBatch wb;
   wb.rows = std::min(opt_.batch_size, num_samples() - first);
   wb.max_length = L;
+  MemoryPlan p("windows batch");
+  p.add("starts", {wb.rows}, kInt64);
+  const size_t n = p.add("inputs", {wb.rows, L}, kInt32);
+  p.add("targets", {wb.rows, L}, kInt32);
+  p.check();
   wb.starts.assign(order_.begin() + first, order_.begin() + first + wb.rows);
-  wb.inputs.resize(static_cast<size_t>(wb.rows * L));
-  wb.targets.resize(wb.inputs.size());
+  wb.inputs.resize(n);
+  wb.targets.resize(n);
   for (int64_t r = 0; r < wb.rows; ++r) {
     const int32_t* src = ids_.data() + wb.starts[r];
     for (int64_t t = 0; t < L; ++t) {
@@ -69,8 +80,10 @@ std::vector<std::pair<int32_t, int32_t>> skipgram_pairs(std::span<const int32_t>
   const int64_t n = static_cast<int64_t>(ids.size());
   std::vector<std::pair<int32_t, int32_t>> pairs;
   const int64_t w = std::min(window, std::max<int64_t>(n - 1, 0));
+  // exactly sum_i (min(n-1, i+w) - max(0, i-w)) = 2wn - w(w+1) pairs, for w <= n - 1
+  // (n = 3, w = 1: 6 - 2 = 4); 2wn is planned before it is formed in size_t.
   plan("skipgram_pairs", "(center, context) pairs", {n, 2 * w, 2}, kInt32);
-  pairs.reserve(static_cast<size_t>(n * 2 * w));
+  pairs.reserve(static_cast<size_t>(2 * w * n - w * (w + 1)));
   for (int64_t i = 0; i < n; ++i) {
     const int64_t lo = std::max<int64_t>(0, i - window), hi = std::min(n - 1, i + window);
     for (int64_t j = lo; j <= hi; ++j) {
