@@ -252,3 +252,47 @@ TEST_CASE("Table writers produce numpy and Embedding Projector files", "[word2ve
     std::filesystem::remove_all(dir);
   }
 }
+
+TEST_CASE("Word2Vec plans its tables and buffers", "[word2vec][memory]") {
+  testing::WasmLimits wasm;
+  Word2VecSettings s;
+  s.min_count = 1;
+
+  SECTION("counting ids up to the largest id plans the count table first") {
+    const std::vector<int32_t> ids{2147483646};
+    const std::vector<int64_t> starts{0, 1};
+    REQUIRE_THROWS_WITH(Word2Vec(ids, starts, {}, s),
+                        "word2vec: word counts 2147483647 int64 need 16.0 GiB; the limit here is 2.0 GiB");
+  }
+
+  SECTION("the input table is planned with its width") {
+    s.vector_size = int64_t{1} << 30;  // 4 GiB a row
+    const std::vector<int64_t> counts{100, 100, 100};
+    const std::vector<int32_t> ids{0, 1, 2};
+    const std::vector<int64_t> starts{0, 3};
+    REQUIRE_THROWS_WITH(Word2Vec(ids, starts, counts, s),
+                        "word2vec: input table 3 x 1073741824 float32 need 12.0 GiB; the limit here is 2.0 GiB");
+  }
+
+  SECTION("tables that fit alone but not together are refused by their sum") {
+    testing::WasmLimits three(3ull << 30, 2ull << 30);
+    // 256 MiB a row: 7 rows in each of the two tables (1.75 GiB each) and two work vectors
+    // (0.5 GiB) are 4.0 GiB together
+    s.vector_size = int64_t{1} << 26;
+    const std::vector<int64_t> counts{100, 100, 100, 100, 100, 100, 100};
+    const std::vector<int32_t> ids{0, 1, 2, 3, 4, 5, 6};
+    const std::vector<int64_t> starts{0, 7};
+    REQUIRE_THROWS_WITH(Word2Vec(ids, starts, counts, s),
+                        "word2vec: its buffers need 4.0 GiB together (largest: input table 7 x 67108864 float32, "
+                        "1.8 GiB); the limit here is 3.0 GiB");
+  }
+}
+
+TEST_CASE("Table writers check rows x cols in 64 bits", "[word2vec][table_io][memory]") {
+  // 2^62 x 4 is 2^64: 0 in 64 bits, which an unchecked product would take for an empty table
+  REQUIRE_THROWS_WITH(npy_bytes(std::vector<float>{}, int64_t{1} << 62, 4),
+                      "write_npy: table of 0 values is not 4611686018427387904 x 4");
+  testing::WasmLimits tiny(1 << 20, 1 << 20);
+  REQUIRE_THROWS_WITH(npy_bytes(std::vector<float>(300000, 1.0f), 300000, 1),
+                      "write_npy: .npy file 300000 x 1 x 4 bytes need 1.1 MiB; the limit here is 1.0 MiB");
+}

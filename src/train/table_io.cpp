@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "core/error.hpp"
+#include "core/memory.hpp"
 
 namespace embedlab {
 
@@ -14,7 +15,9 @@ namespace {
 void check_shape(const char* where, std::span<const float> data, int64_t rows, int64_t cols) {
   check_at_least(where, "rows", rows, 0);
   check_at_least(where, "cols", cols, 1);
-  if (static_cast<size_t>(rows) * static_cast<size_t>(cols) != data.size()) {
+  uint64_t want = 0;  // rows x cols in 64 bits: a 32-bit size_t product could wrap to data.size()
+  if (__builtin_mul_overflow(static_cast<uint64_t>(rows), static_cast<uint64_t>(cols), &want) ||
+      want != data.size()) {
     fail(where, "table of " + std::to_string(data.size()) + " values is not " +
                     std::to_string(rows) + " x " + std::to_string(cols));
   }
@@ -36,11 +39,13 @@ std::string npy_bytes(std::span<const float> data, int64_t rows, int64_t cols) {
   const size_t unpadded = 10 + header.size() + 1;
   header.append((64 - unpadded % 64) % 64, ' ');
   header.push_back('\n');
+  // the body, 4 bytes a value, planned before it is formed in size_t
+  const size_t body = plan("write_npy", ".npy file", {rows, cols, 4}, kBytes);
   std::string out("\x93NUMPY\x01\x00", 8);
   out.push_back(static_cast<char>(header.size() & 0xff));
   out.push_back(static_cast<char>(header.size() >> 8));
   out += header;
-  out.reserve(out.size() + data.size() * 4);
+  out.reserve(out.size() + body);
   for (float v : data) put_le32(out, v);
   return out;
 }
@@ -79,10 +84,13 @@ void write_projector_tsv(const std::string& dir, std::span<const float> data, in
   if (ec) fail("write_projector_tsv", "cannot create directory '" + dir + "': " + ec.message());
   std::ofstream v(dir + "/vectors.tsv"), m(dir + "/metadata.tsv");
   if (!v || !m) fail("write_projector_tsv", "cannot open files in '" + dir + "' for writing");
+  // one line of a row at a time: at most 16 bytes a value ("%.9g" is <= 15 bytes, and a tab)
+  plan("write_projector_tsv", "line", {cols, 16}, kBytes);
   char buf[32];
+  std::string line;
   for (int64_t r = 0; r < rows; ++r) {
     const float* row = data.data() + r * cols;
-    std::string line;
+    line.clear();
     for (int64_t c = 0; c < cols; ++c) {
       std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(row[c]));
       if (c) line.push_back('\t');

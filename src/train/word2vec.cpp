@@ -80,9 +80,16 @@ void validate(const Word2VecSettings& s) {
 
 Word2Vec::Word2Vec(std::span<const int32_t> ids, std::span<const int64_t> sentence_starts,
                    std::span<const int64_t> counts, const Word2VecSettings& settings)
-    : settings_(settings), ids_(ids.begin(), ids.end()),
-      starts_(sentence_starts.begin(), sentence_starts.end()), rng_(settings.seed) {
+    : settings_(settings), rng_(settings.seed) {
   validate(settings_);
+  {
+    MemoryPlan p("word2vec");
+    p.add("ids", {static_cast<int64_t>(ids.size())}, kInt32);
+    p.add("sentence starts", {static_cast<int64_t>(sentence_starts.size())}, kInt64);
+    p.check();
+  }
+  ids_.assign(ids.begin(), ids.end());
+  starts_.assign(sentence_starts.begin(), sentence_starts.end());
   if (starts_.empty() || starts_.front() != 0 ||
       starts_.back() != static_cast<int64_t>(ids_.size())) {
     fail("word2vec", "sentence starts must begin at 0 and end at the number of ids " +
@@ -101,7 +108,7 @@ Word2Vec::Word2Vec(std::span<const int32_t> ids, std::span<const int64_t> senten
       if (id < 0) check_index("word2vec", "token id", id, 0, INT32_MAX);
       max_id = std::max(max_id, id);
     }
-    own.assign(static_cast<size_t>(max_id) + 1, 0);
+    own.assign(plan("word2vec", "word counts", int64_t{max_id} + 1, kInt64), 0);
     for (int32_t id : ids_) ++own[static_cast<size_t>(id)];
     counts = own;
   }
@@ -119,6 +126,10 @@ int32_t Word2Vec::row_of(int32_t id) const {
 
 void Word2Vec::build_vocab(std::span<const int64_t> counts) {
   const int64_t V = static_cast<int64_t>(counts.size());
+  // ids are int32, so a row beyond INT32_MAX could never be used
+  if (V > int64_t{INT32_MAX} + 1) {
+    fail("word2vec", "counts has " + std::to_string(V) + " entries, more than int32 ids can address (2147483648)");
+  }
   std::vector<int32_t> order;
   int64_t most = 0;
   for (int64_t id = 0; id < V; ++id) {
@@ -132,8 +143,20 @@ void Word2Vec::build_vocab(std::span<const int64_t> counts) {
   }
   std::stable_sort(order.begin(), order.end(),
                    [&](int32_t a, int32_t b) { return counts[a] > counts[b]; });
-  plan("word2vec", "input table", {static_cast<int64_t>(order.size()), settings_.vector_size},
-       kFloat32);
+  // Everything the vocabulary and the training allocate, W retained words of width D.
+  const int64_t W = static_cast<int64_t>(order.size()), D = settings_.vector_size;
+  MemoryPlan p("word2vec");
+  p.add("input table", {W, D}, kFloat32);
+  p.add("output table", {W, D}, kFloat32);
+  p.add("work vectors", {2, D}, kFloat32);
+  p.add("id to row map", {V}, kInt32);
+  p.add("vocabulary", {W, 2}, kInt64);  // row -> id and row -> count
+  p.add("sampling thresholds", {W}, kInt32);
+  p.add("noise table", {W}, kInt32);
+  p.add("noise weights", {W}, kFloat64);  // c^0.75, while the noise table is built
+  p.add("jobs", {static_cast<int64_t>(starts_.size()), 3}, kInt64);
+  p.add("sentence index", {static_cast<int64_t>(starts_.size())}, kInt64);
+  p.check();
   vocab_ids_ = order;
   vocab_counts_.resize(order.size());
   id_to_row_.assign(static_cast<size_t>(V), -1);
