@@ -5,6 +5,7 @@
 
 #include "core/error.hpp"
 #include "core/kernels.hpp"
+#include "core/memory.hpp"
 
 namespace embedlab {
 
@@ -33,9 +34,14 @@ NeighbourIndex::NeighbourIndex(std::span<const float> table, int64_t rows, int64
     : table_(table), rows_(rows), dim_(dim) {
   check_at_least("nearest", "rows", rows, 1);
   check_at_least("nearest", "dim", dim, 1);
-  if (static_cast<int64_t>(table.size()) != rows * dim) {
+  uint64_t want = 0;  // rows x dim in 64 bits
+  if (__builtin_mul_overflow(static_cast<uint64_t>(rows), static_cast<uint64_t>(dim), &want)) {
     fail("nearest", "table has " + std::to_string(table.size()) + " values, expected " + std::to_string(rows) +
-                        " x " + std::to_string(dim) + " = " + std::to_string(rows * dim));
+                        " x " + std::to_string(dim));
+  }
+  if (table.size() != want) {
+    fail("nearest", "table has " + std::to_string(table.size()) + " values, expected " + std::to_string(rows) +
+                        " x " + std::to_string(dim) + " = " + std::to_string(want));
   }
   for (size_t i = 0; i < table.size(); ++i) {
     if (!std::isfinite(table[i])) {
@@ -43,7 +49,7 @@ NeighbourIndex::NeighbourIndex(std::span<const float> table, int64_t rows, int64
                           ", column " + std::to_string(i % dim) + " is not finite");
     }
   }
-  norms_.resize(static_cast<size_t>(rows));
+  norms_.resize(plan("nearest", "row norms", rows, kFloat32));
   const size_t D = static_cast<size_t>(dim);
   for (int64_t r = 0; r < rows; ++r) {
     const float* row = table.data() + r * dim;
@@ -71,6 +77,13 @@ Neighbours NeighbourIndex::nearest_to(std::span<const float> q, int64_t k, Metri
       fail("nearest", "query value " + format_number(q[d]) + " at index " + std::to_string(d) + " is not finite");
     }
   }
+  // scores for every row, then the top k; planned once per query
+  MemoryPlan p("nearest");
+  p.add("excluded rows", {rows_}, kBytes);
+  p.add("candidate scores", {rows_, static_cast<int64_t>(sizeof(Candidate))}, kBytes);
+  p.add("difference vector", {metric == Metric::Euclidean ? dim_ : 0}, kFloat32);
+  p.add("neighbours", {std::min(rows_, k), 2}, kInt32);
+  p.check();
   std::vector<char> skip(static_cast<size_t>(rows_), 0);
   for (const int32_t e : exclude) {
     check_index("nearest", "excluded id", e, 0, rows_);
@@ -119,6 +132,10 @@ Neighbours NeighbourIndex::analogy(std::span<const int32_t> positive, std::span<
   if (positive.empty() && negative.empty()) fail("analogy", "needs at least one positive or negative id");
   check_at_least("analogy", "k", k, 1);
   const size_t D = static_cast<size_t>(dim_);
+  MemoryPlan p("analogy");
+  p.add("mean vector", {dim_}, kFloat32);
+  p.add("input ids", {static_cast<int64_t>(positive.size()) + static_cast<int64_t>(negative.size())}, kInt32);
+  p.check();
   std::vector<float> mean(D, 0.0f);
   std::vector<int32_t> inputs;
   // mean = (sum unit(p) - sum unit(n)) / (P + N), as gensim's most_similar

@@ -31,9 +31,14 @@ struct Rows {
 };
 
 void check_inputs(std::span<const float> table, int64_t rows, int64_t dim, const PcaOptions& o, int64_t n) {
-  if (static_cast<int64_t>(table.size()) != rows * dim) {
+  uint64_t want = 0;  // rows x dim in 64 bits
+  if (__builtin_mul_overflow(static_cast<uint64_t>(rows), static_cast<uint64_t>(dim), &want)) {
     fail("pca", "table has " + std::to_string(table.size()) + " values, expected " + std::to_string(rows) +
-                    " x " + std::to_string(dim) + " = " + std::to_string(rows * dim));
+                    " x " + std::to_string(dim));
+  }
+  if (table.size() != want) {
+    fail("pca", "table has " + std::to_string(table.size()) + " values, expected " + std::to_string(rows) +
+                    " x " + std::to_string(dim) + " = " + std::to_string(want));
   }
   for (const int32_t id : o.ids) check_index("pca", "id", id, 0, rows);
   const int64_t most = std::min(n, dim);
@@ -244,8 +249,22 @@ PcaResult pca(std::span<const float> table, int64_t rows, int64_t dim, const Pca
   }
 
   const int64_t m = std::min(n, dim);  // the side of the matrix to decompose
-  plan("pca", m == dim ? "covariance matrix" : "Gram matrix", {m, m}, kFloat64);
-  if (n < dim) plan("pca", "centred rows", {n, dim}, kFloat64);
+  const int64_t k = opts.k;            // <= m (checked)
+  MemoryPlan p("pca");
+  p.add(n < dim ? "Gram matrix" : "covariance matrix", {m, m}, kFloat64);
+  p.add("centred rows", {n < dim ? n : std::min(kBlockRows, n), dim}, kFloat64);
+  if (opts.solver == PcaSolver::Krylov || (opts.solver == PcaSolver::Auto && m > kExactDim)) {
+    const int64_t cap = std::min(m, kKrylovCap);
+    p.add("Krylov basis", {m, cap}, kFloat64);
+    p.add("Krylov basis times the matrix", {m, cap}, kFloat64);
+    p.add("Krylov projection", {cap, cap}, kFloat64);
+    p.add("Krylov block", {m, std::min(m, k + 2)}, kFloat64);
+  }
+  p.add("eigenvectors", {m, m}, kFloat64);  // the exact solver's (also Krylov's fallback)
+  p.add("components", {k, dim}, kFloat32);
+  p.add("points", {n, k}, kFloat32);
+  p.add("mean", {dim}, kFloat64);
+  p.check();
   const Eigen::VectorXd mean = mean_of(x);
   Eigen::VectorXd variance;
   double total = 0;

@@ -1,23 +1,15 @@
 #include "project/table_file.hpp"
 
+#include <algorithm>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include "core/error.hpp"
+#include "core/file.hpp"
 #include "core/memory.hpp"
 
 namespace embedlab {
 
 namespace {
-
-std::string slurp(const std::string& path, const char* where) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) fail(where, "cannot open '" + path + "'");
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 // The value text after "'key':" in the header dict, up to the next ',' outside brackets.
 std::string header_value(const std::string& header, const std::string& key, const std::string& where) {
@@ -78,7 +70,8 @@ NpyTable parse_npy(const std::string& bytes, const std::string& where) {
   } else {
     fail(where, ".npy format version " + std::to_string(major) + " is not supported (expected 1, 2 or 3)");
   }
-  if (start + header_len > bytes.size()) fail(where, "the .npy file ends inside its header");
+  // subtle: not start + header_len > size, which wraps in a 32-bit size_t for a 4 GiB header length
+  if (header_len > bytes.size() - start) fail(where, "the .npy file ends inside its header");
   const std::string header = bytes.substr(start, header_len);
   const std::string descr = header_value(header, "descr", where);
   if (header_value(header, "fortran_order", where) != "False") {
@@ -99,12 +92,21 @@ NpyTable parse_npy(const std::string& bytes, const std::string& where) {
   NpyTable t;
   t.rows = shape[0];
   t.cols = shape.size() == 2 ? shape[1] : 1;
-  const size_t count = plan(where.c_str(), "table", {t.rows, t.cols}, kFloat32);
+  if (t.rows < 0 || t.cols < 0) {
+    fail(where, "the .npy shape " + header_value(header, "shape", where) + " has a negative dimension");
+  }
+  // The declared shape x width against the bytes that are there, in 64 bits, before anything is
+  // allocated: a 16-byte file declaring (1000000000, 1000000000) is refused here.
   const size_t body = start + header_len;
-  if (bytes.size() - body != count * width) {
+  uint64_t want = 0;
+  const bool overflow =
+      __builtin_mul_overflow(static_cast<uint64_t>(t.rows), static_cast<uint64_t>(t.cols), &want) ||
+      __builtin_mul_overflow(want, static_cast<uint64_t>(width), &want);
+  if (overflow || bytes.size() - body != want) {
     fail(where, "the .npy data has " + std::to_string(bytes.size() - body) + " bytes, expected " +
                     std::to_string(t.rows) + " x " + std::to_string(t.cols) + " x " + std::to_string(width));
   }
+  const size_t count = plan(where.c_str(), "table", {t.rows, t.cols}, kFloat32);
   t.data.resize(count);
   // subtle: little-endian is assumed for the host too (x86-64 and wasm are).
   if (width == 4) {
@@ -119,7 +121,7 @@ NpyTable parse_npy(const std::string& bytes, const std::string& where) {
   return t;
 }
 
-NpyTable read_npy(const std::string& path) { return parse_npy(slurp(path, "read_npy"), "read_npy: " + path); }
+NpyTable read_npy(const std::string& path) { return parse_npy(read_file("read_npy", path), "read_npy: " + path); }
 
 std::string tsv_unescape(const std::string& field) {
   std::string out;
@@ -140,9 +142,16 @@ std::string tsv_unescape(const std::string& field) {
   return out;
 }
 
-std::vector<std::string> read_labels(const std::string& path) {
-  const std::string text = slurp(path, "read_labels");
+std::vector<std::string> parse_labels(const std::string& text) {
+  // one label per line; a last line without '\n' counts, an empty text has no labels
+  const int64_t lines = static_cast<int64_t>(std::count(text.begin(), text.end(), '\n')) +
+                        (!text.empty() && text.back() != '\n' ? 1 : 0);
+  MemoryPlan plan_labels("read_labels");
+  plan_labels.add("labels", {lines, static_cast<int64_t>(sizeof(std::string))}, kBytes);
+  plan_labels.add("label text", {static_cast<int64_t>(text.size())}, kBytes);
+  plan_labels.check();
   std::vector<std::string> labels;
+  labels.reserve(static_cast<size_t>(lines));
   size_t p = 0;
   while (p < text.size()) {
     size_t e = text.find('\n', p);
@@ -153,6 +162,10 @@ std::vector<std::string> read_labels(const std::string& path) {
     p = e + 1;
   }
   return labels;
+}
+
+std::vector<std::string> read_labels(const std::string& path) {
+  return parse_labels(read_file("read_labels", path));
 }
 
 }  // namespace embedlab

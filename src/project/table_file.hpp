@@ -6,8 +6,11 @@
 //                         '<f4' (copied) or '<f8' (rounded to float32), as numpy/lib/format.py
 //                         writes them; a 1-D array is read as (n, 1).
 //   read_npy(path)     -> the same from a file.
-//   read_labels(path)  -> one label per line of a single-column metadata.tsv, with the escapes
+//   parse_labels(text) -> one label per line of a single-column metadata.tsv, with the escapes
 //                         table_io's tsv_escape writes (\t \n \r \\) undone.
+//   read_labels(path)  -> the same from a file.
+// Files are read with core/file.hpp's read_file (size-limited); the declared shape x dtype width
+// of a .npy file is checked against its bytes (in 64 bits) before the table is allocated.
 // They do not read Fortran-order, big-endian, integer or pickled arrays (each fails naming
 // what it found), or multi-column metadata with a header row.
 //
@@ -32,6 +35,8 @@ NpyTable read_npy(const std::string& path);
 
 // Example: the metadata line "a\\tb" (a, backslash, t, b) -> the label "a\tb" (a, tab, b).
 std::string tsv_unescape(const std::string& field);
+// Example: "a\nb\r\n" -> {"a", "b"}; "" -> {}.
+std::vector<std::string> parse_labels(const std::string& text);
 std::vector<std::string> read_labels(const std::string& path);
 
 }  // namespace embedlab
