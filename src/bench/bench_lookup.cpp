@@ -23,7 +23,7 @@ namespace {
 template <class F>
 double median_ms(int reps, F&& f) {
   f();  // warm-up: page in buffers, fill caches
-  std::vector<double> t(reps);
+  std::vector<double> t(plan("bench", "timings", reps, kFloat64));
   for (int r = 0; r < reps; ++r) {
     const double t0 = now_ms();
     f();
@@ -39,6 +39,20 @@ LookupBench bench_lookup(int64_t V, int64_t D, int64_t B, int64_t T, int reps) {
   check_at_least("bench lookup", "batch", B, 1);
   check_at_least("bench lookup", "context", T, 1);
   check_at_least("bench lookup", "reps", reps, 1);
+  // ids are int32 drawn with a 32-bit generator
+  check_index("bench lookup", "vocabulary size", V, 1, int64_t{INT32_MAX} + 1);
+  check_at_least("bench lookup", "dim", D, 1);
+  MemoryPlan p("bench lookup");
+  p.add("table", {V, D}, kFloat32);
+  p.add("positions", {T, D}, kFloat32);
+  p.add("ids", {B, T}, kInt32);
+  p.add("output", {B, T, D}, kFloat32);
+  p.add("memcpy source", {B, T, D}, kFloat32);
+  p.add("memcpy destination", {B, T, D}, kFloat32);
+  p.add("sparse gradient", {std::min(V, B * T), D}, kFloat32);  // B * T: planned above
+  p.add("gradient rows and slots", {2, B, T}, kInt32);
+  p.add("timings", {reps}, kFloat64);
+  p.check();
   LookupBench r;
   r.V = V, r.D = D, r.B = B, r.T = T, r.reps = reps;
   r.isa = kernels::isa();
@@ -47,8 +61,7 @@ LookupBench bench_lookup(int64_t V, int64_t D, int64_t B, int64_t T, int reps) {
   opts.scale = true;
   Embedding emb(V, D, g, opts);
   const std::vector<float> pos = sinusoidal(T, D);
-  const size_t n = static_cast<size_t>(B * T);
-  std::vector<int32_t> ids(n);
+  std::vector<int32_t> ids(plan("bench lookup", "ids", {B, T}, kInt32));
   for (auto& id : ids) id = static_cast<int32_t>(g.below(static_cast<uint32_t>(V)));
   std::vector<float> out(plan("bench lookup", "output", {B, T, D}, kFloat32));
   std::vector<float> src(out.size(), 1.0f), dst(out.size(), 0.0f);

@@ -6,6 +6,7 @@
 
 #include "bench/bench.hpp"
 #include "core/error.hpp"
+#include "core/memory.hpp"
 
 namespace embedlab {
 
@@ -24,6 +25,7 @@ TokenizeBench bench_tokenize(std::string_view text, const std::function<Tokenize
   Tokenizer warm = make();
   r.encoding = warm.kind();
   r.tokens = static_cast<int64_t>(warm.encode(text).size());  // warm-up (pages in the text and tables)
+  plan("bench tokenize", "timings", {3, reps}, kFloat64);
   std::vector<double> construct, cold, hot;
   for (int k = 0; k < reps; ++k) {
     double t0 = now_ms();

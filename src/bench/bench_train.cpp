@@ -4,6 +4,8 @@
 #include <vector>
 
 #include "bench/bench.hpp"
+#include "core/error.hpp"
+#include "core/memory.hpp"
 #include "core/rng.hpp"
 #include "train/dense_kernels.hpp"
 #include "train/next_token.hpp"
@@ -46,8 +48,15 @@ std::string to_json(const Word2VecBench& b) {
 
 NextTokenBench bench_next_token(int64_t V, int64_t D, int64_t T, int64_t B, int64_t steps,
                                 const std::string& optimizer, const std::string& pos) {
+  check_index("bench train", "steps", steps, 1, int64_t{1} << 40);
+  // ids are int32 drawn with a 32-bit generator (the trainer checks the rest of V)
+  check_index("bench train", "vocabulary size", V, 2, int64_t{INT32_MAX} + 1);
+  check_at_least("bench train", "batch", B, 1);
+  check_at_least("bench train", "context", T, 1);
+  // B x T x (steps + 2) + 1 ids: planned before the count is formed in size_t
+  const size_t n = plan("bench train", "training ids", {B, T, steps + 2}, kInt32) + 1;
   Generator g(0);
-  std::vector<int32_t> ids(static_cast<size_t>(B * T * (steps + 2) + 1));
+  std::vector<int32_t> ids(n);
   for (auto& id : ids) id = static_cast<int32_t>(g.below(static_cast<uint32_t>(V)));
   NextTokenSettings s;
   s.model.vocab_size = V;
