@@ -1,28 +1,37 @@
-// embedlab bench lookup|...: JSON figures, each with a reference measured in the same run.
-#include <iostream>
+// embedlab bench lookup: JSON figures, each with a reference measured in the same run.
+// (bench tokenize is in cmd_tokenize.cpp, bench train in cmd_train.cpp.)
+#include <climits>
+#include <ostream>
 
 #include "bench/bench.hpp"
 #include "cli/commands.hpp"
-#include "core/error.hpp"
 
 namespace embedlab::cli {
 
-int cmd_bench(Args& a) {
-  const auto& pos = a.positional();
-  const std::string what = pos.empty() ? "" : pos[0];
-  if (what == "tokenize") return cmd_bench_tokenize(a);
-  if (what == "train") return cmd_bench_train(a);
-  if (what == "lookup") {
-    const int64_t V = a.integer_or("num-embeddings", 50257, 1, INT32_MAX);
-    const int64_t D = a.integer_or("embedding-dim", 768, 1, 65536);
-    const int64_t B = a.integer_or("batch", 32, 1, 1 << 20);
-    const int64_t T = a.integer_or("context", 256, 1, 1 << 20);
-    const int reps = static_cast<int>(a.integer_or("reps", 15, 1, 1000));
-    a.finish();
-    std::cout << to_json(bench_lookup(V, D, B, T, reps)) << "\n";
-    return 0;
-  }
-  fail("bench", "unknown benchmark '" + what + "', expected: lookup");
+namespace {
+
+int cmd_bench_lookup(Args& a, std::ostream& out) {
+  const int64_t V = a.integer_or("num-embeddings", 50257, 1, INT32_MAX);
+  const int64_t D = a.integer_or("embedding-dim", 768, 1, 65536);
+  const int64_t B = a.integer_or("batch", 32, 1, 1 << 20);
+  const int64_t T = a.integer_or("context", 256, 1, 1 << 20);
+  const int reps = static_cast<int>(a.integer_or("reps", 15, 1, 1000));
+  a.finish();
+  out << to_json(bench_lookup(V, D, B, T, reps)) << "\n";
+  return 0;
 }
+
+}  // namespace
+
+const CommandSpec kBenchLookup{
+    "bench lookup",
+    "Times lookup + positions + backward of (B, T) ids in a (V, D) table against memcpy: JSON figures.",
+    {{"num-embeddings", "V", "rows (default 50257)"},
+     {"embedding-dim", "D", "columns (default 768)"},
+     {"batch", "B", "sequences (default 32)"},
+     {"context", "T", "positions (default 256)"},
+     {"reps", "R", "timed repetitions (default 15)"}},
+    {},
+    cmd_bench_lookup};
 
 }  // namespace embedlab::cli

@@ -1,6 +1,6 @@
 // embedlab init | lookup | posenc: tables as JSON, the same numbers as torch.
 #include <climits>
-#include <iostream>
+#include <ostream>
 
 #include "cli/commands.hpp"
 #include "cli/json.hpp"
@@ -24,21 +24,61 @@ TableArgs table_args(Args& a) {
   return t;
 }
 
+int cmd_init(Args& a, std::ostream& out);
+int cmd_lookup(Args& a, std::ostream& out);
+int cmd_posenc(Args& a, std::ostream& out);
+
 }  // namespace
 
-int cmd_init(Args& a) {
+const CommandSpec kInit{
+    "init",
+    "A table initialised as torch.nn.Embedding(V, D) after torch.manual_seed(S): {shape, data}.",
+    {{"seed", "S", "the torch seed (default 0)"},
+     {"num-embeddings", "V", "rows", true},
+     {"embedding-dim", "D", "columns", true},
+     {"padding-idx", "P", "a row kept at zero (negative counts from the end, as in torch)"}},
+    {},
+    cmd_init};
+
+const CommandSpec kLookup{
+    "lookup",
+    "Rows of the table for --ids, as torch's forward: {shape, data}.",
+    {{"seed", "S", "the torch seed (default 0)"},
+     {"num-embeddings", "V", "rows", true},
+     {"embedding-dim", "D", "columns", true},
+     {"ids", "2,3,1", "token ids, comma-separated", true},
+     {"scale", nullptr, "multiply by sqrt(D)"},
+     {"padding-idx", "P", "a row kept at zero"},
+     {"max-norm", "M", "renormalise looked-up rows to at most this norm (0: off)"}},
+    {},
+    cmd_lookup};
+
+const CommandSpec kPosenc{
+    "posenc",
+    "A positional-encoding table: {shape, data, kind}; alibi reads --dim as heads and prints (H, T, T).",
+    {{"kind", "sinusoidal|learned|rope|alibi", "the encoding", true},
+     {"positions", "T", "positions", true},
+     {"dim", "D", "width (heads for alibi)", true},
+     {"seed", "S", "the seed of learned positions (default 0)"},
+     {"base", "10000", "the frequency base of sinusoidal and rope"}},
+    {},
+    cmd_posenc};
+
+namespace {
+
+int cmd_init(Args& a, std::ostream& out) {
   const TableArgs t = table_args(a);
   EmbeddingOptions opts;
   if (a.has("padding-idx")) opts.padding_idx = a.integer("padding-idx", INT32_MIN, INT32_MAX);
   a.finish();
   Generator g(t.seed);
   Embedding emb(t.V, t.D, g, opts);
-  write_table_open(std::cout, {t.V, t.D}, emb.weight());
-  std::cout << "}\n";
+  write_table_open(out, {t.V, t.D}, emb.weight());
+  out << "}\n";
   return 0;
 }
 
-int cmd_lookup(Args& a) {
+int cmd_lookup(Args& a, std::ostream& out) {
   const TableArgs t = table_args(a);
   EmbeddingOptions opts;
   opts.scale = a.flag("scale");
@@ -48,13 +88,13 @@ int cmd_lookup(Args& a) {
   a.finish();
   Generator g(t.seed);
   Embedding emb(t.V, t.D, g, opts);
-  const std::vector<float> out = emb.forward(ids);
-  write_table_open(std::cout, {static_cast<int64_t>(ids.size()), t.D}, out);
-  std::cout << "}\n";
+  const std::vector<float> rows = emb.forward(ids);
+  write_table_open(out, {static_cast<int64_t>(ids.size()), t.D}, rows);
+  out << "}\n";
   return 0;
 }
 
-int cmd_posenc(Args& a) {
+int cmd_posenc(Args& a, std::ostream& out) {
   const PositionKind kind = parse_position_kind(a.text("kind"));
   const int64_t T = a.integer("positions", 0, kMaxPositions);
   const int64_t D = a.integer("dim", 1, INT32_MAX);
@@ -79,9 +119,10 @@ int cmd_posenc(Args& a) {
     }
     case PositionKind::None: fail("posenc", "kind 'none' has no table; use sinusoidal, learned, rope or alibi");
   }
-  write_table_open(std::cout, shape, table);
-  std::cout << ",\"kind\":" << json_string(position_kind_name(kind)) << "}\n";
+  write_table_open(out, shape, table);
+  out << ",\"kind\":" << json_string(position_kind_name(kind)) << "}\n";
   return 0;
 }
 
+}  // namespace
 }  // namespace embedlab::cli

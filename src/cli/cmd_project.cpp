@@ -9,11 +9,12 @@
 //   -> {"n","k","dim","solver","explained":[...],"variance":[...],"components":{shape,data},"points":{shape,data}}
 // It does not train or write tables (see cmd_train.cpp).
 #include <climits>
-#include <iostream>
+#include <ostream>
 
 #include "cli/commands.hpp"
 #include "cli/json.hpp"
 #include "core/error.hpp"
+#include "core/file.hpp"
 #include "project/neighbours.hpp"
 #include "project/pca.hpp"
 #include "project/table_file.hpp"
@@ -27,12 +28,17 @@ struct Loaded {
   std::vector<std::string> labels;  // empty without --vocab
 };
 
+NpyTable load_table(Args& a) {
+  const std::string path = a.text("table");
+  return parse_npy(read_file("--table", path), "--table " + path);
+}
+
 Loaded load(Args& a, const char* where) {
   Loaded l;
-  l.table = read_npy(a.text("table"));
-  const std::string vocab = a.text_or("vocab", "");
-  if (!vocab.empty()) {
-    l.labels = read_labels(vocab);
+  l.table = load_table(a);
+  if (a.has("vocab")) {
+    const std::string vocab = a.text("vocab");
+    l.labels = parse_labels(read_file("--vocab", vocab));
     if (static_cast<int64_t>(l.labels.size()) != l.table.rows) {
       fail(where, vocab + " has " + std::to_string(l.labels.size()) + " labels for a table of " +
                       std::to_string(l.table.rows) + " rows");
@@ -64,22 +70,21 @@ std::vector<int32_t> rows_of(const Loaded& l, Args& a, const std::string& flag, 
   return out;
 }
 
-void write_neighbours(const Loaded& l, const Neighbours& n) {
-  std::cout << "\"neighbours\":[";
+void write_neighbours(std::ostream& out, const Loaded& l, const Neighbours& n) {
+  out << "\"neighbours\":[";
   for (size_t i = 0; i < n.ids.size(); ++i) {
-    std::cout << (i ? "," : "") << "{\"id\":" << n.ids[i] << ",\"score\":" << json_number(n.scores[i]);
-    if (!l.labels.empty()) std::cout << ",\"label\":" << json_string(l.labels[static_cast<size_t>(n.ids[i])]);
-    std::cout << "}";
+    out << (i ? "," : "") << "{\"id\":" << n.ids[i] << ",\"score\":" << json_number(n.scores[i]);
+    if (!l.labels.empty()) out << ",\"label\":" << json_string(l.labels[static_cast<size_t>(n.ids[i])]);
+    out << "}";
   }
-  std::cout << "]";
+  out << "]";
 }
 
-}  // namespace
-
-int cmd_neighbours(Args& a) {
+int cmd_neighbours(Args& a, std::ostream& out) {
   const Loaded l = load(a, "neighbours");
   const int64_t k = a.integer_or("k", 10, 1, INT32_MAX);
   const Metric metric = parse_metric(a.text_or("metric", "cosine"));
+  if (a.has("id") == a.has("word")) fail("neighbours", "give the query as --id N or as --word W (with --vocab), one of them");
   int32_t id;
   if (a.has("word")) {
     if (l.labels.empty()) fail("neighbours", "--word needs --vocab metadata.tsv to look words up");
@@ -90,15 +95,15 @@ int cmd_neighbours(Args& a) {
   a.finish();
   const NeighbourIndex index(l.table.data, l.table.rows, l.table.cols);
   const Neighbours n = index.nearest(id, k, metric);
-  std::cout << "{\"metric\":" << json_string(metric_name(metric)) << ",\"query\":{\"id\":" << id;
-  if (!l.labels.empty()) std::cout << ",\"label\":" << json_string(l.labels[static_cast<size_t>(id)]);
-  std::cout << "},";
-  write_neighbours(l, n);
-  std::cout << "}\n";
+  out << "{\"metric\":" << json_string(metric_name(metric)) << ",\"query\":{\"id\":" << id;
+  if (!l.labels.empty()) out << ",\"label\":" << json_string(l.labels[static_cast<size_t>(id)]);
+  out << "},";
+  write_neighbours(out, l, n);
+  out << "}\n";
   return 0;
 }
 
-int cmd_analogy(Args& a) {
+int cmd_analogy(Args& a, std::ostream& out) {
   const Loaded l = load(a, "analogy");
   const int64_t k = a.integer_or("k", 10, 1, INT32_MAX);
   const std::vector<int32_t> pos = rows_of(l, a, "positive", "analogy");
@@ -106,18 +111,18 @@ int cmd_analogy(Args& a) {
   a.finish();
   const NeighbourIndex index(l.table.data, l.table.rows, l.table.cols);
   const Neighbours n = index.analogy(pos, neg, k);
-  std::cout << "{\"metric\":\"cosine\",\"positive\":";
-  write_ints(std::cout, pos);
-  std::cout << ",\"negative\":";
-  write_ints(std::cout, neg);
-  std::cout << ",";
-  write_neighbours(l, n);
-  std::cout << "}\n";
+  out << "{\"metric\":\"cosine\",\"positive\":";
+  write_ints(out, pos);
+  out << ",\"negative\":";
+  write_ints(out, neg);
+  out << ",";
+  write_neighbours(out, l, n);
+  out << "}\n";
   return 0;
 }
 
-int cmd_pca(Args& a) {
-  const NpyTable t = read_npy(a.text("table"));
+int cmd_pca(Args& a, std::ostream& out) {
+  const NpyTable t = load_table(a);
   PcaOptions o;
   o.k = a.integer_or("k", 2, INT32_MIN, INT32_MAX);  // pca() names the valid range
   std::vector<int32_t> ids;
@@ -125,17 +130,51 @@ int cmd_pca(Args& a) {
   o.ids = ids;
   a.finish();
   const PcaResult r = pca(t.data, t.rows, t.cols, o);
-  std::cout << "{\"n\":" << r.n << ",\"k\":" << r.k << ",\"dim\":" << r.dim << ",\"solver\":"
+  out << "{\"n\":" << r.n << ",\"k\":" << r.k << ",\"dim\":" << r.dim << ",\"solver\":"
             << json_string(r.solver == PcaSolver::Krylov ? "krylov" : "exact") << ",\"explained\":[";
-  for (int64_t c = 0; c < r.k; ++c) std::cout << (c ? "," : "") << json_number(r.explained[c]);
-  std::cout << "],\"variance\":[";
-  for (int64_t c = 0; c < r.k; ++c) std::cout << (c ? "," : "") << json_number(r.variance[c]);
-  std::cout << "],\"components\":";
-  write_table_open(std::cout, {r.k, r.dim}, r.components);
-  std::cout << "},\"points\":";
-  write_table_open(std::cout, {r.n, r.k}, r.points);
-  std::cout << "}}\n";
+  for (int64_t c = 0; c < r.k; ++c) out << (c ? "," : "") << json_number(r.explained[c]);
+  out << "],\"variance\":[";
+  for (int64_t c = 0; c < r.k; ++c) out << (c ? "," : "") << json_number(r.variance[c]);
+  out << "],\"components\":";
+  write_table_open(out, {r.k, r.dim}, r.components);
+  out << "},\"points\":";
+  write_table_open(out, {r.n, r.k}, r.points);
+  out << "}}\n";
   return 0;
 }
+
+}  // namespace
+
+const CommandSpec kNeighbours{
+    "neighbours",
+    "The k rows nearest to one row of a table: {metric, query, neighbours: [{id, score, label}]}.",
+    {{"table", "T.npy", "the table (.npy, float32 or float64, 2-D)", true},
+     {"id", "N", "the query row"},
+     {"word", "W", "the query word (with --vocab)"},
+     {"vocab", "metadata.tsv", "one label per row, as train --out-tsv writes it"},
+     {"k", "10", "how many neighbours"},
+     {"metric", "cosine|euclidean", "the distance (default cosine)"}},
+    {},
+    cmd_neighbours};
+
+const CommandSpec kAnalogy{
+    "analogy",
+    "gensim's most_similar(positive, negative): king - man + woman is --positive king,woman --negative man.",
+    {{"table", "T.npy", "the table (.npy)", true},
+     {"positive", "a,b", "rows (or words with --vocab) to add"},
+     {"negative", "c", "rows (or words with --vocab) to subtract"},
+     {"vocab", "metadata.tsv", "one label per row"},
+     {"k", "10", "how many answers"}},
+    {},
+    cmd_analogy};
+
+const CommandSpec kPca{
+    "pca",
+    "PCA of a table's rows: {n, k, dim, solver, explained, variance, components, points}.",
+    {{"table", "T.npy", "the table (.npy)", true},
+     {"k", "2", "components"},
+     {"ids", "1,2,3", "only these rows (default all)"}},
+    {},
+    cmd_pca};
 
 }  // namespace embedlab::cli

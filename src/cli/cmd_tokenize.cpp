@@ -3,15 +3,15 @@
 // --encoding gpt2 | whitespace | word | char | bpe:<merge file>. The vocabulary kinds are built
 // from the input FILE itself (decode takes the same FILE to rebuild them).
 #include <climits>
-#include <fstream>
-#include <iostream>
-#include <sstream>
+#include <ostream>
 
 #include "bench/bench.hpp"
 #include "bench/bench_tokenize.hpp"
 #include "cli/commands.hpp"
 #include "cli/json.hpp"
+#include "cli/output.hpp"
 #include "core/error.hpp"
+#include "core/file.hpp"
 #include "data/windows.hpp"
 #include "tokenizer/bpe_train.hpp"
 #include "tokenizer/tokenizer.hpp"
@@ -21,23 +21,8 @@ namespace embedlab::cli {
 
 namespace {
 
-std::string read_text_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) fail("read", "cannot open '" + path + "'");
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-std::string one_file(Args& a, const char* where, bool required = true) {
-  const auto& pos = a.positional();
-  if (pos.size() > 1) fail(where, "expected one FILE, got " + std::to_string(pos.size()) + " arguments");
-  if (pos.empty()) {
-    if (required) fail(where, "missing the input FILE");
-    return "";
-  }
-  return pos[0];
-}
+// The operand FILE (the parser has checked that there is at most one, and one when required).
+std::string the_file(const Args& a) { return a.operands().empty() ? "" : a.operands()[0]; }
 
 // Reads the --encoding family of flags. corpus may be empty for gpt2/bpe.
 struct EncodingArgs {
@@ -73,76 +58,75 @@ EncodingArgs encoding_args(Args& a) {
 
 Tokenizer make_tokenizer(const EncodingArgs& e, const std::string& corpus) {
   if (e.name == "gpt2") return Tokenizer::gpt2();
-  if (!e.bpe_file.empty()) return Tokenizer::from_bpe(BpeTokenizer::load(read_text_file(e.bpe_file)));
+  if (!e.bpe_file.empty()) return Tokenizer::from_bpe(BpeTokenizer::load(read_file("--encoding", e.bpe_file)));
   return Tokenizer::from_corpus(corpus, e.vocab);
 }
 
 void write_ids(std::ostream& os, const std::vector<int32_t>& ids) { write_ints(os, ids); }
 
-}  // namespace
-
-int cmd_tokenize(Args& a) {
+int cmd_tokenize(Args& a, std::ostream& out) {
   const EncodingArgs e = encoding_args(a);
-  const std::string file = one_file(a, "tokenize");
+  const std::string file = the_file(a);
   a.finish();
-  const std::string text = read_text_file(file);
+  const std::string text = read_file("tokenize", file);
   Tokenizer tok = make_tokenizer(e, text);
   const std::vector<int32_t> ids = tok.encode(text, e.allow_special);
-  std::cout << "{\"encoding\":" << json_string(tok.kind()) << ",\"vocab_size\":" << tok.vocab_size()
+  out << "{\"encoding\":" << json_string(tok.kind()) << ",\"vocab_size\":" << tok.vocab_size()
             << ",\"bytes\":" << text.size() << ",\"tokens\":" << ids.size() << ",\"ids\":";
-  write_ids(std::cout, ids);
-  std::cout << "}\n";
+  write_ids(out, ids);
+  out << "}\n";
   return 0;
 }
 
-int cmd_decode(Args& a) {
+int cmd_decode(Args& a, std::ostream& out) {
   const EncodingArgs e = encoding_args(a);
   const std::vector<int32_t> ids = a.int_list("ids");
-  const std::string file = one_file(a, "decode", false);
+  const std::string file = the_file(a);
   a.finish();
-  if (e.needs_corpus() && file.empty()) {
+  if (e.needs_corpus() && a.operands().empty()) {
     fail("decode", "--encoding " + e.name + " needs the corpus FILE to rebuild the vocabulary");
   }
-  const std::string corpus = e.needs_corpus() ? read_text_file(file) : "";
+  if (!e.needs_corpus() && !a.operands().empty()) {
+    fail("decode", "unexpected argument '" + file + "' (--encoding " + e.name + " takes no FILE)");
+  }
+  const std::string corpus = e.needs_corpus() ? read_file("decode", file) : "";
   Tokenizer tok = make_tokenizer(e, corpus);
-  std::cout << "{\"encoding\":" << json_string(tok.kind()) << ",\"text\":" << json_string(tok.decode(ids))
+  out << "{\"encoding\":" << json_string(tok.kind()) << ",\"text\":" << json_string(tok.decode(ids))
             << ",\"tokens\":[";
-  for (size_t k = 0; k < ids.size(); ++k) std::cout << (k ? "," : "") << json_string(tok.token_string(ids[k]));
-  std::cout << "]}\n";
+  for (size_t k = 0; k < ids.size(); ++k) out << (k ? "," : "") << json_string(tok.token_string(ids[k]));
+  out << "]}\n";
   return 0;
 }
 
-int cmd_bpe_train(Args& a) {
+int cmd_bpe_train(Args& a, std::ostream& out) {
   const int64_t V = a.integer("vocab-size", 256, 1 << 20);
-  const std::string out = a.text("out");
-  const std::string file = one_file(a, "bpe-train");
+  const std::string merges_file = a.text("out");
+  const std::string file = the_file(a);
   a.finish();
-  const std::string text = read_text_file(file);
+  check_output_file("--out", merges_file);
+  const std::string text = read_file("bpe-train", file);
   const double t0 = now_ms();
   BpeTrainer tr(text, V);
   tr.train();
   const double ms = now_ms() - t0;
   const BpeTokenizer& tok = tr.tokenizer();
-  std::ofstream f(out, std::ios::binary);
-  if (!f) fail("bpe-train", "cannot write '" + out + "'");
-  f << tok.save();
-  if (!f.flush()) fail("bpe-train", "writing '" + out + "' failed");
+  write_output_file("--out", merges_file, tok.save());
   const size_t n_tokens = tok.encode(text).size();
-  std::cout << "{\"vocab_size\":" << tok.vocab_size() << ",\"target_vocab_size\":" << V
+  out << "{\"vocab_size\":" << tok.vocab_size() << ",\"target_vocab_size\":" << V
             << ",\"merges\":" << tok.merges().size() << ",\"distinct_pieces\":" << tr.distinct_pieces()
             << ",\"bytes\":" << text.size() << ",\"tokens\":" << n_tokens << ",\"train_ms\":" << json_number(ms)
-            << ",\"out\":" << json_string(out) << ",\"first_merges\":[";
+            << ",\"out\":" << json_string(merges_file) << ",\"first_merges\":[";
   for (size_t k = 0; k < tok.merges().size() && k < 20; ++k) {
     const BpeMerge& m = tok.merges()[k];
-    std::cout << (k ? "," : "") << "{\"left\":" << m.left << ",\"right\":" << m.right << ",\"id\":" << m.id
+    out << (k ? "," : "") << "{\"left\":" << m.left << ",\"right\":" << m.right << ",\"id\":" << m.id
               << ",\"count\":" << m.count
               << ",\"token\":" << json_string(unicode::replace_invalid_utf8(tok.token_bytes(m.id))) << "}";
   }
-  std::cout << "]}\n";
+  out << "]}\n";
   return 0;
 }
 
-int cmd_windows(Args& a) {
+int cmd_windows(Args& a, std::ostream& out) {
   const EncodingArgs e = encoding_args(a);
   WindowOptions o;
   o.max_length = a.integer("max-length", INT32_MIN, INT32_MAX);
@@ -154,51 +138,102 @@ int cmd_windows(Args& a) {
   if (drop != "true" && drop != "false") fail("--drop-last", "expected true or false, got '" + drop + "'");
   o.drop_last = drop == "true";
   const int64_t limit = a.integer_or("limit", INT64_MAX, 0, INT64_MAX);
-  const std::string file = one_file(a, "windows");
+  const std::string file = the_file(a);
   a.finish();
-  const std::string text = read_text_file(file);
+  const std::string text = read_file("windows", file);
   Tokenizer tok = make_tokenizer(e, text);
   const std::vector<int32_t> ids = tok.encode(text, e.allow_special);
   SlidingWindows ds(ids, o);
   int64_t input_tokens = 0;
   for (int64_t b = 0; b < ds.num_batches(); ++b) input_tokens += std::min(o.batch_size, ds.num_samples() - b * o.batch_size) * o.max_length;
-  std::cout << "{\"encoding\":" << json_string(tok.kind()) << ",\"tokens\":" << ids.size()
+  out << "{\"encoding\":" << json_string(tok.kind()) << ",\"tokens\":" << ids.size()
             << ",\"max_length\":" << o.max_length << ",\"stride\":" << o.stride << ",\"batch_size\":" << o.batch_size
             << ",\"shuffle\":" << (o.shuffle ? "true" : "false") << ",\"seed\":" << o.seed
             << ",\"drop_last\":" << (o.drop_last ? "true" : "false") << ",\"samples\":" << ds.num_samples()
             << ",\"batches\":" << ds.num_batches() << ",\"input_tokens\":" << input_tokens << ",\"data\":[";
   for (int64_t b = 0; b < ds.num_batches() && b < limit; ++b) {
     const WindowBatch wb = ds.batch(b);
-    std::cout << (b ? "," : "") << "{\"inputs\":[";
+    out << (b ? "," : "") << "{\"inputs\":[";
     for (int64_t r = 0; r < wb.rows; ++r) {
-      std::cout << (r ? "," : "");
-      write_ints(std::cout, std::span<const int32_t>(wb.inputs).subspan(r * o.max_length, o.max_length));
+      out << (r ? "," : "");
+      write_ints(out, std::span<const int32_t>(wb.inputs).subspan(r * o.max_length, o.max_length));
     }
-    std::cout << "],\"targets\":[";
+    out << "],\"targets\":[";
     for (int64_t r = 0; r < wb.rows; ++r) {
-      std::cout << (r ? "," : "");
-      write_ints(std::cout, std::span<const int32_t>(wb.targets).subspan(r * o.max_length, o.max_length));
+      out << (r ? "," : "");
+      write_ints(out, std::span<const int32_t>(wb.targets).subspan(r * o.max_length, o.max_length));
     }
-    std::cout << "]}";
+    out << "]}";
   }
-  std::cout << "]}\n";
+  out << "]}\n";
   return 0;
 }
 
-// embedlab bench tokenize --encoding E [--reps R] FILE (dispatched from cmd_bench).
-int cmd_bench_tokenize(Args& a) {
+// embedlab bench tokenize --encoding E [--reps R] FILE
+int cmd_bench_tokenize(Args& a, std::ostream& out) {
   const EncodingArgs e = encoding_args(a);
   const int reps = static_cast<int>(a.integer_or("reps", 7, 1, 1000));
-  const auto& pos = a.positional();
-  if (pos.size() != 2) fail("bench tokenize", "expected one FILE after 'tokenize'");
-  const std::string file = pos[1];
+  const std::string file = the_file(a);
   a.finish();
-  const std::string text = read_text_file(file);
+  const std::string text = read_file("bench tokenize", file);
   const TokenizeBench b = bench_tokenize(text, [&] { return make_tokenizer(e, text); }, reps);
   std::string json = to_json(b);
   json.insert(json.size() - 1, ",\"file\":" + json_string(file) + ",\"build\":\"native\"");
-  std::cout << json << "\n";
+  out << json << "\n";
   return 0;
 }
+
+// The --encoding family, shared by tokenize, decode, windows and bench tokenize.
+std::vector<FlagSpec> with_encoding_flags(std::vector<FlagSpec> flags) {
+  const std::vector<FlagSpec> encoding{
+      {"encoding", "gpt2|whitespace|word|char|bpe:<file>", "the tokenizer (vocabulary kinds are built from FILE)", true},
+      {"lowercase", nullptr, "lower-case before building the vocabulary (whitespace, word, char)"},
+      {"allow-special", nullptr, "map <|endoftext|> to 50256 (gpt2)"},
+      {"min-count", "N", "drop words seen fewer times (whitespace, word, char; default 1)"},
+      {"max-size", "N", "keep the N most frequent (whitespace, word, char; default 0: all)"}};
+  flags.insert(flags.begin(), encoding.begin(), encoding.end());
+  return flags;
+}
+
+}  // namespace
+
+const CommandSpec kTokenize{
+    "tokenize", "Encodes FILE: {encoding, vocab_size, bytes, tokens, ids}.", with_encoding_flags({}), {"FILE"},
+    cmd_tokenize};
+
+const CommandSpec kDecode{
+    "decode",
+    "Decodes --ids: {encoding, text, tokens}; the vocabulary kinds need the corpus FILE they were built from.",
+    with_encoding_flags({{"ids", "1,2,3", "token ids, comma-separated", true}}),
+    {"[FILE]"},
+    cmd_decode};
+
+const CommandSpec kBpeTrain{
+    "bpe-train",
+    "Trains byte-level BPE merges on FILE and writes them to --out: a JSON summary with the first merges.",
+    {{"vocab-size", "N", "the vocabulary size to reach (256 bytes + merges)", true},
+     {"out", "OUT", "the merge file to write", true, 'o'}},
+    {"FILE"},
+    cmd_bpe_train};
+
+const CommandSpec kWindows{
+    "windows",
+    "Sliding (input, target) windows over FILE's ids, in batches: {samples, batches, input_tokens, data, ...}.",
+    with_encoding_flags({{"max-length", "L", "window length", true},
+                         {"stride", "S", "step between windows", true},
+                         {"batch-size", "B", "windows per batch", true},
+                         {"shuffle", nullptr, "shuffle the windows (with --seed)"},
+                         {"seed", "S", "the shuffle seed (default 0)"},
+                         {"drop-last", "true|false", "drop a last, smaller batch (default true)"},
+                         {"limit", "K", "print only the first K batches"}}),
+    {"FILE"},
+    cmd_windows};
+
+const CommandSpec kBenchTokenize{
+    "bench tokenize",
+    "Times encoding FILE (cold and warm): JSON figures.",
+    with_encoding_flags({{"reps", "R", "timed repetitions (default 7)"}}),
+    {"FILE"},
+    cmd_bench_tokenize};
 
 }  // namespace embedlab::cli

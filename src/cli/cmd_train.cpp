@@ -13,15 +13,15 @@
 // --out-tsv writes DIR/vectors.tsv + DIR/metadata.tsv for projector.tensorflow.org.
 #include <climits>
 #include <cmath>
-#include <fstream>
 #include <iostream>
 #include <limits>
-#include <sstream>
 
 #include "bench/bench_train.hpp"
 #include "cli/commands.hpp"
 #include "cli/json.hpp"
+#include "cli/output.hpp"
 #include "core/error.hpp"
+#include "core/file.hpp"
 #include "tokenizer/tokenizer.hpp"
 #include "train/next_token.hpp"
 #include "train/table_io.hpp"
@@ -33,29 +33,9 @@ namespace {
 
 constexpr double kLowest = std::numeric_limits<double>::lowest(), kHighest = std::numeric_limits<double>::max();
 
-std::string read_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) fail("train", "cannot open '" + path + "'");
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-std::string the_file(Args& a) {
-  const auto& pos = a.positional();
-  if (pos.size() != 1) fail("train", "expected one FILE, got " + std::to_string(pos.size()) + " arguments");
-  return pos[0];
-}
-
-std::string bench_file(Args& a) {
-  const auto& pos = a.positional();  // "train" FILE
-  if (pos.size() != 2) fail("bench train", "expected one FILE after 'train'");
-  return pos[1];
-}
-
 Tokenizer make_tokenizer(const std::string& encoding, bool lowercase, const std::string& corpus) {
   if (encoding == "gpt2") return Tokenizer::gpt2();
-  if (encoding.rfind("bpe:", 0) == 0) return Tokenizer::from_bpe(BpeTokenizer::load(read_file(encoding.substr(4))));
+  if (encoding.rfind("bpe:", 0) == 0) return Tokenizer::from_bpe(BpeTokenizer::load(read_file("--encoding", encoding.substr(4))));
   VocabOptions o;
   o.kind = parse_vocab_kind(encoding);
   o.lowercase = lowercase;
@@ -101,24 +81,42 @@ Word2VecSettings word2vec_settings(Args& a, bool sg, bool seed_required) {
   return s;
 }
 
-void write_tables(const std::vector<float>& table, int64_t rows, int64_t cols,
-                  const std::vector<std::string>& labels, const std::string& out,
-                  const std::string& out_tsv) {
-  if (!out.empty()) write_npy(out, table, rows, cols);
-  if (!out_tsv.empty()) write_projector_tsv(out_tsv, table, rows, cols, labels);
+// --out FILE and --out-tsv DIR: read and checked before training, written after it.
+struct TableOutputs {
+  std::string npy, tsv;  // empty: not asked for
+  bool any() const { return !npy.empty() || !tsv.empty(); }
+};
+
+TableOutputs table_outputs(Args& a) {
+  TableOutputs o;
+  if (a.has("out")) o.npy = a.text("out");
+  if (a.has("out-tsv")) o.tsv = a.text("out-tsv");
+  return o;
 }
 
-int train_word2vec(Args& a, bool sg) {
+void check_table_outputs(const TableOutputs& o, const Args& a) {
+  if (a.has("out")) check_output_file("--out", o.npy);
+  if (a.has("out-tsv")) check_output_dir("--out-tsv", o.tsv);
+}
+
+void write_tables(const std::vector<float>& table, int64_t rows, int64_t cols,
+                  const std::vector<std::string>& labels, const TableOutputs& o) {
+  if (!o.npy.empty()) write_output_file("--out", o.npy, npy_bytes(table, rows, cols));
+  if (!o.tsv.empty()) write_projector_tsv(o.tsv, table, rows, cols, labels);
+}
+
+int train_word2vec(Args& a, std::ostream& out, bool sg) {
   const std::string encoding = a.text("encoding");
   const bool lowercase = a.flag("lowercase");
   const Word2VecSettings s = word2vec_settings(a, sg, true);
-  const std::string out = a.text_or("out", ""), out_tsv = a.text_or("out-tsv", "");
+  const TableOutputs outputs = table_outputs(a);
   const std::string which = a.text_or("table", "input");
+  const std::string file = a.operands()[0];
+  a.finish(sg ? "train --model skipgram" : "train --model cbow");
   if (which != "input" && which != "output") fail("train", "--table for word2vec is input or output, got '" + which + "'");
-  const std::string file = the_file(a);
-  a.finish();
+  check_table_outputs(outputs, a);
 
-  const std::string text = read_file(file);
+  const std::string text = read_file("train", file);
   Tokenizer tok = make_tokenizer(encoding, lowercase, text);
   std::vector<int32_t> ids;
   std::vector<int64_t> starts;
@@ -147,9 +145,9 @@ int train_word2vec(Args& a, bool sg) {
   const int64_t W = w2v.vocab_size(), D = w2v.dim();
   std::vector<std::string> labels(static_cast<size_t>(W));
   for (int64_t r = 0; r < W; ++r) labels[r] = tok.token_string(w2v.vocab_ids()[r]);
-  write_tables(which == "input" ? w2v.input_table() : w2v.output_table(), W, D, labels, out, out_tsv);
+  write_tables(which == "input" ? w2v.input_table() : w2v.output_table(), W, D, labels, outputs);
   const double sec = ms / 1000.0;
-  std::cout << "{\"model\":" << json_string(sg ? "skipgram" : "cbow") << ",\"encoding\":" << json_string(encoding)
+  out << "{\"model\":" << json_string(sg ? "skipgram" : "cbow") << ",\"encoding\":" << json_string(encoding)
             << ",\"settings\":{\"vector_size\":" << s.vector_size << ",\"window\":" << s.window
             << ",\"negative\":" << s.negative << ",\"min_count\":" << s.min_count
             << ",\"sample\":" << json_number(s.sample) << ",\"alpha\":" << json_number(s.alpha)
@@ -164,9 +162,9 @@ int train_word2vec(Args& a, bool sg) {
   return 0;
 }
 
-NextTokenSettings next_token_settings(Args& a, int64_t V) {
+// Everything but the vocabulary size, which the tokenizer gives once FILE is read.
+NextTokenSettings next_token_settings(Args& a) {
   NextTokenSettings s;
-  s.model.vocab_size = V;
   s.model.dim = a.integer_or("vector-size", 64, 0, 1 << 20);
   s.model.context = a.integer_or("context", 32, 0, 4096);
   s.model.pos = parse_position_kind(a.text_or("pos", "learned"));
@@ -182,21 +180,24 @@ NextTokenSettings next_token_settings(Args& a, int64_t V) {
   return s;
 }
 
-int train_next_token(Args& a) {
+int train_next_token(Args& a, std::ostream& out) {
   const std::string encoding = a.text("encoding");
   const bool lowercase = a.flag("lowercase");
-  const std::string out = a.text_or("out", ""), out_tsv = a.text_or("out-tsv", "");
+  const TableOutputs outputs = table_outputs(a);
   const std::string which = a.text_or("table", "input");
   const int64_t steps = a.integer_or("steps", 1000, 0, INT32_MAX);
   const double valid_fraction = a.number_or("valid-fraction", 0.1, 0, 0.9);
-  const std::string file = the_file(a);
-  const std::string text = read_file(file);
-  Tokenizer tok = make_tokenizer(encoding, lowercase, text);
-  const NextTokenSettings s = next_token_settings(a, tok.vocab_size());
-  a.finish();
+  NextTokenSettings s = next_token_settings(a);
+  const std::string file = a.operands()[0];
+  a.finish("train --model next-token");
   if (which != "input" && which != "output" && which != "position") {
     fail("train", "--table for next-token is input, output or position, got '" + which + "'");
   }
+  check_table_outputs(outputs, a);
+
+  const std::string text = read_file("train", file);
+  Tokenizer tok = make_tokenizer(encoding, lowercase, text);
+  s.model.vocab_size = tok.vocab_size();
 
   const std::vector<int32_t> ids = tok.encode(text);
   const size_t n_valid = static_cast<size_t>(static_cast<double>(ids.size()) * valid_fraction);
@@ -223,21 +224,21 @@ int train_next_token(Args& a) {
   const double valid_loss = valid.size() > static_cast<size_t>(s.model.context) ? tr.evaluate(valid) : NAN;
   const NextTokenModel& m = tr.model();
   const int64_t V = s.model.vocab_size, D = s.model.dim;
-  if (!out.empty() || !out_tsv.empty()) {
+  if (outputs.any()) {
     if (which == "position") {
       const std::vector<float>& P = m.position_table();
       if (P.empty()) fail("train", "--table position needs --pos learned or sinusoidal");
       std::vector<std::string> labels(static_cast<size_t>(s.model.context));
       for (size_t t = 0; t < labels.size(); ++t) labels[t] = std::to_string(t);
-      write_tables(P, s.model.context, D, labels, out, out_tsv);
+      write_tables(P, s.model.context, D, labels, outputs);
     } else {
       std::vector<std::string> labels(static_cast<size_t>(V));
       for (int64_t r = 0; r < V; ++r) labels[r] = tok.token_string(static_cast<int32_t>(r));
-      write_tables(which == "input" ? m.token_table() : m.head_table(), V, D, labels, out, out_tsv);
+      write_tables(which == "input" ? m.token_table() : m.head_table(), V, D, labels, outputs);
     }
   }
   const double sec = ms / 1000.0;
-  std::cout << "{\"model\":\"next-token\",\"encoding\":" << json_string(encoding) << ",\"settings\":{\"vector_size\":"
+  out << "{\"model\":\"next-token\",\"encoding\":" << json_string(encoding) << ",\"settings\":{\"vector_size\":"
             << D << ",\"context\":" << s.model.context << ",\"batch_size\":" << s.batch_size
             << ",\"pos\":" << json_string(position_kind_name(s.model.pos)) << ",\"scale\":"
             << (s.model.scale_embeddings ? "true" : "false") << ",\"tie\":" << (s.model.tie_head ? "true" : "false")
@@ -250,44 +251,120 @@ int train_next_token(Args& a) {
   return 0;
 }
 
-}  // namespace
-
-int cmd_train(Args& a) {
+int cmd_train(Args& a, std::ostream& out) {
   const std::string model = a.text("model");
-  if (model == "skipgram" || model == "cbow") return train_word2vec(a, model == "skipgram");
-  if (model == "next-token") return train_next_token(a);
+  if (model == "skipgram" || model == "cbow") return train_word2vec(a, out, model == "skipgram");
+  if (model == "next-token") return train_next_token(a, out);
   fail("train", "unknown model '" + model + "', expected skipgram, cbow or next-token");
 }
 
 // embedlab bench train --model skipgram|cbow FILE  (whitespace, lower-cased, gensim defaults)
 // embedlab bench train --model next-token [--vocab-size 5000 --vector-size 64 --context 32
 //                      --batch-size 256 --steps 5 --optimizer adam --pos learned]
-int cmd_bench_train(Args& a) {
+int cmd_bench_train(Args& a, std::ostream& out) {
   const std::string model = a.text_or("model", "skipgram");
   if (model == "next-token") {
+    if (!a.operands().empty()) {
+      fail("bench train", "unexpected argument '" + a.operands()[0] + "' (--model next-token takes no FILE)");
+    }
     const int64_t V = a.integer_or("vocab-size", 5000, 2, INT32_MAX);
     const int64_t D = a.integer_or("vector-size", 64, 1, 1 << 16);
     const int64_t T = a.integer_or("context", 32, 1, 4096);
     const int64_t B = a.integer_or("batch-size", 256, 1, 1 << 16);
     const int64_t steps = a.integer_or("steps", 5, 1, 100000);
     const std::string opt = a.text_or("optimizer", "adam"), pos = a.text_or("pos", "learned");
-    a.finish();
-    std::cout << to_json(bench_next_token(V, D, T, B, steps, opt, pos)) << "\n";
+    a.finish("bench train --model next-token");
+    out << to_json(bench_next_token(V, D, T, B, steps, opt, pos)) << "\n";
     return 0;
   }
   if (model != "skipgram" && model != "cbow") {
     fail("bench train", "unknown model '" + model + "', expected skipgram, cbow or next-token");
   }
   Word2VecSettings s = word2vec_settings(a, model == "skipgram", false);
-  const std::string file = bench_file(a);
-  a.finish();
-  const std::string text = read_file(file);
+  a.finish("bench train --model " + model);
+  if (a.operands().empty()) fail("bench train", "missing the input FILE");
+  const std::string text = read_file("bench train", a.operands()[0]);
   Tokenizer tok = make_tokenizer("whitespace", true, text);
   std::vector<int32_t> ids;
   std::vector<int64_t> starts;
   encode_lines(tok, text, ids, starts);
-  std::cout << to_json(bench_word2vec(ids, starts, counts_of(tok), s)) << "\n";
+  out << to_json(bench_word2vec(ids, starts, counts_of(tok), s)) << "\n";
   return 0;
 }
+
+}  // namespace
+
+namespace {
+
+// word2vec's flags (gensim's names and defaults), shared by train and bench train.
+std::vector<FlagSpec> word2vec_flags() {
+  return {{"window", "5", "word2vec: the largest distance to a context word"},
+          {"negative", "5", "word2vec: noise words per positive pair"},
+          {"min-count", "5", "word2vec: drop words seen fewer times"},
+          {"sample", "1e-3", "word2vec: the sub-sampling threshold"},
+          {"alpha", "0.025", "word2vec: the first learning rate"},
+          {"min-alpha", "0.0001", "word2vec: the last learning rate"},
+          {"epochs", "5", "word2vec: passes over FILE"},
+          {"cbow-sum", nullptr, "word2vec: CBOW sums the context instead of averaging it"}};
+}
+
+std::vector<FlagSpec> train_flags() {
+  std::vector<FlagSpec> f{
+      {"model", "skipgram|cbow|next-token", "what to train", true},
+      {"encoding", "gpt2|whitespace|word|char|bpe:<file>", "the tokenizer (vocabulary kinds are built from FILE)", true},
+      {"lowercase", nullptr, "lower-case before building the vocabulary"},
+      {"seed", "S", "the seed of every random draw", true},
+      {"out", "table.npy", "write the chosen table as float32 .npy", false, 'o'},
+      {"out-tsv", "DIR", "write DIR/vectors.tsv and DIR/metadata.tsv (Embedding Projector)"},
+      {"table", "input|output|position", "the table --out and --out-tsv write (default input)"},
+      {"vector-size", "D", "the width of the tables (word2vec 100, next-token 64)"}};
+  const std::vector<FlagSpec> w = word2vec_flags();
+  f.insert(f.end(), w.begin(), w.end());
+  const std::vector<FlagSpec> n{
+      {"context", "32", "next-token: positions per window"},
+      {"stride", "T", "next-token: step between windows (default: the context)"},
+      {"batch-size", "16", "next-token: windows per step"},
+      {"steps", "1000", "next-token: optimizer steps"},
+      {"pos", "none|learned|sinusoidal|rope|alibi", "next-token: the positional encoding (default learned)"},
+      {"alibi-slope", "0.5", "next-token: the ALiBi slope"},
+      {"optimizer", "sgd|adam|adamw", "next-token: the optimizer (default adam)"},
+      {"lr", "X", "next-token: the learning rate (sgd 0.1, adam 1e-3)"},
+      {"weight-decay", "W", "next-token: weight decay (adamw 0.01, else 0)"},
+      {"scale", nullptr, "next-token: multiply token vectors by sqrt(D)"},
+      {"tie", nullptr, "next-token: the head reuses the token table"},
+      {"valid-fraction", "0.1", "next-token: the held-out tail of the ids, in [0, 0.9]"}};
+  f.insert(f.end(), n.begin(), n.end());
+  return f;
+}
+
+std::vector<FlagSpec> bench_train_flags() {
+  std::vector<FlagSpec> f{
+      {"model", "skipgram|cbow|next-token", "what to time (default skipgram)"},
+      {"vector-size", "D", "the width of the tables (word2vec 100, next-token 64)"},
+      {"seed", "S", "word2vec: the seed (default 1)"}};
+  const std::vector<FlagSpec> w = word2vec_flags();
+  f.insert(f.end(), w.begin(), w.end());
+  const std::vector<FlagSpec> n{
+      {"vocab-size", "5000", "next-token: the vocabulary of the synthetic ids"},
+      {"context", "32", "next-token: positions per window"},
+      {"batch-size", "256", "next-token: windows per step"},
+      {"steps", "5", "next-token: timed steps"},
+      {"optimizer", "sgd|adam|adamw", "next-token: the optimizer (default adam)"},
+      {"pos", "none|learned|sinusoidal|rope|alibi", "next-token: the positional encoding (default learned)"}};
+  f.insert(f.end(), n.begin(), n.end());
+  return f;
+}
+
+}  // namespace
+
+const CommandSpec kTrain{
+    "train",
+    "Trains word2vec or the next-token model on FILE: progress on stderr, a JSON summary on stdout.",
+    train_flags(), {"FILE"}, cmd_train};
+
+const CommandSpec kBenchTrain{
+    "bench train",
+    "Times word2vec on FILE (whitespace, lower-cased) or next-token on synthetic ids: JSON figures.",
+    bench_train_flags(), {"[FILE]"}, cmd_bench_train};
 
 }  // namespace embedlab::cli

@@ -1,31 +1,21 @@
-// The CLI's subcommands. Each takes the parsed arguments after its name, writes JSON on
-// stdout and returns the exit code; errors are thrown as embedlab::Error and printed by main.
+// The CLI's subcommands. Each declares its flags and operands (CommandSpec, see args.hpp) next to
+// its implementation; main.cpp lists them, parses, runs, and writes the JSON the command built
+// to stdout only when it succeeded. Errors are thrown as embedlab::Error and printed by main.
 #pragma once
 
 #include "cli/args.hpp"
 
 namespace embedlab::cli {
 
-using Command = int (*)(Args&);
-
 // embed: cmd_embed.cpp
-int cmd_init(Args& a);
-int cmd_lookup(Args& a);
-int cmd_posenc(Args& a);
-// bench: cmd_bench.cpp (dispatches on the first positional: lookup, tokenize, train)
-int cmd_bench(Args& a);
+extern const CommandSpec kInit, kLookup, kPosenc;
 // tokenizer + data: cmd_tokenize.cpp
-int cmd_tokenize(Args& a);
-int cmd_decode(Args& a);
-int cmd_bpe_train(Args& a);
-int cmd_windows(Args& a);
-int cmd_bench_tokenize(Args& a);  // `bench tokenize`, called by cmd_bench
+extern const CommandSpec kTokenize, kDecode, kBpeTrain, kWindows, kBenchTokenize;
 // training: cmd_train.cpp
-int cmd_train(Args& a);
-int cmd_bench_train(Args& a);  // `bench train`, called by cmd_bench
+extern const CommandSpec kTrain, kBenchTrain;
+// benchmarks: cmd_bench.cpp
+extern const CommandSpec kBenchLookup;
 // inspecting tables: cmd_project.cpp
-int cmd_neighbours(Args& a);
-int cmd_analogy(Args& a);
-int cmd_pca(Args& a);
+extern const CommandSpec kNeighbours, kAnalogy, kPca;
 
 }  // namespace embedlab::cli

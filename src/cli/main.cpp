@@ -1,77 +1,130 @@
-// embedlab: the command-line interface. JSON on stdout; on bad input a one-line message on
-// stderr ("embedlab: lookup: token id 10 out of range [0, 10)") and exit code 2.
+// embedlab: the command-line interface. JSON on stdout, written only once the command has
+// succeeded; on bad input one line on stderr ("embedlab: lookup: token id 10 out of range [0, 10)"),
+// nothing on stdout, and exit code 2. Exit codes:
+//   0  success
+//   2  bad input: a usage mistake, a bad value, an unreadable input or unwritable output file,
+//      a size over the memory limit (or an allocation that failed anyway)
+//   3  the JSON could not be written to stdout (a full disk: `embedlab ... > /dev/full`)
+// Commands and their flags are declared in the cmd_*.cpp files (see args.hpp); the help text is
+// generated from those declarations.
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <iostream>
+#include <new>
+#include <sstream>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "cli/commands.hpp"
 #include "core/error.hpp"
+#include "core/memory.hpp"
 
 namespace {
 
-struct Entry {
-  const char* name;
-  embedlab::cli::Command run;
-  const char* usage;
+using embedlab::cli::CommandSpec;
+
+constexpr int kBadInput = 2;
+constexpr int kCannotWrite = 3;
+
+const CommandSpec* const kCommands[] = {
+    &embedlab::cli::kInit,        &embedlab::cli::kLookup,        &embedlab::cli::kPosenc,
+    &embedlab::cli::kTokenize,    &embedlab::cli::kDecode,        &embedlab::cli::kBpeTrain,
+    &embedlab::cli::kWindows,     &embedlab::cli::kBenchLookup,   &embedlab::cli::kBenchTokenize,
+    &embedlab::cli::kBenchTrain,  &embedlab::cli::kTrain,         &embedlab::cli::kNeighbours,
+    &embedlab::cli::kAnalogy,     &embedlab::cli::kPca,
 };
 
-const Entry kCommands[] = {
-    {"init", embedlab::cli::cmd_init, "init --seed S --num-embeddings V --embedding-dim D [--padding-idx P]"},
-    {"lookup", embedlab::cli::cmd_lookup,
-     "lookup --seed S --num-embeddings V --embedding-dim D --ids 2,3,1 [--scale] [--padding-idx P] [--max-norm M]"},
-    {"posenc", embedlab::cli::cmd_posenc,
-     "posenc --kind sinusoidal|learned|rope|alibi --positions T --dim D [--seed S] [--base 10000]"},
-    {"tokenize", embedlab::cli::cmd_tokenize,
-     "tokenize --encoding gpt2|whitespace|word|char|bpe:<file> [--lowercase] [--allow-special] [--min-count N] [--max-size N] FILE"},
-    {"decode", embedlab::cli::cmd_decode, "decode --encoding gpt2|whitespace|word|char|bpe:<file> --ids 1,2,3 [FILE]"},
-    {"bpe-train", embedlab::cli::cmd_bpe_train, "bpe-train --vocab-size N FILE -o OUT"},
-    {"windows", embedlab::cli::cmd_windows,
-     "windows --encoding E --max-length L --stride S --batch-size B [--shuffle --seed S] [--drop-last true|false] [--limit K] FILE"},
-    {"bench", embedlab::cli::cmd_bench,
-     "bench lookup [--num-embeddings V --embedding-dim D --batch B --context T --reps R]"
-     " | bench tokenize --encoding gpt2 [--reps R] FILE"
-     " | bench train --model skipgram|cbow FILE | bench train --model next-token [--vocab-size V --vector-size D"
-     " --context T --batch-size B --steps N --optimizer adam --pos learned]"},
-    {"train", embedlab::cli::cmd_train,
-     "train --model skipgram|cbow|next-token --encoding E [--lowercase] --seed S FILE [--out table.npy]"
-     " [--out-tsv DIR] [--table input|output|position] [word2vec: --vector-size 100 --window 5 --negative 5"
-     " --min-count 5 --sample 1e-3 --alpha 0.025 --min-alpha 0.0001 --epochs 5 --cbow-sum] [next-token:"
-     " --vector-size 64 --context 32 --stride T --batch-size 16 --steps 1000"
-     " --pos none|learned|sinusoidal|rope|alibi --alibi-slope 0.5 --optimizer sgd|adam|adamw --lr X"
-     " --weight-decay W --scale --tie --valid-fraction 0.1]"},
-    {"neighbours", embedlab::cli::cmd_neighbours,
-     "neighbours --table T.npy (--id N | --word W --vocab metadata.tsv) [--k 10] [--metric cosine|euclidean]"},
-    {"analogy", embedlab::cli::cmd_analogy,
-     "analogy --table T.npy --positive a,b [--negative c] [--vocab metadata.tsv] [--k 10]"},
-    {"pca", embedlab::cli::cmd_pca, "pca --table T.npy [--k 2] [--ids 1,2,3]"},
-};
+std::string help_text() {
+  std::string s = "usage: embedlab <command> [flags] [FILE]   (embedlab <command> --help describes its flags)\n";
+  for (const CommandSpec* c : kCommands) s += "  " + embedlab::cli::usage_line(*c) + "\n";
+  s += "Every command also takes:\n";
+  for (const auto& f : embedlab::cli::global_flags()) {
+    s += std::string("  --") + f.name + " " + f.value + "  " + f.help + "\n";
+  }
+  s += "Flags may come before or after FILE; --name=value works like --name value; a switch takes no\n"
+       "value; \"--\" ends the flags. JSON goes to stdout, only when the command succeeded.\n"
+       "Exit codes: 0 success; 2 bad input (a flag, a value, a file, a size over the memory limit),\n"
+       "with one line \"embedlab: ...\" on stderr and nothing on stdout; 3 stdout could not be written.\n";
+  return s;
+}
 
-int usage(std::ostream& os) {
-  os << "usage: embedlab <command> [options]\n";
-  for (const auto& e : kCommands) os << "  embedlab " << e.usage << "\n";
-  return 2;
+// Writes all of s to stdout and flushes; on failure says why on stderr.
+int write_stdout(const std::string& s) {
+  errno = 0;
+  const bool ok = std::fwrite(s.data(), 1, s.size(), stdout) == s.size() && std::fflush(stdout) == 0;
+  if (ok) return 0;
+  std::fprintf(stderr, "embedlab: cannot write the output: %s\n", errno ? std::strerror(errno) : "write failed");
+  return kCannotWrite;
+}
+
+// One line on stderr, whatever the message holds (a .npy header ends with '\n').
+int report(const std::string& message) {
+  std::string line = "embedlab: ";
+  for (const char c : message) {
+    if (c == '\n') line += "\\n";
+    else if (c == '\r') line += "\\r";
+    else line += c;
+  }
+  std::cerr << line << "\n";
+  return kBadInput;
+}
+
+int report_out_of_memory(const std::string& where) {
+  try {
+    return report(embedlab::out_of_memory_message(where));
+  } catch (const std::exception&) {
+    return report(where + ": out of memory");
+  }
+}
+
+int run(const CommandSpec& spec, const std::vector<std::string>& words) {
+  embedlab::cli::Args args(spec, words);
+  if (args.help()) return write_stdout(embedlab::cli::command_help(spec));
+  if (args.has("memory-limit")) {
+    const uint64_t bytes = embedlab::parse_bytes("--memory-limit", args.text("memory-limit"));
+    embedlab::set_memory_limit_override(embedlab::MemoryLimits{bytes, bytes});
+  }
+  std::ostringstream out;
+  const int rc = spec.run(args, out);
+  if (rc != 0) return rc;
+  return write_stdout(std::move(out).str());
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) return usage(std::cerr);
-  const std::string name = argv[1];
-  if (name == "--help" || name == "-h" || name == "help") {
-    usage(std::cout);
-    return 0;
+  if (argc < 2) {
+    std::cerr << help_text();
+    return kBadInput;
   }
-  for (const auto& e : kCommands) {
-    if (name != e.name) continue;
-    try {
-      embedlab::cli::Args args(argc, argv, 2);
-      return e.run(args);
-    } catch (const std::exception& ex) {
-      std::cerr << "embedlab: " << ex.what() << "\n";
-      return 2;
-    }
+  std::string name = argv[1];
+  if (name == "--help" || name == "-h" || name == "help") return write_stdout(help_text());
+  int first = 2;
+  if (name == "bench") {
+    if (argc < 3) return report("bench: expected lookup, tokenize or train");
+    name += std::string(" ") + argv[2];
+    first = 3;
   }
-  std::cerr << "embedlab: unknown command '" << name << "'\n";
-  return usage(std::cerr);
+  const CommandSpec* spec = nullptr;
+  for (const CommandSpec* c : kCommands) {
+    if (name == c->name) spec = c;
+  }
+  if (!spec) {
+    if (first == 3) return report("bench: unknown benchmark '" + std::string(argv[2]) + "', expected lookup, tokenize or train");
+    report("unknown command '" + name + "'");
+    std::cerr << help_text();
+    return kBadInput;
+  }
+  try {
+    return run(*spec, std::vector<std::string>(argv + first, argv + argc));
+  } catch (const std::bad_alloc&) {
+    return report_out_of_memory(name);
+  } catch (const std::length_error&) {
+    return report_out_of_memory(name);
+  } catch (const std::exception& ex) {
+    return report(ex.what());
+  }
 }
