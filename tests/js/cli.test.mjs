@@ -1,0 +1,344 @@
+// node:test for the embedlab CLI's contract: strict parsing (flags before or after FILE, switches
+// without values, no stray words, no duplicates), exit code 2 with one "embedlab: ..." line on
+// stderr and nothing on stdout for every command's mistakes, files that are directories or
+// missing, output files that cannot be written, and stdout that cannot be written (exit 3).
+// Runs the native binary: EMBEDLAB_CLI, else build/native/embedlab.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { repoRoot } from './load-engine.mjs';
+
+const cli = process.env.EMBEDLAB_CLI || path.join(repoRoot, 'build/native/embedlab');
+
+function run(args, options = {}) {
+  return spawnSync(cli, args, { encoding: 'utf8', ...options });
+}
+
+// Runs a successful command and returns its stdout parsed as JSON.
+function json(args) {
+  const r = run(args);
+  assert.equal(r.status, 0, `embedlab ${args.join(' ')} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+// Asserts exit code 2, exactly "embedlab: <message>\n" on stderr and an empty stdout.
+function fails(args, message) {
+  const r = run(args);
+  assert.deepEqual({ status: r.status, stderr: r.stderr, stdout: r.stdout },
+    { status: 2, stderr: `embedlab: ${message}\n`, stdout: '' }, `embedlab ${args.join(' ')}`);
+}
+
+// float32 (rows, cols) -> the bytes of a version 1.0 .npy file, as numpy writes it.
+function npy(rows, cols, values) {
+  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${rows}, ${cols}), }`;
+  header += ' '.repeat((64 - ((10 + header.length + 1) % 64)) % 64) + '\n';
+  const head = Buffer.alloc(10);
+  Buffer.from('\x93NUMPY', 'latin1').copy(head);
+  head[6] = 1;
+  head.writeUInt16LE(header.length, 8);
+  return Buffer.concat([head, Buffer.from(header, 'latin1'), Buffer.from(Float32Array.from(values).buffer)]);
+}
+
+let dir, corpus, table, vocab, missing;
+before(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'embedlab-cli-'));
+  corpus = path.join(dir, 'corpus.txt');
+  fs.writeFileSync(corpus, 'the cat sat on the mat\nthe dog sat on the log\n');
+  table = path.join(dir, 'table.npy');
+  fs.writeFileSync(table, npy(4, 3, [1, 0, 0, 0.9, 0.1, 0, 0, 1, 0, 0, 0, 1]));
+  vocab = path.join(dir, 'metadata.tsv');
+  fs.writeFileSync(vocab, 'king\nqueen\nman\nwoman\n');
+  missing = path.join(dir, 'missing.txt');
+});
+after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const notFound = (where, p) => `${where}: cannot open '${p}': No such file or directory`;
+const isDirectory = (where, p) => `${where}: '${p}' is a directory, expected a file`;
+
+describe('every command: exit code 2, one line on stderr, nothing on stdout', () => {
+  it('init', () => {
+    const base = ['init', '--seed', '1', '--num-embeddings', '3', '--embedding-dim', '2'];
+    assert.deepEqual(json(base).shape, [3, 2]);
+    fails([...base, '--bogus'], '--bogus: is not an option of init');
+    fails([...base, 'stray'], "init: unexpected argument 'stray' (init takes no FILE)");
+    fails([...base, '--seed', '2'], '--seed: given twice');
+    fails(['init', '--num-embeddings', '3'], '--embedding-dim: is required');
+    fails(['init', '--num-embeddings', 'x', '--embedding-dim', '2'], "--num-embeddings: expected an integer, got 'x'");
+    fails(['init', '--num-embeddings', '0', '--embedding-dim', '2'], '--num-embeddings 0 out of range [1, 2147483647]');
+    fails(['init', '--num-embeddings', '3', '--embedding-dim'], '--embedding-dim: needs a value (D)');
+  });
+
+  it('lookup', () => {
+    const base = ['lookup', '--num-embeddings', '3', '--embedding-dim', '2', '--ids', '2,0'];
+    assert.deepEqual(json(base).shape, [2, 2]);
+    fails([...base, '--bogus=1'], '--bogus: is not an option of lookup');
+    fails([...base, 'stray'], "lookup: unexpected argument 'stray' (lookup takes no FILE)");
+    fails([...base, '--ids', '1'], '--ids: given twice');
+    fails(['lookup', '--num-embeddings', '3', '--embedding-dim', '2'], '--ids: is required');
+    fails([...base, '--max-norm', 'big'], "--max-norm: expected a finite number, got 'big'");
+    fails(['lookup', '--num-embeddings', '3', '--embedding-dim', '2', '--ids', '1,x'], "--ids: expected an integer, got 'x'");
+    fails(['lookup', '--num-embeddings', '3', '--embedding-dim', '2', '--ids', '3'], 'lookup: token id 3 out of range [0, 3)');
+  });
+
+  it('posenc', () => {
+    const base = ['posenc', '--kind', 'sinusoidal', '--positions', '3', '--dim', '4'];
+    assert.deepEqual(json(base).shape, [3, 4]);
+    fails([...base, '--bogus'], '--bogus: is not an option of posenc');
+    fails([...base, 'stray'], "posenc: unexpected argument 'stray' (posenc takes no FILE)");
+    fails([...base, '--dim=2'], '--dim: given twice');
+    fails(['posenc', '--positions', '3', '--dim', '4'], '--kind: is required');
+    fails([...base, '--base', '0.5'], '--base 0.5 out of range [1, 1000000000000]');
+    fails([...base, '--base', 'inf'], "--base: expected a finite number, got 'inf'");
+  });
+
+  it('tokenize', () => {
+    const base = ['tokenize', '--encoding', 'char', corpus];
+    assert.equal(json(base).bytes, 46);
+    fails([...base, '--bogus'], '--bogus: is not an option of tokenize');
+    fails([...base, 'stray'], "tokenize: unexpected argument 'stray' (tokenize takes FILE)");
+    fails([...base, '--encoding', 'word'], '--encoding: given twice');
+    fails(['tokenize', corpus], '--encoding: is required');
+    fails(['tokenize', '--encoding', 'char'], 'tokenize: missing the input FILE');
+    fails([...base, '--min-count', '0'], '--min-count 0 out of range [1, 9223372036854775807]');
+    fails(['tokenize', '--encoding', 'char', dir], isDirectory('tokenize', dir));
+    fails(['tokenize', '--encoding', 'char', missing], notFound('tokenize', missing));
+    fails(['tokenize', '--encoding', `bpe:${missing}`, corpus], notFound('--encoding', missing));
+    fails(['tokenize', '--encoding', 'char', '--memory-limit', '1MiB', '/dev/zero'],
+      "tokenize: file '/dev/zero' 1119744 bytes need 1.1 MiB; the limit here is 1.0 MiB");
+  });
+
+  it('decode', () => {
+    assert.equal(json(['decode', '--encoding', 'gpt2', '--ids', '40,367']).text, 'I H');
+    const base = ['decode', '--encoding', 'char', '--ids', '4', corpus];
+    assert.equal(json(base).text.length, 1);
+    fails([...base, '--bogus'], '--bogus: is not an option of decode');
+    fails([...base, 'stray'], "decode: unexpected argument 'stray' (decode takes [FILE])");
+    fails(['decode', '--encoding', 'gpt2', '--ids', '1', 'stray'], "decode: unexpected argument 'stray' (--encoding gpt2 takes no FILE)");
+    fails([...base, '--ids', '5'], '--ids: given twice');
+    fails(['decode', '--encoding', 'gpt2'], '--ids: is required');
+    fails(['decode', '--encoding', 'char', '--ids', '4'], 'decode: --encoding char needs the corpus FILE to rebuild the vocabulary');
+    fails(['decode', '--encoding', 'gpt2', '--ids', '99999999999'], '--ids 99999999999 out of range [-2147483648, 2147483647]');
+    fails(['decode', '--encoding', 'char', '--ids', '4', dir], isDirectory('decode', dir));
+    fails(['decode', '--encoding', 'char', '--ids', '4', missing], notFound('decode', missing));
+  });
+
+  it('bpe-train', () => {
+    const out = path.join(dir, 'merges.txt');
+    const base = ['bpe-train', '--vocab-size', '260', corpus, '-o', out];
+    assert.equal(json(base).vocab_size, 260);
+    assert.match(fs.readFileSync(out, 'utf8'), /^embedlab-bpe 1\n/);
+    fails([...base, '--bogus'], '--bogus: is not an option of bpe-train');
+    fails([...base, 'stray'], "bpe-train: unexpected argument 'stray' (bpe-train takes FILE)");
+    fails([...base, '--out', out], '--out: given twice');
+    fails(['bpe-train', '--vocab-size', '260', corpus], '--out: is required');
+    fails(['bpe-train', '--vocab-size', '255', corpus, '-o', out], '--vocab-size 255 out of range [256, 1048576]');
+    fails(['bpe-train', '--vocab-size', '260', dir, '-o', out], isDirectory('bpe-train', dir));
+    fails(['bpe-train', '--vocab-size', '260', missing, '-o', out], notFound('bpe-train', missing));
+    const nowhere = path.join(dir, 'no-such-dir', 'merges.txt');
+    fails(['bpe-train', '--vocab-size', '260', corpus, '-o', nowhere], `--out: cannot write '${nowhere}': No such file or directory`);
+    fails(['bpe-train', '--vocab-size', '260', corpus, '-o', dir], `--out: '${dir}' is a directory, expected a file`);
+  });
+
+  it('windows', () => {
+    const base = ['windows', '--encoding', 'char', '--max-length', '4', '--stride', '4', '--batch-size', '2', corpus];
+    assert.equal(json(base).samples, 11);
+    fails([...base, '--bogus'], '--bogus: is not an option of windows');
+    fails([...base, 'stray'], "windows: unexpected argument 'stray' (windows takes FILE)");
+    fails([...base, '--stride', '2'], '--stride: given twice');
+    fails(['windows', '--encoding', 'char', '--max-length', '4', '--batch-size', '2', corpus], '--stride: is required');
+    fails([...base, '--limit', '-1'], '--limit -1 out of range [0, 9223372036854775807]');
+    fails([...base, '--drop-last', 'maybe'], "--drop-last: expected true or false, got 'maybe'");
+    fails([...base, '--drop-last'], '--drop-last: needs a value (true|false)');
+    fails([...base, '--shuffle=yes'], "--shuffle: is a switch and takes no value, got 'yes'");
+    fails(['windows', '--encoding', 'char', '--max-length', '4', '--stride', '4', '--batch-size', '2', dir], isDirectory('windows', dir));
+    fails(['windows', '--encoding', 'char', '--max-length', '4', '--stride', '4', '--batch-size', '2', missing], notFound('windows', missing));
+  });
+
+  it('bench', () => {
+    fails(['bench'], 'bench: expected lookup, tokenize or train');
+    fails(['bench', 'sort'], "bench: unknown benchmark 'sort', expected lookup, tokenize or train");
+    fails(['bench', 'lookup', '--bogus'], '--bogus: is not an option of bench lookup');
+    fails(['bench', 'lookup', 'stray'], "bench lookup: unexpected argument 'stray' (bench lookup takes no FILE)");
+    fails(['bench', 'lookup', '--reps', '1', '--reps', '2'], '--reps: given twice');
+    fails(['bench', 'lookup', '--reps', '0'], '--reps 0 out of range [1, 1000]');
+    fails(['bench', 'tokenize', corpus], '--encoding: is required');
+    fails(['bench', 'tokenize', '--encoding', 'char', corpus, 'stray'], "bench tokenize: unexpected argument 'stray' (bench tokenize takes FILE)");
+    fails(['bench', 'tokenize', '--encoding', 'char', dir], isDirectory('bench tokenize', dir));
+    fails(['bench', 'tokenize', '--encoding', 'char', missing], notFound('bench tokenize', missing));
+    fails(['bench', 'train', '--model', 'skipgram'], 'bench train: missing the input FILE');
+    fails(['bench', 'train', '--model', 'next-token', corpus], `bench train: unexpected argument '${corpus}' (--model next-token takes no FILE)`);
+    fails(['bench', 'train', '--model', 'next-token', '--window', '3'], '--window: is not an option of bench train --model next-token');
+    fails(['bench', 'train', '--steps', 'many', '--model', 'next-token'], "--steps: expected an integer, got 'many'");
+    fails(['bench', 'train', dir], isDirectory('bench train', dir));
+  });
+
+  it('train', () => {
+    const base = ['train', '--model', 'next-token', '--encoding', 'char', '--seed', '1', '--steps', '2', '--context', '4',
+      '--batch-size', '2', '--vector-size', '4', corpus];
+    assert.equal(json(base).steps, 2);
+    fails([...base, '--bogus'], '--bogus: is not an option of train');
+    fails([...base, 'stray'], "train: unexpected argument 'stray' (train takes FILE)");
+    fails([...base, '--seed', '2'], '--seed: given twice');
+    fails(['train', '--model', 'next-token', '--encoding', 'char', corpus], '--seed: is required');
+    fails([...base, '--valid-fraction', '2'], '--valid-fraction 2 out of range [0, 0.9]');
+    fails([...base, '--lr', '1e'], "--lr: expected a finite number, got '1e'");
+    fails([...base, '--window', '2'], '--window: is not an option of train --model next-token');
+    fails(['train', '--model', 'skipgram', '--encoding', 'char', '--seed', '1', '--steps', '2', corpus],
+      '--steps: is not an option of train --model skipgram');
+    fails(['train', '--model', 'next-token', '--encoding', 'char', '--seed', '1', dir], isDirectory('train', dir));
+    fails(['train', '--model', 'next-token', '--encoding', 'char', '--seed', '1', missing], notFound('train', missing));
+    const nowhere = path.join(dir, 'no-such-dir', 't.npy');
+    fails([...base, '--out', nowhere], `--out: cannot write '${nowhere}': No such file or directory`);
+    fails([...base, '--out-tsv', corpus], `--out-tsv: '${corpus}' is not a directory`);
+  });
+
+  it('neighbours', () => {
+    const base = ['neighbours', '--table', table, '--id', '0', '--k', '1'];
+    assert.deepEqual(json(base).neighbours.map((n) => n.id), [1]);
+    fails([...base, '--bogus'], '--bogus: is not an option of neighbours');
+    fails([...base, 'stray'], "neighbours: unexpected argument 'stray' (neighbours takes no FILE)");
+    fails([...base, '--k', '2'], '--k: given twice');
+    fails(['neighbours', '--id', '0'], '--table: is required');
+    fails(['neighbours', '--table', table, '--id', '4'], '--id 4 out of range [0, 3]');
+    fails(['neighbours', '--table', table], 'neighbours: give the query as --id N or as --word W (with --vocab), one of them');
+    fails(['neighbours', '--table', table, '--vocab', vocab, '--id', '1', '--word', 'king'],
+      'neighbours: give the query as --id N or as --word W (with --vocab), one of them');
+    assert.equal(json(['neighbours', '--table', table, '--vocab', vocab, '--word', 'king', '--k', '1']).neighbours[0].label, 'queen');
+    fails(['neighbours', '--table', dir, '--id', '0'], isDirectory('--table', dir));
+    fails(['neighbours', '--table', missing, '--id', '0'], notFound('--table', missing));
+    fails(['neighbours', '--table', corpus, '--id', '0'], `--table ${corpus}: not a .npy file (no \\x93NUMPY magic)`);
+    fails(['neighbours', '--table', table, '--word', 'king', '--vocab', dir], isDirectory('--vocab', dir));
+  });
+
+  it('analogy', () => {
+    const base = ['analogy', '--table', table, '--vocab', vocab, '--positive', 'king,woman', '--negative', 'man', '--k', '1'];
+    assert.equal(json(base).neighbours.length, 1);
+    fails([...base, '--bogus'], '--bogus: is not an option of analogy');
+    fails([...base, 'stray'], "analogy: unexpected argument 'stray' (analogy takes no FILE)");
+    fails([...base, '--negative', 'king'], '--negative: given twice');
+    fails(['analogy', '--positive', '1'], '--table: is required');
+    fails(['analogy', '--table', table, '--positive', '1', '--k', '1.5'], "--k: expected an integer, got '1.5'");
+    fails(['analogy', '--table', dir, '--positive', '1'], isDirectory('--table', dir));
+    fails(['analogy', '--table', table, '--vocab', missing, '--positive', 'king'], notFound('--vocab', missing));
+  });
+
+  it('pca', () => {
+    const base = ['pca', '--table', table, '--k', '2'];
+    assert.deepEqual(json(base).points.shape, [4, 2]);
+    fails([...base, '--bogus'], '--bogus: is not an option of pca');
+    fails([...base, 'stray'], "pca: unexpected argument 'stray' (pca takes no FILE)");
+    fails([...base, '--k', '1'], '--k: given twice');
+    fails(['pca', '--k', '2'], '--table: is required');
+    fails(['pca', '--table', table, '--k', ' 2'], "--k: expected an integer, got ' 2'");
+    fails(['pca', '--table', dir], isDirectory('--table', dir));
+    fails(['pca', '--table', missing], notFound('--table', missing));
+  });
+});
+
+describe('parsing', () => {
+  it('takes flags before or after FILE, and --name=value like --name value', () => {
+    const before = json(['tokenize', '--encoding', 'word', '--lowercase', corpus]);
+    assert.deepEqual(json(['tokenize', corpus, '--encoding', 'word', '--lowercase']), before);
+    assert.deepEqual(json(['tokenize', '--lowercase', corpus, '--encoding=word']), before);
+    assert.deepEqual(json(['tokenize', '--encoding', 'word', '--lowercase', '--', corpus]), before);
+  });
+
+  it('does not let a switch swallow FILE: train ... --scale FILE', () => {
+    const s = json(['train', '--model', 'next-token', '--encoding', 'char', '--seed', '1', '--steps', '2', '--context', '4',
+      '--batch-size', '2', '--vector-size', '4', '--scale', corpus]);
+    assert.equal(s.settings.scale, true);
+    assert.equal(s.steps, 2);
+  });
+
+  it('rejects a value on a switch, true or false alike', () => {
+    const base = ['lookup', '--num-embeddings', '3', '--embedding-dim', '2', '--ids', '1'];
+    fails([...base, '--scale=false'], "--scale: is a switch and takes no value, got 'false'");
+    fails([...base, '--scale=true'], "--scale: is a switch and takes no value, got 'true'");
+    assert.notDeepEqual(json([...base, '--scale']).data, json(base).data);
+  });
+
+  it('keeps windows --drop-last a valued flag', () => {
+    const base = ['windows', '--encoding', 'char', '--max-length', '4', '--stride', '4', '--batch-size', '2', corpus];
+    assert.equal(json([...base, '--drop-last', 'false']).batches, 6);
+    assert.equal(json([...base, '--drop-last=true']).batches, 5);
+  });
+
+  it('reads a negative number as a value, and a --word as a missing value', () => {
+    assert.deepEqual(json(['init', '--num-embeddings', '3', '--embedding-dim', '2', '--padding-idx', '-1']).data.slice(4), [0, 0]);
+    fails(['init', '--num-embeddings', '--embedding-dim', '2'], '--num-embeddings: needs a value (V)');
+    fails(['init', '-x'], '-x: is not an option of init');
+  });
+
+  it('prints numbers as written in range messages', () => {
+    fails(['lookup', '--num-embeddings', '3', '--embedding-dim', '2', '--ids', '1', '--max-norm', '-0.5'],
+      '--max-norm -0.5 out of range [0, 3.4e+38]');
+    fails(['train', '--model', 'next-token', '--encoding', 'char', '--seed', '1', '--valid-fraction', '0.95', corpus],
+      '--valid-fraction 0.95 out of range [0, 0.9]');
+    fails(['init', '--seed', '99999999999999999999', '--num-embeddings', '1', '--embedding-dim', '1'],
+      '--seed 99999999999999999999 out of range [0, 9223372036854775807]');
+  });
+
+  it('applies --memory-limit and EMBEDLAB_MEMORY_LIMIT before anything is allocated', () => {
+    fails(['init', '--num-embeddings', '100000', '--embedding-dim', '100000', '--memory-limit', '1GiB'],
+      'Embedding: table 100000 x 100000 float32 need 37.3 GiB; the limit here is 1.0 GiB');
+    fails(['init', '--num-embeddings', '1', '--embedding-dim', '1', '--memory-limit', 'lots'],
+      "--memory-limit: expected a size such as 512MiB or 8GiB, got 'lots'");
+    const r = run(['tokenize', '--encoding', 'char', corpus], { env: { ...process.env, EMBEDLAB_MEMORY_LIMIT: '16' } });
+    assert.deepEqual({ status: r.status, stderr: r.stderr, stdout: r.stdout },
+      { status: 2, stderr: `embedlab: tokenize: file '${corpus}' 46 bytes need 46 B; the limit here is 16 B\n`, stdout: '' });
+    // the flag wins over the environment
+    const flag = run(['tokenize', '--encoding', 'char', '--memory-limit', '1MiB', corpus], { env: { ...process.env, EMBEDLAB_MEMORY_LIMIT: '16' } });
+    assert.equal(flag.status, 0, flag.stderr);
+  });
+});
+
+describe('output', () => {
+  it('exits 3 with a message when stdout cannot be written (> /dev/full)', () => {
+    const full = fs.openSync('/dev/full', 'w');
+    try {
+      for (const args of [['init', '--num-embeddings', '2', '--embedding-dim', '2'], ['--help']]) {
+        const r = run(args, { stdio: ['ignore', full, 'pipe'] });
+        assert.equal(r.status, 3, `embedlab ${args.join(' ')}`);
+        assert.equal(r.stderr, 'embedlab: cannot write the output: No space left on device\n');
+      }
+    } finally {
+      fs.closeSync(full);
+    }
+  });
+
+  it('writes no output file when a flag is wrong', () => {
+    const out = path.join(dir, 'never.txt');
+    fails(['bpe-train', '--vocab-size', '260', corpus, '-o', out, '--scale'], '--scale: is not an option of bpe-train');
+    assert.equal(fs.existsSync(out), false);
+  });
+
+  it('lists every command and every flag in --help, generated from the declarations', () => {
+    const r = run(['--help']);
+    assert.equal(r.status, 0);
+    for (const c of ['init', 'lookup', 'posenc', 'tokenize', 'decode', 'bpe-train', 'windows', 'bench lookup',
+      'bench tokenize', 'bench train', 'train', 'neighbours', 'analogy', 'pca']) {
+      assert.match(r.stdout, new RegExp(`^  embedlab ${c} `, 'm'), c);
+      // each flag the command's help lists appears in the overview and is accepted by the parser
+      const help = run([...c.split(' '), '--help']);
+      assert.equal(help.status, 0, c);
+      const line = r.stdout.split('\n').find((l) => l.startsWith(`  embedlab ${c} `));
+      for (const [, flag] of help.stdout.matchAll(/^ {2}(?:-o, )?--([a-z-]+)/gm)) {
+        if (flag !== 'memory-limit') assert.ok(line.includes(`--${flag}`), `${c} --${flag}`);
+        const bad = run([...c.split(' '), `--${flag}`, `--${flag}`]);
+        assert.doesNotMatch(bad.stderr, /is not an option/, `${c} --${flag}`);
+      }
+    }
+    assert.match(r.stdout, /--memory-limit SIZE/);
+    assert.match(r.stdout, /Exit codes: 0 success; 2 bad input/);
+  });
+
+  it('prints the usage on stderr for an unknown command', () => {
+    const r = run(['frobnicate']);
+    assert.equal(r.status, 2);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /^embedlab: unknown command 'frobnicate'\nusage: embedlab <command>/);
+  });
+});
