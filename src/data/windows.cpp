@@ -85,7 +85,8 @@ std::vector<std::pair<int32_t, int32_t>> skipgram_pairs(std::span<const int32_t>
   plan("skipgram_pairs", "(center, context) pairs", {n, 2 * w, 2}, kInt32);
   pairs.reserve(static_cast<size_t>(2 * w * n - w * (w + 1)));
   for (int64_t i = 0; i < n; ++i) {
-    const int64_t lo = std::max<int64_t>(0, i - window), hi = std::min(n - 1, i + window);
+    // w, not window: i + window overflows int64 for a huge window (found by fuzz_windows)
+    const int64_t lo = std::max<int64_t>(0, i - w), hi = std::min(n - 1, i + w);
     for (int64_t j = lo; j <= hi; ++j) {
       if (j != i) pairs.emplace_back(ids[i], ids[j]);
     }
