@@ -1,5 +1,6 @@
 // node:test for the wasm module's JS API: the same numbers as torch and the native build,
-// native = wasm bitwise, errors as JS Errors, and a module that survives 100,000 failures.
+// native = wasm bitwise, errors as JS Errors naming the argument, and a module that survives
+// 100,000 failures (tests/js/limits.test.mjs does that for every kind of failure).
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -115,25 +116,78 @@ describe('errors', () => {
     assert.throws(() => emb.forward([-1]), { message: 'lookup: token id -1 out of range [0, 10)' });
     assert.throws(() => emb.forward([1.5]), { message: 'lookup: token id 1.5 at index 0 is not an integer' });
     assert.throws(() => new M.Embedding(0, 3), /numEmbeddings 0 must be an integer in \[1, 2147483647\]/);
-    assert.throws(() => new M.Embedding(1e9, 1000), /more than the limit of 3758096384 bytes/);
+    assert.throws(() => new M.Embedding(1e9, 1000), { message: 'Embedding: table 1000000000 x 1000 float32 need 3.6 TiB; the limit here is 2.0 GiB' });
     assert.throws(() => M.sinusoidal(4, 5), { message: 'sinusoidal: dim must be even, got 5' });
     assert.throws(() => M.manualSeed(-1), /seed -1 must be an integer/);
     assert.throws(() => new M.Embedding(4, 3, { paddingIdx: 9 }), { message: 'Embedding: padding_idx 9 out of range [-4, 4)' });
     emb.delete();
   });
 
+  it('name the argument and its range for numbers that are not integers in range, before any cast', () => {
+    const lin = new M.Linear(2, 2);
+    const x = new Float32Array(0);
+    for (const [n, shown] of [[2 ** 31, '2147483648'], [-1, '-1'], [1.5, '1.5'], [NaN, 'NaN'], [Infinity, 'Infinity'], [-Infinity, '-Infinity'], [2 ** 64, '18446744073709551616']]) {
+      assert.throws(() => lin.forward(x, n), { message: `Linear.forward: n ${shown} must be an integer in [0, 2147483647]` });
+    }
+    assert.deepEqual(lin.forward(x, 0), new Float32Array(0));
+    lin.delete();
+    // fractions are rejected, not truncated (1.5 used to become 1)
+    assert.throws(() => M.sinusoidal(4.5, 4), { message: 'sinusoidal: positions 4.5 must be an integer in [1, 2147483647]' });
+    assert.throws(() => M.sinusoidal(4, 2 ** 32 + 4), { message: 'sinusoidal: dim 4294967300 must be an integer in [1, 2147483647]' });
+    assert.throws(() => M.learnedPositions(NaN, 4), { message: 'learnedPositions: positions NaN must be an integer in [1, 2147483647]' });
+    assert.throws(() => M.ropeApply(new Float32Array(4), 1, 4, 0.5), { message: 'ropeApply: offset 0.5 must be an integer in [0, 2147483647]' });
+    assert.throws(() => M.alibi(1, -3), { message: 'alibi: positions -3 must be an integer in [1, 2147483647]' });
+    assert.throws(() => M.positionSimilarity(new Float32Array(1), 2 ** 32 + 1, 1), { message: 'positionSimilarity: positions 4294967297 must be an integer in [1, 2147483647]' });
+    assert.throws(() => new M.Embedding(3, 2.5), { message: 'Embedding: embeddingDim 2.5 must be an integer in [1, 2147483647]' });
+    assert.throws(() => new M.Embedding(3, 2, { maxNorm: 1e300 }), { message: 'Embedding: maxNorm 1e+300 is beyond the float32 range' });
+    assert.throws(() => new M.Embedding(3, 2, { maxNorm: NaN }), { message: 'Embedding: max_norm must be a finite number >= 0, got nan' });
+    assert.throws(() => M.manualSeed(0.5), { message: 'manualSeed: seed 0.5 must be an integer in [0, 9007199254740991]' });
+    assert.throws(() => M.manualSeed(2 ** 53), { message: 'manualSeed: seed 9007199254740992 must be an integer in [0, 9007199254740991]' });
+    const emb = new M.Embedding(4, 2);
+    assert.throws(() => emb.forwardWithPositions([1], new Float32Array(2), 1.5), { message: 'forwardWithPositions: positions 1.5 must be an integer in [1, 2147483647]' });
+    assert.throws(() => M.benchLookup({ reps: 1e6 }), { message: 'benchLookup: reps 1000000 must be an integer in [1, 1000]' });
+    emb.delete();
+  });
+
+  it('refuse raw calls with the wrong kind of argument (the C++ side is the guard)', () => {
+    // The JS wrappers check types first; these raw calls bypass them and still get a message.
+    const { takeError } = M._api;
+    assert.equal(M._positionSimilarity([1, 2], 1, 2, false), undefined);
+    assert.equal(takeError(), 'positionSimilarity: table must be a Float32Array');
+    assert.equal(M._slidingWindows(new Int32Array(9), 4, 4, 4, false, -1, true), undefined);
+    assert.equal(takeError(), 'slidingWindows: seed -1 must be an integer in [0, 9007199254740991]');
+    const h = new M._Trainer();
+    assert.equal(h.initNextToken(new Int32Array(9), { vocabSize: 5, vectorSize: 1.5 }), false);
+    assert.equal(takeError(), 'Trainer.nextToken: vectorSize 1.5 must be an integer in [-2147483648, 2147483647]');
+    assert.equal(h.initNextToken(new Int32Array(9), { vocabSize: '5' }), false);
+    assert.equal(takeError(), 'Trainer.nextToken: vocabSize must be a number');
+    assert.equal(h.initNextToken(new Int32Array(9), null), false);
+    assert.equal(takeError(), 'Trainer.nextToken: options must be an object');
+    assert.equal(h.initWord2Vec(new Int32Array(3), Float64Array.of(0, 1.5, 3), new Float64Array(0), {}), false);
+    assert.equal(takeError(), 'Trainer.word2vec: sentenceStarts[1] 1.5 must be an integer in [0, 9007199254740991]');
+    assert.equal(h.table('x'.repeat(300)), undefined);
+    assert.equal(takeError(), 'Trainer.table: name must be a name of at most 256 characters, got 300');
+    h.delete();
+    const t = new M._Tokenizer();
+    assert.equal(t.initBpe('embedlab-bpe 1'), false);
+    assert.equal(takeError(), 'Tokenizer.fromBpe: file must be a Uint8Array');
+    t.delete();
+    assert.equal(takeError(), '', 'taking the error cleared it');
+  });
+
   it('leave the module working with flat memory after 100,000 failing calls', () => {
     M.manualSeed(0);
     const emb = new M.Embedding(10, 10);
     const before = emb.forward([3]);
-    const heap = M.HEAP8.length;
+    const heap = M.HEAP8.buffer.byteLength, stack = M.stackSave();
     for (let i = 0; i < 100000; i++) {
       try { emb.forward([10]); } catch { /* expected */ }
     }
     for (let i = 0; i < 1000; i++) {
       try { new M.Embedding(-1, 2); } catch { /* expected */ }
     }
-    assert.equal(M.HEAP8.length, heap, 'heap did not grow');
+    assert.equal(M.HEAP8.buffer.byteLength, heap, 'heap did not grow');
+    assert.equal(M.stackSave(), stack, 'stack pointer unchanged');
     assert.deepEqual(emb.forward([3]), before);
     emb.delete();
   });

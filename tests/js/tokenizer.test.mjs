@@ -68,6 +68,33 @@ describe('Tokenizer.gpt2', () => {
     tok.delete();
   });
 
+  it('keeps U+FEFF at the start, in the middle and alone: text crosses the boundary as bytes', () => {
+    // Emscripten's UTF8ToString (a TextDecoder for > 16 bytes) used to drop a leading BOM.
+    const enc = require(path.join(repoRoot, 'node_modules/tiktoken')).get_encoding('gpt2');
+    const tok = M.Tokenizer.gpt2();
+    const bom = '\ufeff';
+    for (const s of [bom + 'a'.repeat(14), bom, bom + bom + ' and more than sixteen bytes', 'a'.repeat(20) + bom + 'b', 'x' + bom, bom + bom]) {
+      const ids = tok.encode(s);
+      assert.deepEqual(Array.from(ids), Array.from(enc.encode_ordinary(s)), JSON.stringify(s));
+      assert.equal(tok.decode(ids), s, JSON.stringify(s));
+    }
+    assert.deepEqual(Array.from(tok.encode(bom)), [171, 119, 123]);  // EF BB BF, one byte token each
+    assert.equal(tok.decode([171, 119, 123, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64]), bom + 'a'.repeat(14));
+    assert.deepEqual(Array.from(tok.tokenBytes(171)), [0xef]);
+    tok.delete();
+  });
+
+  it('turns lone surrogates into U+FFFD as before, wherever they are', () => {
+    const enc = require(path.join(repoRoot, 'node_modules/tiktoken')).get_encoding('gpt2');
+    const tok = M.Tokenizer.gpt2();
+    for (const [s, wellFormed] of [['\ud800', '\ufffd'], ['\udc00x', '\ufffdx'], ['\ufeff\ud800', '\ufeff\ufffd'], ['a'.repeat(20) + '\udbff', 'a'.repeat(20) + '\ufffd']]) {
+      const ids = tok.encode(s);
+      assert.deepEqual(Array.from(ids), Array.from(enc.encode_ordinary(wellFormed)), JSON.stringify(s));
+      assert.equal(tok.decode(ids), wellFormed);
+    }
+    tok.delete();
+  });
+
   it('maps <|endoftext|> to 50256 only with allowSpecial', () => {
     const tok = M.Tokenizer.gpt2();
     assert.deepEqual(Array.from(tok.encode('<|endoftext|>')), [27, 91, 437, 1659, 5239, 91, 29]);
@@ -104,7 +131,20 @@ describe('Tokenizer.fromCorpus', () => {
     g.delete();
   });
 
+  it('keeps U+FEFF in corpus tokens, token strings and decoded text', () => {
+    const ws = M.Tokenizer.fromCorpus('whitespace', '\ufeffhello world \ufeffhello \ufeff');
+    const strings = ws.tokenStrings(Array.from({ length: ws.vocabSize }, (_, i) => i));
+    assert.ok(strings.includes('\ufeffhello') && strings.includes('\ufeff'), JSON.stringify(strings));
+    assert.equal(ws.tokenString(strings.indexOf('\ufeffhello')), '\ufeffhello');
+    assert.equal(ws.decode(ws.encode('\ufeffhello world')), '\ufeffhello world');
+    ws.delete();
+    const ch = M.Tokenizer.fromCorpus('char', '\ufeffab');
+    assert.equal(ch.decode(ch.encode('\ufeffba\ufeff')), '\ufeffba\ufeff');
+    ch.delete();
+  });
+
   it('fails with clear messages on a bad kind or option', () => {
+    assert.throws(() => M.Tokenizer.fromCorpus('\ufeffword', 'a'), { message: "vocab: unknown kind '\ufeffword', expected whitespace, word or char" });
     assert.throws(() => M.Tokenizer.fromCorpus('bytes', 'a'), { message: "vocab: unknown kind 'bytes', expected whitespace, word or char" });
     assert.throws(() => M.Tokenizer.fromCorpus('word', 'a', { minCount: 0 }), { message: 'Tokenizer.fromCorpus: minCount 0 must be an integer in [1, 2147483647]' });
     assert.throws(() => M.Tokenizer.fromCorpus('word', 'a', { lower: true }), { message: "Tokenizer.fromCorpus: unknown option 'lower', expected lowercase, minCount, maxSize" });
@@ -193,5 +233,21 @@ describe('BpeTrainer', () => {
   it('refuses a vocabulary below 256 and a malformed merge file', () => {
     assert.throws(() => new M.BpeTrainer('abc', 100), { message: 'bpe train: vocab_size must be >= 256, got 100' });
     assert.throws(() => M.Tokenizer.fromBpe('nope'), { message: "bpe load: line 1: expected 'embedlab-bpe 1', got 'nope'" });
+    assert.throws(() => M.Tokenizer.fromBpe('\ufeffnope'), { message: "bpe load: line 1: expected 'embedlab-bpe 1', got '\ufeffnope'" });
+    assert.throws(() => new M.BpeTrainer('abc', 300).step(1.5), { message: 'BpeTrainer.step: n 1.5 must be an integer in [0, 2147483647]' });
+  });
+
+  it('returns merged tokens made of U+FEFF exactly, however long', () => {
+    // 24 BOMs in a row: merges build tokens of 2, 4, 8 ... BOMs (6 bytes and up: > 16 bytes).
+    const bom = '\ufeff';
+    const tr = new M.BpeTrainer(bom.repeat(24), 270);
+    const merges = tr.step(20);
+    const tokens = merges.map((m) => m.token);
+    for (const n of [1, 2, 4, 8]) assert.ok(tokens.includes(bom.repeat(n)), JSON.stringify(tokens));
+    const tok = tr.tokenizer();
+    assert.equal(tok.decode(tok.encode(bom.repeat(24))), bom.repeat(24));
+    assert.deepEqual(merges.map((m) => tok.tokenString(m.id)), tokens);
+    tok.delete();
+    tr.delete();
   });
 });

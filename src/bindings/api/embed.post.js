@@ -10,14 +10,37 @@
 //   emb.delete();
 //
 // Every failure arrives as a JS Error carrying the C++ message, e.g.
-// "lookup: token id 10 out of range [0, 10)". The raw calls never throw across the wasm
-// boundary (they store the message and return undefined), so failing in a loop leaks nothing.
+// "lookup: token id 10 out of range [0, 10)" or, for sizes, the planner's
+// "lookup: output 64 x 67108864 float32 need 16.0 GiB; the limit here is 2.0 GiB". The raw
+// calls never throw across the wasm boundary (they store the message and return undefined), so
+// failing in a loop leaks nothing, and no argument can trap the module: C++ checks every number
+// (fractions, NaN, Infinity, out-of-range values fail with the argument's name and range) and
+// plans every buffer before allocating it.
+//
+// Text crosses the boundary as UTF-8 bytes: strings go in through TextEncoder and every string
+// result (decode, tokenString(s), BpeTrainer merges' token, save(), error messages) comes back
+// as bytes decoded with TextDecoder('utf-8', {ignoreBOM: true}), so a U+FEFF anywhere survives.
+// This is invisible to callers: the API takes and returns JS strings as before.
 (function (M) {
   'use strict';
 
+  // UTF-8 both ways; subtle: ignoreBOM keeps a leading U+FEFF (the default strips it), and
+  // fatal: false is safe because C++ already replaced invalid UTF-8 in every string result.
+  const utf8Decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  const utf8Encoder = new TextEncoder();
+  const fromUtf8 = (bytes) => utf8Decoder.decode(bytes);
+  // A JS string -> its UTF-8 bytes; lone surrogates become U+FFFD (as tiktoken sees them).
+  const toUtf8 = (text) => utf8Encoder.encode(text);
+
+  // The message the last raw call left ('' when it succeeded); taking it clears it.
+  function takeError() {
+    const bytes = M._takeError();
+    return bytes === undefined ? '' : fromUtf8(bytes);
+  }
+
   // Throws the message the last raw call left, if any; else returns result.
   function check(result) {
-    const message = M._takeError();
+    const message = takeError();
     if (message) throw new Error(message);
     return result;
   }
@@ -107,7 +130,7 @@
     }
     _init(call) {
       const ok = call();
-      const message = M._takeError();
+      const message = takeError();
       if (!ok || message) {
         this._h.delete();
         this._h = null;
@@ -168,7 +191,7 @@
       integer(outFeatures, 'Linear', 'outFeatures', 1, 2147483647);
       this._h = new M._Linear();
       const ok = this._h.init(inFeatures, outFeatures);
-      const message = M._takeError();
+      const message = takeError();
       if (!ok || message) {
         this._h.delete();
         this._h = null;
@@ -203,9 +226,10 @@
     check(M._positionSimilarity(toFloats(table, 'positionSimilarity'), Number(positions), Number(dim), !!(opts && opts.cosine)));
   M.benchLookup = (o) => {
     o = o || {};
-    return check(M._benchLookup(o.numEmbeddings ?? 50257, o.embeddingDim ?? 768, o.batch ?? 32, o.context ?? 256, o.reps ?? 15));
+    return check(M._benchLookup(Number(o.numEmbeddings ?? 50257), Number(o.embeddingDim ?? 768), Number(o.batch ?? 32),
+      Number(o.context ?? 256), Number(o.reps ?? 15)));
   };
 
   // Shared helpers for the wrappers other areas append below.
-  M._api = { check, toIds, toFloats, integer, describe };
+  M._api = { check, takeError, toIds, toFloats, integer, describe, fromUtf8, toUtf8 };
 })(Module);

@@ -6,14 +6,17 @@
 //   const ds = M.slidingWindows(ids, { maxLength: 4, stride: 4, batchSize: 4 });
 //   ds.batch(0);                                    // {rows, inputs: Int32Array(rows*4), targets}
 //   const tr = new M.BpeTrainer(text, 512);  tr.step(10);  // [{left, right, id, count, token}]
+// Text goes to C++ as UTF-8 bytes and comes back as bytes decoded here (see embed.post.js), so
+// every string, a leading U+FEFF included, survives exactly; Uint8Array inputs are raw bytes.
 (function (M) {
   'use strict';
-  const { check, toIds, integer, describe } = M._api;
+  const { check, takeError, toIds, integer, describe, fromUtf8, toUtf8 } = M._api;
 
-  // subtle: a JS string with a lone surrogate would reach C++ as invalid UTF-8 (0xED 0xA0 0x80);
-  // tiktoken (TextEncoder) sees U+FFFD there, so make the string well-formed first.
+  // Text goes into wasm as UTF-8 bytes (a Uint8Array), exactly: a string is encoded with
+  // TextEncoder, which turns a lone surrogate into U+FFFD as tiktoken sees it; a Uint8Array
+  // is taken as the bytes themselves.
   function text(t, where) {
-    if (typeof t === 'string') return t.isWellFormed && !t.isWellFormed() ? t.toWellFormed() : t;
+    if (typeof t === 'string') return toUtf8(t);
     if (t instanceof Uint8Array) return t;
     throw new Error(`${where}: text must be a string or a Uint8Array, got ${describe(t)}`);
   }
@@ -27,7 +30,7 @@
     constructor(init) {
       this._h = new M._Tokenizer();
       const ok = init(this._h);
-      const message = M._takeError();
+      const message = takeError();
       if (!ok || message) {
         this._h.delete();
         this._h = null;
@@ -61,14 +64,18 @@
     // ids -> string (invalid UTF-8 replaced by U+FFFD).
     decode(ids) {
       const h = this._live('decode');
-      return check(h.decode(toIds(ids, 'decode', h.vocabSize())));
+      return fromUtf8(check(h.decode(toIds(ids, 'decode', h.vocabSize()))));
     }
+    // id -> Uint8Array: the token's raw bytes.
     tokenBytes(id) { return check(this._live('tokenBytes').tokenBytes(Number(id))); }
     tokenString(id) { return this.tokenStrings([id])[0]; }
-    // ids -> display strings, one per id.
+    // ids -> display strings, one per id (C++ sends them as one byte buffer and their ends).
     tokenStrings(ids) {
       const h = this._live('tokenStrings');
-      return check(h.tokenStrings(toIds(ids, 'tokenStrings', h.vocabSize())));
+      const { bytes, ends } = check(h.tokenStrings(toIds(ids, 'tokenStrings', h.vocabSize())));
+      const out = new Array(ends.length);
+      for (let k = 0, start = 0; k < ends.length; start = ends[k], k++) out[k] = fromUtf8(bytes.subarray(start, ends[k]));
+      return out;
     }
     // Float64Array (vocabSize) of corpus counts for word/char vocabularies; null for BPE kinds.
     counts() { return check(this._live('counts').counts()) ?? null; }
@@ -85,7 +92,7 @@
       const t = text(corpus, 'BpeTrainer');
       this._h = new M._BpeTrainer();
       const ok = this._h.init(t, Number(vocabSize));
-      const message = M._takeError();
+      const message = takeError();
       if (!ok || message) {
         this._h.delete();
         this._h = null;
@@ -98,12 +105,16 @@
     }
     // Up to n merges (default 1) -> [{left, right, id, count, token, tokens}]; [] when done.
     // count: occurrences of the pair when merged; tokens: the training text's token count after it.
-    step(n) { return check(this._live('step').step(Number(n ?? 1))); }
+    step(n) {
+      const merges = check(this._live('step').step(Number(n ?? 1)));
+      for (const m of merges) m.token = fromUtf8(m.token);
+      return merges;
+    }
     get done() { return this._live('done').done(); }
     get vocabSize() { return this._live('vocabSize').vocabSize(); }
     get tokenCount() { return this._live('tokenCount').tokenCount(); }
     // The merge file text (see src/tokenizer/bpe.hpp for the format).
-    save() { return check(this._live('save').save()); }
+    save() { return fromUtf8(check(this._live('save').save())); }
     tokenizer() { return Tokenizer.fromBpe(this.save()); }
     delete() {
       if (this._h) this._h.delete();
@@ -145,6 +156,6 @@
   // {encoding = 'gpt2', reps = 7} -> {mb_per_s, median_ms, tokens, ...} for text (fresh tokenizer per rep).
   M.benchTokenize = (t, o) => {
     o = o || {};
-    return check(M._benchTokenize(text(t, 'benchTokenize'), o.encoding ?? 'gpt2', o.reps ?? 7));
+    return check(M._benchTokenize(text(t, 'benchTokenize'), String(o.encoding ?? 'gpt2'), Number(o.reps ?? 7)));
   };
 })(Module);

@@ -11,7 +11,7 @@
 // A diverging run throws "train: loss became nan at step 37 with learning rate 10; lower the learning rate".
 (function (M) {
   'use strict';
-  const { check, toIds, integer, describe } = M._api;
+  const { check, takeError, toIds, integer, describe } = M._api;
 
   const WORD2VEC_KEYS = ['sg', 'vectorSize', 'window', 'negative', 'minCount', 'sample', 'alpha', 'minAlpha',
     'epochs', 'cbowMean', 'batchWords', 'seed', 'counts'];
@@ -45,7 +45,7 @@
     constructor(init) {
       this._h = new M._Trainer();
       const ok = init(this._h);
-      const message = M._takeError();
+      const message = takeError();
       if (!ok || message) {
         this._h.delete();
         this._h = null;
@@ -107,8 +107,8 @@
 
   M.benchNextToken = (o) => {
     o = o || {};
-    return check(M._benchNextToken(o.vocabSize ?? 5000, o.vectorSize ?? 64, o.context ?? 32, o.batchSize ?? 256,
-      o.steps ?? 5, o.optimizer ?? 'adam', o.pos ?? 'learned'));
+    return check(M._benchNextToken(Number(o.vocabSize ?? 5000), Number(o.vectorSize ?? 64), Number(o.context ?? 32),
+      Number(o.batchSize ?? 256), Number(o.steps ?? 5), String(o.optimizer ?? 'adam'), String(o.pos ?? 'learned')));
   };
   // word2vec with gensim's defaults over (ids, sentenceStarts, counts): {effective_words_per_s, ...}
   M.benchWord2Vec = (ids, sentenceStarts, counts, sg = true) =>
