@@ -135,8 +135,8 @@ val take_error() {
   if (!e.set) return val::undefined();
   e.set = false;
   if (e.out_of_memory) {
-    static const std::string fixed = "out of memory";  // built at the first failure, not here
-    return bytes_out(fixed);
+    static constexpr char kFixed[] = "out of memory";  // a literal: nothing to allocate here
+    return copy_out(reinterpret_cast<const uint8_t*>(kFixed), sizeof kFixed - 1);
   }
   std::string m;
   m.swap(e.message);
