@@ -33,13 +33,16 @@ if(EMBEDLAB_SANITIZE)
 endif()
 
 # One executable per tests/fuzz/fuzz_<name>.cpp, named fuzz_<name>; fuzz_cli_args also compiles
-# the CLI's argument parser (src/cli/args.cpp), which is not part of embedlab_core.
+# the CLI (src/cli/*.cpp but main.cpp: the parser and the commands' flag declarations), which is
+# not part of embedlab_core.
 function(embedlab_add_fuzzers)
   if(NOT EMBEDLAB_FUZZ)
     return()
   endif()
   target_compile_options(embedlab_core PRIVATE -fsanitize=fuzzer-no-link)
   file(GLOB fuzz_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/fuzz/fuzz_*.cpp)
+  file(GLOB cli_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/cli/*.cpp)
+  list(FILTER cli_sources EXCLUDE REGEX "/src/cli/main\\.cpp$")
   foreach(source ${fuzz_sources})
     get_filename_component(name ${source} NAME_WE)
     add_executable(${name} ${source})
@@ -47,7 +50,7 @@ function(embedlab_add_fuzzers)
     target_compile_options(${name} PRIVATE -fsanitize=fuzzer)
     target_link_options(${name} PRIVATE -fsanitize=fuzzer)
     if(name STREQUAL "fuzz_cli_args")
-      target_sources(${name} PRIVATE ${PROJECT_SOURCE_DIR}/src/cli/args.cpp)
+      target_sources(${name} PRIVATE ${cli_sources})
     endif()
   endforeach()
 endfunction()
