@@ -28,6 +28,9 @@ BpeTrainer::BpeTrainer(std::string_view text, int64_t vocab_size) : target_(voca
   std::unordered_map<std::string_view, int32_t> index;
   Gpt2Splitter split(text);
   for (std::string_view piece; split.next(piece);) {
+    if (pieces_.size() == static_cast<size_t>(INT32_MAX)) {  // pieces are int32 indexes
+      fail("bpe train", "more than 2147483647 distinct pieces do not fit in int32 indexes");
+    }
     auto [it, fresh] = index.try_emplace(piece, static_cast<int32_t>(pieces_.size()));
     if (fresh) {
       pieces_.emplace_back(piece.begin(), piece.end());
@@ -40,9 +43,6 @@ BpeTrainer::BpeTrainer(std::string_view text, int64_t vocab_size) : target_(voca
   // The pair tables hold at most one entry per adjacent position of the distinct pieces.
   int64_t adjacent = 0;
   for (const auto& piece : pieces_) adjacent += static_cast<int64_t>(piece.size()) - 1;
-  if (pieces_.size() > static_cast<size_t>(INT32_MAX)) {
-    fail("bpe train", std::to_string(pieces_.size()) + " distinct pieces do not fit in int32 indexes");
-  }
   MemoryPlan p("bpe train");
   p.add("pair counts", {adjacent, kPairCountBytes}, kBytes);
   p.add("pair index", {adjacent, kPairIndexBytes}, kBytes);
