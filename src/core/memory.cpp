@@ -13,6 +13,7 @@
 #include <malloc.h>
 #include <unistd.h>
 #else
+#include <sys/resource.h>
 #include <unistd.h>
 #endif
 
@@ -59,8 +60,14 @@ uint64_t native_limit() {
     if (const char* env = std::getenv("EMBEDLAB_MEMORY_LIMIT"); env && *env) {
       return parse_bytes("EMBEDLAB_MEMORY_LIMIT", env);
     }
-    const uint64_t available = mem_available();
-    return available ? available : (8ull << 30);
+    uint64_t available = mem_available();
+    if (!available) available = 8ull << 30;
+    // An address-space limit (ulimit -v) binds before the machine's memory does.
+    struct rlimit rl {};
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < available) {
+      available = static_cast<uint64_t>(rl.rlim_cur);
+    }
+    return available;
   }();
   return limit;
 }

@@ -11,8 +11,8 @@
 //   wasm    the 4 GiB address space less what is in use (the heap top, less what malloc holds
 //           free below it), and any single buffer under 2 GiB.
 //   native  EMBEDLAB_MEMORY_LIMIT (bytes, or with a unit: 512MiB, 8GiB, 2GB) if set, else the
-//           machine's available memory (MemAvailable in /proc/meminfo) when first asked; a
-//           single buffer may use all of it.
+//           machine's available memory (MemAvailable in /proc/meminfo) when first asked, or the
+//           address-space limit (ulimit -v) if that is lower; a single buffer may use all of it.
 // Tests narrow the limits with set_memory_limit_override() to exercise the wasm figures natively.
 //
 // It does not track what the planned buffers later allocate: a plan is a check, not an allocator.
