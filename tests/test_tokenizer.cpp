@@ -277,3 +277,27 @@ TEST_CASE("GPT-2 and vocabulary encode/decode plan their outputs", "[tokenizer][
     CHECK(v.decode(std::vector<int32_t>(3, x)) == "xxx");
   }
 }
+
+TEST_CASE("text buffers that grow with the input are planned", "[tokenizer][memory]") {
+  testing::WasmLimits small(1 << 16, 1 << 16);  // 64 KiB
+
+  SECTION("a vocabulary of many distinct words fails while it grows, naming its size") {
+    std::string corpus;
+    for (int k = 0; k < 5000; ++k) corpus += "w" + std::to_string(k) + " ";
+    REQUIRE_THROWS_WITH(Vocab::build(corpus, {}),
+                        "vocab: distinct tokens (about 96 bytes each) 2048 x 96 bytes need 192.0 KiB; "
+                        "the limit here is 64.0 KiB");
+  }
+  SECTION("lower-casing checks its worst case, three bytes per byte") {
+    REQUIRE_THROWS_WITH(unicode::lowercase(std::string(30000, 'A')),
+                        "lowercase: lower-cased text (at most 3 bytes per byte) 30000 x 3 bytes need 87.9 KiB; "
+                        "the limit here is 64.0 KiB");
+    CHECK(unicode::lowercase(std::string(20000, 'A')) == std::string(20000, 'a'));
+  }
+  SECTION("replacing invalid UTF-8 plans the exact output") {
+    // 30000 lone continuation bytes -> 30000 U+FFFD, 90000 bytes
+    REQUIRE_THROWS_WITH(unicode::replace_invalid_utf8(std::string(30000, '\x80')),
+                        "replace_invalid_utf8: text 90000 bytes need 87.9 KiB; the limit here is 64.0 KiB");
+    CHECK(unicode::replace_invalid_utf8(std::string(60000, 'a')).size() == 60000);
+  }
+}

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/memory.hpp"
+
 namespace embedlab::generated {
 extern const size_t kLetterRangeCount;
 extern const size_t kNumberRangeCount;
@@ -120,6 +122,9 @@ void append_utf8(std::string& out, uint32_t cp) {
 // point's full lowercase mapping; U+03A3 becomes final sigma U+03C2 when
 //   \p{Cased} \p{Case_Ignorable}* U+03A3 !(\p{Case_Ignorable}* \p{Cased})
 std::string lowercase(std::string_view text) {
+  // A check, not a reservation: a code point lower-cases to at most two, so at most 3 bytes per
+  // input byte (2-byte U+0130 -> 3-byte "i\u0307" is 1.5 in practice).
+  plan("lowercase", "lower-cased text (at most 3 bytes per byte)", {static_cast<int64_t>(text.size()), 3}, kBytes);
   std::string out;
   out.reserve(text.size());
   const uint32_t* map = generated::kLowerMap;
@@ -167,8 +172,20 @@ std::string lowercase(std::string_view text) {
 }
 
 std::string replace_invalid_utf8(std::string_view bytes) {
+  // The exact size first (each invalid subpart becomes 3 bytes), planned in 64 bits.
+  uint64_t size = 0;
+  bool valid = true;
+  for (size_t i = 0; i < bytes.size();) {
+    uint32_t cp;
+    const int n = scan(bytes, i, cp);
+    valid = valid && cp != kInvalid;
+    size += cp == kInvalid ? 3 : static_cast<uint64_t>(n);
+    i += n;
+  }
+  plan("replace_invalid_utf8", "text", static_cast<int64_t>(size), kBytes);
+  if (valid) return std::string(bytes);
   std::string out;
-  out.reserve(bytes.size());
+  out.reserve(size);
   for (size_t i = 0; i < bytes.size();) {
     uint32_t cp;
     const int n = scan(bytes, i, cp);

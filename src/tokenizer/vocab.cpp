@@ -94,6 +94,10 @@ Vocab Vocab::build(std::string_view corpus, const VocabOptions& options) {
   for_each_token(text, options.kind, [&](std::string_view t) {
     auto [it, fresh] = index.try_emplace(t, seen.size());
     if (fresh) {
+      // The distinct tokens grow with the text: plan the next doubling before it happens.
+      if (seen.size() >= 1024 && (seen.size() & (seen.size() - 1)) == 0) {
+        plan("vocab", "distinct tokens (about 96 bytes each)", {2 * static_cast<int64_t>(seen.size()), 96}, kBytes);
+      }
       seen.push_back(t);
       count.push_back(0);
     }
