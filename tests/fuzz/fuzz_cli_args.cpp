@@ -5,6 +5,7 @@
 // parsed one has at most the declared operands and only declared flags; finish() before any getter
 // rejects a given flag, after every getter accepts; switches read as given; a present valued flag
 // reads back through each typed getter or fails with an Error; integers and numbers are in range;
+// --memory-limit goes through core/memory's parse_bytes as main.cpp does;
 // and writing the result back canonically (--name=value for each flag, "--", the operands) parses
 // to the same flags, values and operands. usage_line and command_help never fail.
 #include <cmath>
@@ -96,6 +97,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         fuzz::require(std::isfinite(d) && d >= -1e6 && d <= 0.9, "number_or is finite and in [lo, hi]");
       });
       fuzz::expect_errors([&] { (void)a.int_list(name); });
+      if (name == "memory-limit") {  // main.cpp parses it with core/memory's parse_bytes
+        fuzz::expect_errors([&] {
+          const uint64_t bytes = parse_bytes("--memory-limit", value);
+          fuzz::require(!format_bytes(bytes).empty(), "format_bytes(parse_bytes(v))");
+          fuzz::require(parse_bytes("v", std::to_string(bytes)) == bytes, "parse_bytes(to_string(n)) == n");
+        });
+      }
     }
     a.finish();  // every given flag was read
 
