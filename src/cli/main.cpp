@@ -113,6 +113,13 @@ int main(int argc, char** argv) {
     if (name == c->name) spec = c;
   }
   if (!spec) {
+    if (first == 3 && (std::strcmp(argv[2], "--help") == 0 || std::strcmp(argv[2], "-h") == 0)) {
+      std::string text;
+      for (const CommandSpec* c : kCommands) {
+        if (std::string(c->name).rfind("bench ", 0) == 0) text += embedlab::cli::command_help(*c);
+      }
+      return write_stdout(text);
+    }
     if (first == 3) return report("bench: unknown benchmark '" + std::string(argv[2]) + "', expected lookup, tokenize or train");
     report("unknown command '" + name + "'");
     std::cerr << help_text();
