@@ -13,6 +13,7 @@
 #include "project/table_file.hpp"
 #include "train/table_io.hpp"
 #include "limits.hpp"
+#include "reference.hpp"
 
 using namespace embedlab;
 
@@ -58,9 +59,7 @@ PcaOptions K(int64_t k, std::span<const int32_t> ids = {}, std::span<const float
   return o;
 }
 
-bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
-}
+using embedlab::testing::same_bits;
 
 std::vector<float> lcg_table(int64_t V, int64_t D, uint32_t seed) {
   std::vector<float> t(static_cast<size_t>(V * D));

@@ -12,6 +12,7 @@
 #include "train/table_io.hpp"
 #include "train/word2vec.hpp"
 #include "limits.hpp"
+#include "reference.hpp"
 
 using namespace embedlab;
 
@@ -39,9 +40,7 @@ Corpus topics(int sentences) {
   return c;
 }
 
-bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
-}
+using embedlab::testing::same_bits;
 
 double cosine(const std::vector<float>& t, int64_t D, int32_t a, int32_t b) {
   double ab = 0, aa = 0, bb = 0;
