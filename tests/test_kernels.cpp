@@ -3,7 +3,7 @@
 #include <cstring>
 #include <vector>
 
-#include "core/kernels.hpp"
+#include "kernels/kernels.hpp"
 #include "core/rng.hpp"
 #include "reference.hpp"
 

@@ -9,11 +9,11 @@
 #include <vector>
 
 #include "core/detmath.hpp"
-#include "core/kernels.hpp"
+#include "kernels/kernels.hpp"
 #include "core/rng.hpp"
 #include "limits.hpp"
 #include "reference.hpp"
-#include "train/dense_kernels.hpp"
+#include "kernels/dense.hpp"
 #include "train/next_token.hpp"
 #include "train/optimizer.hpp"
 

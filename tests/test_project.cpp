@@ -7,11 +7,11 @@
 #include <limits>
 #include <vector>
 
-#include "core/kernels.hpp"
+#include "kernels/kernels.hpp"
 #include "project/neighbours.hpp"
 #include "project/pca.hpp"
-#include "project/table_file.hpp"
-#include "train/table_io.hpp"
+#include "io/table_readers.hpp"
+#include "io/table_writers.hpp"
 #include "limits.hpp"
 #include "reference.hpp"
 

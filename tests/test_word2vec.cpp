@@ -9,7 +9,7 @@
 #include <sstream>
 #include <vector>
 
-#include "train/table_io.hpp"
+#include "io/table_writers.hpp"
 #include "train/word2vec.hpp"
 #include "limits.hpp"
 #include "reference.hpp"

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <string>
 
+#include "core/clock.hpp"  // now_ms, for the benchmarks
+
 namespace embedlab {
 
 struct LookupBench {
@@ -24,8 +26,5 @@ struct LookupBench {
 // ids are drawn uniformly from [0, V) with seed 0; positions are sinusoidal (T, D).
 LookupBench bench_lookup(int64_t V, int64_t D, int64_t B, int64_t T, int reps = 15);
 std::string to_json(const LookupBench& b);
-
-// Milliseconds since an arbitrary origin (steady clock).
-double now_ms();
 
 }  // namespace embedlab

@@ -5,18 +5,14 @@
 #include <vector>
 
 #include "bench/bench.hpp"
+#include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/memory.hpp"
-#include "core/kernels.hpp"
+#include "kernels/kernels.hpp"
 #include "embed/embedding.hpp"
 #include "embed/positional.hpp"
 
 namespace embedlab {
-
-double now_ms() {
-  using namespace std::chrono;
-  return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
-}
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include "core/error.hpp"
 #include "core/memory.hpp"
 #include "core/rng.hpp"
-#include "train/dense_kernels.hpp"
+#include "kernels/dense.hpp"
 #include "train/next_token.hpp"
 
 namespace embedlab {

@@ -17,7 +17,7 @@
 #include "core/file.hpp"
 #include "project/neighbours.hpp"
 #include "project/pca.hpp"
-#include "project/table_file.hpp"
+#include "io/table_readers.hpp"
 
 namespace embedlab::cli {
 

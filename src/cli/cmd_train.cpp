@@ -24,7 +24,7 @@
 #include "core/file.hpp"
 #include "tokenizer/tokenizer.hpp"
 #include "train/next_token.hpp"
-#include "train/table_io.hpp"
+#include "io/table_writers.hpp"
 #include "train/word2vec.hpp"
 
 namespace embedlab::cli {

@@ -7,7 +7,7 @@
 #include "core/detmath.hpp"
 #include "core/error.hpp"
 #include "core/memory.hpp"
-#include "core/kernels.hpp"
+#include "kernels/kernels.hpp"
 
 namespace embedlab {
 namespace {
@@ -188,14 +188,6 @@ std::vector<float> Embedding::backward_dense(std::span<const int32_t> ids,
     std::copy_n(sg.values.data() + k * D_, D_, g.data() + static_cast<size_t>(sg.rows[k]) * D_);
   }
   return g;
-}
-
-void Embedding::apply_sparse(const SparseGrad& g, float lr) {
-  if (frozen_) fail("Embedding.apply_sparse", "the table is frozen; it cannot be updated");
-  for (size_t k = 0; k < g.rows.size(); ++k) {
-    check_index("Embedding.apply_sparse", "row", g.rows[k], 0, V_);
-    kernels::axpy(D_, -lr, g.values.data() + k * D_, W_.data() + static_cast<size_t>(g.rows[k]) * D_);
-  }
 }
 
 }  // namespace embedlab

@@ -86,9 +86,6 @@ class Embedding {
   std::vector<float> backward_dense(std::span<const int32_t> ids,
                                     std::span<const float> dout) const;
 
-  // W[rows] -= lr * values (plain SGD on a sparse gradient).
-  void apply_sparse(const SparseGrad& g, float lr);
-
  private:
   Embedding(int64_t V, int64_t D, const EmbeddingOptions& opts);
   void renorm(std::span<const int32_t> ids);

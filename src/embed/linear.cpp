@@ -4,7 +4,7 @@
 
 #include "core/error.hpp"
 #include "core/memory.hpp"
-#include "core/kernels.hpp"
+#include "kernels/kernels.hpp"
 #include "embed/embedding.hpp"
 
 namespace embedlab {
@@ -45,16 +45,6 @@ std::vector<float> matmul(std::span<const float> a, std::span<const float> b, in
       if (aip != 0.0f) kernels::axpy(m, aip, b.data() + p * m, c.data() + i * m);
     }
   }
-  return c;
-}
-
-std::vector<float> matmul_bt(std::span<const float> a, std::span<const float> b, int64_t n,
-                             int64_t k, int64_t m) {
-  check_size("matmul_bt", "a", a.size(), n, k);
-  check_size("matmul_bt", "b", b.size(), m, k);
-  std::vector<float> c(plan("matmul_bt", "output", {n, m}, kFloat32));
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t j = 0; j < m; ++j) c[i * m + j] = kernels::dot(k, a.data() + i * k, b.data() + j * k);
   return c;
 }
 
@@ -108,11 +98,6 @@ std::vector<float> Linear::backward_weight(std::span<const float> x, std::span<c
       if (g != 0.0f) kernels::axpy(in_, g, x.data() + i * in_, dW.data() + o * in_);
     }
   return dW;
-}
-
-std::vector<float> Linear::backward_input(std::span<const float> dy, int64_t n) const {
-  check_size("Linear.backward", "dy", dy.size(), n, out_);
-  return matmul(dy, W_, n, out_, in_);
 }
 
 }  // namespace embedlab

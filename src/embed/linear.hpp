@@ -34,9 +34,6 @@ std::vector<float> one_hot(std::span<const int32_t> ids, int64_t V);
 // a (n, k) @ b (k, m) -> (n, m), axpy order (deterministic across builds).
 std::vector<float> matmul(std::span<const float> a, std::span<const float> b, int64_t n,
                           int64_t k, int64_t m);
-// a (n, k) @ b^T, b (m, k) -> (n, m), each element a kernels::dot.
-std::vector<float> matmul_bt(std::span<const float> a, std::span<const float> b, int64_t n,
-                             int64_t k, int64_t m);
 
 class Linear {
  public:
@@ -56,8 +53,6 @@ class Linear {
   // x (n, in), dy (n, out) -> dW (out, in) = dy^T @ x
   std::vector<float> backward_weight(std::span<const float> x, std::span<const float> dy,
                                      int64_t n) const;
-  // dy (n, out) -> dx (n, in) = dy @ W
-  std::vector<float> backward_input(std::span<const float> dy, int64_t n) const;
 
  private:
   int64_t in_ = 0, out_ = 0;

@@ -7,7 +7,7 @@
 #include "core/detmath.hpp"
 #include "core/error.hpp"
 #include "core/memory.hpp"
-#include "core/kernels.hpp"
+#include "kernels/kernels.hpp"
 
 namespace embedlab {
 namespace {

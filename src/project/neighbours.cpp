@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
-#include "core/kernels.hpp"
+#include "kernels/kernels.hpp"
 #include "core/memory.hpp"
 
 namespace embedlab {

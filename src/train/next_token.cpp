@@ -1,6 +1,6 @@
 #include "train/next_token.hpp"
 
-#include "bench/bench.hpp"
+#include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/memory.hpp"
 

@@ -6,9 +6,9 @@
 
 #include "core/error.hpp"
 #include "core/memory.hpp"
-#include "core/kernels.hpp"
+#include "kernels/kernels.hpp"
 #include "core/rng.hpp"
-#include "train/dense_kernels.hpp"
+#include "kernels/dense.hpp"
 #include "train/train_stats.hpp"
 
 namespace embedlab {

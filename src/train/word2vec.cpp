@@ -4,12 +4,12 @@
 #include <cmath>
 #include <numeric>
 
-#include "bench/bench.hpp"
+#include "core/clock.hpp"
 #include "core/detmath.hpp"
 #include "core/error.hpp"
 #include "core/memory.hpp"
-#include "core/kernels.hpp"
-#include "train/dense_kernels.hpp"
+#include "kernels/kernels.hpp"
+#include "kernels/dense.hpp"
 
 namespace embedlab {
 

@@ -1,7 +1,7 @@
-// Fuzz target: the metadata.tsv reader (parse_labels and tsv_unescape, project/table_file.hpp).
+// Fuzz target: the metadata.tsv reader (parse_labels and tsv_unescape, io/table_readers.hpp).
 // Input: the text of a metadata.tsv file.
 // Properties: one label per line (a last line without '\n' counts, "" has none); the labels
-// escaped again (tsv_escape, train/table_io.hpp), one per line, parse to the same labels; and
+// escaped again (tsv_escape, io/table_writers.hpp), one per line, parse to the same labels; and
 // tsv_unescape(tsv_escape(s)) == s for any bytes s (the input itself).
 #include <algorithm>
 #include <cstdint>
@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "fuzz_common.hpp"
-#include "project/table_file.hpp"
-#include "train/table_io.hpp"
+#include "io/table_readers.hpp"
+#include "io/table_writers.hpp"
 
 using namespace embedlab;
 

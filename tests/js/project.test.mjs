@@ -23,7 +23,7 @@ function lcgTable(V, D, seed) {
   return t;
 }
 
-// A float32 .npy (format 1.0), as src/train/table_io.cpp writes it.
+// A float32 .npy (format 1.0), as src/io/table_writers.cpp writes it.
 function npyBytes(data, rows, cols) {
   let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${rows}, ${cols}), }`;
   header += ' '.repeat((64 - ((10 + header.length + 1) % 64)) % 64) + '\n';

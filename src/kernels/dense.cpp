@@ -1,10 +1,10 @@
-#include "train/dense_kernels.hpp"
+#include "kernels/dense.hpp"
 
 #include <algorithm>
 #include <cstring>
 
 #include "core/detmath.hpp"
-#include "core/kernels.hpp"
+#include "kernels/kernels.hpp"
 
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>

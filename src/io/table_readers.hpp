@@ -1,4 +1,4 @@
-// Readers for the table files `embedlab train` writes (src/train/table_io.hpp has the writers):
+// Readers for the table files `embedlab train` writes (src/io/table_writers.hpp has the writers):
 // a NumPy .npy matrix and the Embedding Projector's metadata.tsv labels.
 //
 //   parse_npy(bytes)   -> NpyTable {data (rows, cols) float32, rows, cols}. Accepts format
@@ -7,7 +7,7 @@
 //                         writes them; a 1-D array is read as (n, 1).
 //   read_npy(path)     -> the same from a file.
 //   parse_labels(text) -> one label per line of a single-column metadata.tsv, with the escapes
-//                         table_io's tsv_escape writes (\t \n \r \\) undone.
+//                         table_writers' tsv_escape writes (\t \n \r \\) undone.
 //   read_labels(path)  -> the same from a file.
 // Files are read with core/file.hpp's read_file (size-limited); the declared shape x dtype width
 // of a .npy file is checked against its bytes (in 64 bits) before the table is allocated.

@@ -1,4 +1,4 @@
-#include "project/table_file.hpp"
+#include "io/table_readers.hpp"
 
 #include <algorithm>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "train/table_io.hpp"
+#include "io/table_writers.hpp"
 
 #include <cstdio>
 #include <cstring>

@@ -1,7 +1,7 @@
 // Dense kernels of the next-token model: blocked matrix products, a transpose, a
 // deterministic float exp, and the fused softmax + cross-entropy gradient.
 //
-// Determinism contract (the same as core/kernels.hpp): every output element is computed
+// Determinism contract (the same as kernels/kernels.hpp): every output element is computed
 // by the same sequence of float operations in every variant (scalar reference, SSE2,
 // AVX2 on x86-64, wasm SIMD), so native and wasm results are bit-identical.
 //   gemm_acc: C[i,j] += A[i,0]*B[0,j], then += A[i,1]*B[1,j], ... in order of the inner
@@ -61,7 +61,7 @@ void sgns_update(size_t n, float g, const float* l1, float* l2, float* work);
 }  // namespace ref
 
 namespace detail {
-// AVX2 variant (dense_kernels_avx2.cpp); only called when the CPU has AVX2.
+// AVX2 variant (dense_avx2.cpp); only called when the CPU has AVX2.
 void gemm_acc_avx2(size_t n, size_t k, size_t m, const float* A, size_t lda, const float* B,
                    size_t ldb, float* C, size_t ldc, bool accumulate);
 bool have_avx2();

@@ -1,4 +1,4 @@
-#include "core/kernels.hpp"
+#include "kernels/kernels.hpp"
 
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>

@@ -1,8 +1,8 @@
-// AVX2 variant of dense::gemm_acc for x86-64 (chosen at run time; see dense_kernels.hpp).
+// AVX2 variant of dense::gemm_acc for x86-64 (chosen at run time; see dense.hpp).
 // Same per-element operation order as the scalar reference: 8-lane multiplies and adds,
 // no FMA (this file enables "avx2" only, and the build passes -ffp-contract=off), so its
 // results equal the SSE2 and wasm variants bit for bit. Empty on other targets.
-#include "train/dense_kernels.hpp"
+#include "kernels/dense.hpp"
 
 #include <algorithm>
 

@@ -1,0 +1,224 @@
+// Bindings for train/: word2vec and the next-token model as steppers, and their benchmarks.
+// The JS API is api/train.post.js.
+#include "bindings/common.hpp"
+
+#include "bench/bench_train.hpp"
+#include "train/next_token.hpp"
+#include "train/word2vec.hpp"
+
+using emscripten::val;
+using namespace embedlab;
+using namespace embedlab::bindings;
+
+namespace {
+
+val stats_js(const TrainStats& s) {
+  val o = val::object();
+  o.set("loss", s.loss);
+  o.set("lastLoss", s.last_loss);
+  o.set("steps", static_cast<double>(s.steps));
+  o.set("totalSteps", static_cast<double>(s.total_steps));
+  o.set("tokens", static_cast<double>(s.tokens));
+  o.set("rawTokens", static_cast<double>(s.raw_tokens));
+  o.set("elapsedMs", s.elapsed_ms);
+  o.set("tokensPerSecond", s.tokens_per_s);
+  o.set("rawTokensPerSecond", s.raw_tokens_per_s);
+  o.set("learningRate", s.learning_rate);
+  o.set("finished", s.finished);
+  return o;
+}
+
+val table_js(const std::vector<float>& t, int64_t rows, int64_t cols) {
+  val o = val::object();
+  o.set("rows", static_cast<double>(rows));
+  o.set("cols", static_cast<double>(cols));
+  o.set("data", copy_out(t));
+  return o;
+}
+
+class TrainerHandle {
+ public:
+  // ids (Int32Array, all sentences), starts (Float64Array, S+1), counts (Float64Array (V) or empty).
+  bool init_word2vec(val ids, val starts, val counts, val opts) {
+    const char* where = "Trainer.word2vec";
+    return guard(where, [&] {
+      const Options o(where, opts);
+      Word2VecSettings s;
+      s.sg = o.flag("sg", false);
+      s.vector_size = o.int32("vectorSize", 100);
+      s.window = o.int32("window", 5);
+      s.negative = o.int32("negative", 5);
+      s.min_count = o.int32("minCount", 5);
+      s.sample = o.number("sample", 1e-3);
+      s.alpha = o.number("alpha", 0.025);
+      s.min_alpha = o.number("minAlpha", 0.0001);
+      s.epochs = o.int32("epochs", 5);
+      s.cbow_mean = o.flag("cbowMean", true);
+      s.batch_words = o.int32("batchWords", 10000);
+      s.seed = o.seed(1);
+      const std::vector<int64_t> st64 = int64s_in(where, "sentenceStarts", starts);
+      const std::vector<int64_t> ct64 = int64s_in(where, "counts", counts);
+      next_.reset();
+      w2v_.reset();
+      w2v_ = std::make_unique<Word2Vec>(copy_in<int32_t>(where, "ids", ids), st64, ct64, s);
+      return true;
+    });
+  }
+  bool init_next_token(val ids, val opts) {
+    const char* where = "Trainer.nextToken";
+    return guard(where, [&] {
+      const Options o(where, opts);
+      NextTokenSettings s;
+      s.model.vocab_size = o.int32("vocabSize", 0);
+      s.model.dim = o.int32("vectorSize", 64);
+      s.model.context = o.int32("context", 32);
+      s.model.pos = parse_position_kind(o.name("pos", "learned"));
+      s.model.scale_embeddings = o.flag("scale", false);
+      s.model.tie_head = o.flag("tie", false);
+      s.model.alibi_slope = float_arg(where, "alibiSlope", o.number("alibiSlope", 0.5));
+      s.model.seed = o.seed(1);
+      s.batch_size = o.int32("batchSize", 16);
+      s.stride = o.int32("stride", 0);
+      s.optimizer.kind = parse_optimizer_kind(o.name("optimizer", "adam"));
+      s.optimizer.lr = o.number("lr", s.optimizer.kind == OptimizerKind::Sgd ? 0.1 : 1e-3);
+      s.optimizer.weight_decay = o.number("weightDecay", default_weight_decay(s.optimizer.kind));
+      const std::vector<int32_t> v = copy_in<int32_t>(where, "ids", ids);
+      w2v_.reset();
+      next_.reset();  // subtle: free the old model before the new one is planned and built
+      next_ = std::make_unique<NextTokenTrainer>(v, s);
+      return true;
+    });
+  }
+  val step(double n) {
+    return guard("Trainer.step", [&] {
+      const int64_t k = size_arg("Trainer.step", "n", n, 0);
+      return stats_js(w2v_ ? w2v_->step(k) : live_next().step(k));
+    });
+  }
+  bool reset() {
+    return guard("Trainer.reset", [&] {
+      if (w2v_) w2v_->reset();
+      else live_next().reset();
+      return true;
+    });
+  }
+  // The settings in effect (defaults filled in), with the JS option names.
+  val settings() {
+    return guard("Trainer.settings", [&] {
+      val o = val::object();
+      if (w2v_) {
+        const Word2VecSettings& s = w2v_->settings();
+        o.set("model", std::string(s.sg ? "skipgram" : "cbow"));
+        o.set("sg", s.sg);
+        o.set("vectorSize", static_cast<double>(s.vector_size));
+        o.set("window", static_cast<double>(s.window));
+        o.set("negative", static_cast<double>(s.negative));
+        o.set("minCount", static_cast<double>(s.min_count));
+        o.set("sample", s.sample);
+        o.set("alpha", s.alpha);
+        o.set("minAlpha", s.min_alpha);
+        o.set("epochs", static_cast<double>(s.epochs));
+        o.set("cbowMean", s.cbow_mean);
+        o.set("batchWords", static_cast<double>(s.batch_words));
+        o.set("seed", static_cast<double>(s.seed));
+        o.set("vocabSize", static_cast<double>(w2v_->vocab_size()));
+        o.set("jobsPerEpoch", static_cast<double>(w2v_->jobs_per_epoch()));
+        o.set("totalSteps", static_cast<double>(w2v_->total_jobs()));
+        return o;
+      }
+      const NextTokenSettings& s = live_next().settings();
+      o.set("model", std::string("next-token"));
+      o.set("vocabSize", static_cast<double>(s.model.vocab_size));
+      o.set("vectorSize", static_cast<double>(s.model.dim));
+      o.set("context", static_cast<double>(s.model.context));
+      o.set("pos", std::string(position_kind_name(s.model.pos)));
+      o.set("scale", s.model.scale_embeddings);
+      o.set("tie", s.model.tie_head);
+      o.set("alibiSlope", s.model.alibi_slope);
+      o.set("seed", static_cast<double>(s.model.seed));
+      o.set("batchSize", static_cast<double>(s.batch_size));
+      o.set("stride", static_cast<double>(s.stride > 0 ? s.stride : s.model.context));
+      o.set("optimizer", std::string(optimizer_kind_name(s.optimizer.kind)));
+      o.set("lr", s.optimizer.lr);
+      o.set("weightDecay", s.optimizer.weight_decay);
+      return o;
+    });
+  }
+  // name: word2vec "input" | "output"; next-token "input" (token) | "output" (head) | "position"
+  // -> {rows, cols, data: Float32Array copy}
+  val table(val which) {
+    return guard("Trainer.table", [&] {
+      const std::string name = name_arg("Trainer.table", "name", which);
+      if (w2v_) {
+        if (name != "input" && name != "output") fail("Trainer.table", "word2vec tables are input and output, got '" + name + "'");
+        return table_js(name == "input" ? w2v_->input_table() : w2v_->output_table(), w2v_->vocab_size(), w2v_->dim());
+      }
+      const NextTokenModel& m = live_next().model();
+      const NextTokenConfig& c = m.config();
+      if (name == "input") return table_js(m.token_table(), c.vocab_size, c.dim);
+      if (name == "output") return table_js(m.head_table(), c.vocab_size, c.dim);
+      if (name == "position") {
+        return table_js(m.position_table(), m.position_table().empty() ? 0 : c.context, c.dim);
+      }
+      fail("Trainer.table", "next-token tables are input, output and position, got '" + name + "'");
+    });
+  }
+  // word2vec: row -> token id (Int32Array); next-token: undefined (rows are ids).
+  val vocab_ids() {
+    return guard("Trainer.vocabIds", [&] { return w2v_ ? copy_out(w2v_->vocab_ids()) : val::undefined(); });
+  }
+  double evaluate(val ids) {
+    return guard("Trainer.evaluate", [&] {
+      return live_next().evaluate(copy_in<int32_t>("Trainer.evaluate", "ids", ids));
+    });
+  }
+
+ private:
+  NextTokenTrainer& live_next() {
+    if (!next_) fail("Trainer", "this trainer was not created (its constructor failed)");
+    return *next_;
+  }
+  std::unique_ptr<Word2Vec> w2v_;
+  std::unique_ptr<NextTokenTrainer> next_;
+};
+
+val bench_next_token_js(double V, double D, double T, double B, double steps, val optimizer, val pos) {
+  const char* where = "benchNextToken";
+  return guard(where, [&] {
+    const NextTokenBench b = bench_next_token(
+        size_arg(where, "vocabSize", V), size_arg(where, "vectorSize", D), size_arg(where, "context", T),
+        size_arg(where, "batchSize", B), size_arg(where, "steps", steps),
+        name_arg(where, "optimizer", optimizer), name_arg(where, "pos", pos));
+    return val::global("JSON").call<val>("parse", to_json(b));
+  });
+}
+
+val bench_word2vec_js(val ids, val starts, val counts, bool sg) {
+  const char* where = "benchWord2Vec";
+  return guard(where, [&] {
+    Word2VecSettings s;
+    s.sg = sg;
+    const std::vector<int64_t> st64 = int64s_in(where, "sentenceStarts", starts);
+    const std::vector<int64_t> ct64 = int64s_in(where, "counts", counts);
+    const Word2VecBench b = bench_word2vec(copy_in<int32_t>(where, "ids", ids), st64, ct64, s);
+    return val::global("JSON").call<val>("parse", to_json(b));
+  });
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(train) {
+  using namespace emscripten;
+  class_<TrainerHandle>("_Trainer")
+      .constructor<>()
+      .function("initWord2Vec", &TrainerHandle::init_word2vec)
+      .function("initNextToken", &TrainerHandle::init_next_token)
+      .function("step", &TrainerHandle::step)
+      .function("reset", &TrainerHandle::reset)
+      .function("settings", &TrainerHandle::settings)
+      .function("table", &TrainerHandle::table)
+      .function("vocabIds", &TrainerHandle::vocab_ids)
+      .function("evaluate", &TrainerHandle::evaluate);
+  function("_benchNextToken", &bench_next_token_js);
+  function("_benchWord2Vec", &bench_word2vec_js);
+}

@@ -1,0 +1,12 @@
+#include "core/clock.hpp"
+
+#include <chrono>
+
+namespace embedlab {
+
+double now_ms() {
+  using namespace std::chrono;
+  return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace embedlab
