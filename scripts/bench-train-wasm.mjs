@@ -2,7 +2,7 @@
 // Usage: node scripts/bench-train-wasm.mjs word2vec [skipgram|cbow] [FILE]
 //        node scripts/bench-train-wasm.mjs next-token [V D T B steps optimizer pos]
 // word2vec reads FILE (default web/corpora/tinyshakespeare.txt) as the CLI does: whitespace
-// split, lower-cased, one sentence per non-empty line, gensim's default settings.
+// split, lower-cased, one sentence per line (blank lines skipped), gensim's default settings.
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadEngine, repoRoot } from '../tests/js/load-engine.mjs';
@@ -13,14 +13,8 @@ if (what === 'word2vec') {
   const [model = 'skipgram', file = path.join(repoRoot, 'web/corpora/tinyshakespeare.txt')] = rest;
   const text = fs.readFileSync(file, 'utf8');
   const tok = M.Tokenizer.fromCorpus('whitespace', text, { lowercase: true });
-  const ids = [], starts = [0];
-  for (const line of text.split('\n')) {
-    const l = tok.encode(line);
-    if (l.length === 0) continue;
-    for (const id of l) ids.push(id);
-    starts.push(ids.length);
-  }
-  console.log(JSON.stringify(M.benchWord2Vec(Int32Array.from(ids), starts, tok.counts(), model === 'skipgram')));
+  const { ids, sentenceStarts } = M.sentences(tok, text); // the CLI's rule (src/data/sentences.hpp)
+  console.log(JSON.stringify(M.benchWord2Vec(ids, sentenceStarts, tok.counts(), model === 'skipgram')));
 } else if (what === 'next-token') {
   const [V = 5000, D = 64, T = 32, B = 256, steps = 3] = rest.slice(0, 5).map(Number);
   const [optimizer = 'adam', pos = 'learned'] = rest.slice(5);

@@ -6,7 +6,8 @@ For each case: torch.manual_seed(seed), then the modules in embedlab's draw orde
 (nn.Embedding(V, D), nn.Embedding(T, D) if learned, q/k/v nn.Linear(D, D, bias=False),
 nn.Linear(D, V, bias=False) unless tied), one batch of inputs/targets, and
   loss, every parameter's gradient, and the loss after one torch.optim.Adam(lr) step.
-RoPE rotates interleaved pairs (x[2i], x[2i+1]) at position p by p * 10000^(-2i/D).
+RoPE rotates interleaved pairs (x[2i], x[2i+1]) at position p by p * 10000^(-2i/D); sinusoidal
+adds Vaswani's table; ALiBi adds -slope (i - j) to the scaled scores.
 Usage: /usr/bin/python3 scripts/gen-next-token-reference.py > tests/reference/next_token_torch.json
 """
 import json
@@ -31,7 +32,16 @@ def rope(x):  # x (B, T, D)
     return out
 
 
-def case(V, D, T, B, seed, pos, tie, scale, lr):
+def sinusoidal(T, D):
+    w = torch.tensor([10000.0 ** (-2.0 * i / D) for i in range(D // 2)], dtype=torch.float64)
+    ang = torch.arange(T, dtype=torch.float64)[:, None] * w[None, :]
+    pe = torch.empty(T, D, dtype=torch.float64)
+    pe[:, 0::2], pe[:, 1::2] = torch.sin(ang), torch.cos(ang)
+    return pe.float()
+
+
+def case(V, D, T, B, seed, pos, tie, scale, lr, pos_params=None):
+    pos_params = pos_params or {}
     torch.manual_seed(seed)
     tok = nn.Embedding(V, D)
     params = {"token": tok.weight}
@@ -51,10 +61,15 @@ def case(V, D, T, B, seed, pos, tie, scale, lr):
         h0 = tok(x) * (math.sqrt(D) if scale else 1.0)
         if pos == "learned":
             h0 = h0 + params["position"][None, :T]
+        if pos == "sinusoidal":
+            h0 = h0 + sinusoidal(T, D)[None]
         Q, K, Vv = q(h0), k(h0), v(h0)
         if pos == "rope":
             Q, K = rope(Q), rope(K)
         a = (Q @ K.transpose(1, 2)) / math.sqrt(D)
+        if pos == "alibi":
+            ctx = torch.arange(T)
+            a = a - pos_params.get("slope", 0.5) * (ctx[:, None] - ctx[None, :]).float()
         a = a.masked_fill(torch.triu(torch.ones(T, T, dtype=torch.bool), 1), float("-inf")).softmax(-1)
         h = h0 + a @ Vv
         logits = h @ (tok.weight if tie else params["head"]).T
@@ -62,7 +77,8 @@ def case(V, D, T, B, seed, pos, tie, scale, lr):
 
     loss = loss_fn()
     loss.backward()
-    out = {"V": V, "D": D, "T": T, "B": B, "seed": seed, "pos": pos, "tie": tie, "scale": scale, "lr": lr,
+    out = {"V": V, "D": D, "T": T, "B": B, "seed": seed, "pos": pos, "pos_params": pos_params, "tie": tie,
+           "scale": scale, "lr": lr,
            "inputs": x.flatten().tolist(), "targets": y.flatten().tolist(), "loss": float(loss),
            "init": {n: p.detach().flatten().tolist() for n, p in params.items()},
            "grads": {n: p.grad.flatten().tolist() for n, p in params.items()}}
@@ -75,5 +91,7 @@ def case(V, D, T, B, seed, pos, tie, scale, lr):
 
 cases = [case(11, 8, 6, 3, 7, "learned", False, False, 0.01),
          case(13, 8, 5, 2, 3, "rope", True, True, 0.01),
-         case(9, 6, 4, 2, 5, "none", False, False, 0.05)]
+         case(9, 6, 4, 2, 5, "none", False, False, 0.05),
+         case(10, 8, 6, 2, 11, "sinusoidal", False, True, 0.01),
+         case(10, 6, 6, 3, 13, "alibi", True, False, 0.02, {"slope": 0.25})]
 print(json.dumps({"generated_by": "scripts/gen-next-token-reference.py (torch " + torch.__version__ + ")", "cases": cases}))

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Held-out loss of the next-token model per positional encoding on a character task.
 
-What it does: for each encoding (none, learned, sinusoidal, rope, alibi) and each seed, runs
+What it does: for each encoding of the engine's registry (`embedlab kinds`) and each seed, runs
   embedlab train --model next-token --encoding char --pos P --seed S CORPUS
 with the same settings (D 64, T 64, B 32, Adam lr 3e-3, 1000 steps; the last 10% of the
 characters held out), and prints the held-out loss (nats per character) per encoding, the
@@ -19,7 +19,12 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-KINDS = ["none", "learned", "sinusoidal", "rope", "alibi"]
+
+
+def kinds(binary):
+    """The positional kinds of the engine's registry, in its order."""
+    out = subprocess.run([binary, "kinds"], stdout=subprocess.PIPE, check=True, text=True).stdout
+    return [k["name"] for k in json.loads(out)["positional"]]
 
 
 def run(binary, corpus, pos, seed, steps):
@@ -42,7 +47,7 @@ def main():
     seeds = [int(s) for s in args.seeds.split(",")]
 
     table = {}
-    for pos in KINDS:
+    for pos in kinds(args.embedlab):
         losses = []
         for seed in seeds:
             r = run(args.embedlab, args.corpus, pos, seed, args.steps)
@@ -52,7 +57,7 @@ def main():
         table[pos] = {"held_out": [round(x, 4) for x in losses], "mean": round(sum(losses) / len(losses), 4)}
     best = min((v["mean"], k) for k, v in table.items() if k != "none")
     print(f"held-out loss (nats/char, mean of seeds {args.seeds}, {args.steps} steps):")
-    for pos in KINDS:
+    for pos in kinds(args.embedlab):
         print(f"  {pos:11s} {table[pos]['mean']:.4f}")
     gap = table["none"]["mean"] - best[0]
     print(f"none is {gap:.4f} nats/char worse than the best encoding ({best[1]})")

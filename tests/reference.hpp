@@ -3,30 +3,22 @@
 #pragma once
 
 #include <cstring>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "core/file.hpp"
 #include "core/rng.hpp"
 
 namespace embedlab::testing {
 
-inline nlohmann::json load_reference(const std::string& name) {
-  const std::string path = std::string(EMBEDLAB_SOURCE_DIR) + "/tests/reference/" + name;
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot open " + path);
-  return nlohmann::json::parse(in);
+// Files are read by the engine's one reader (core/file.hpp), which names the path on failure.
+inline std::string read_text(const std::string& relative) {
+  return read_file("test", std::string(EMBEDLAB_SOURCE_DIR) + "/" + relative);
 }
 
-inline std::string read_text(const std::string& relative) {
-  const std::string path = std::string(EMBEDLAB_SOURCE_DIR) + "/" + relative;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot open " + path);
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
+inline nlohmann::json load_reference(const std::string& name) {
+  return nlohmann::json::parse(read_text("tests/reference/" + name));
 }
 
 // Flattens a JSON array of arrays (or a flat array) of numbers.

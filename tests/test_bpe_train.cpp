@@ -2,12 +2,11 @@
 // tokenizer (encode/decode, save/load).
 #include <catch2/catch.hpp>
 
-#include <fstream>
 #include <map>
 #include <random>
-#include <sstream>
 
 #include "core/error.hpp"
+#include "core/file.hpp"
 #include "tokenizer/bpe.hpp"
 #include "tokenizer/bpe_train.hpp"
 #include "tokenizer/gpt2_split.hpp"
@@ -55,13 +54,7 @@ bool same_merges(const std::vector<BpeMerge>& a, const std::vector<BpeMerge>& b)
   return true;
 }
 
-std::string corpus() {
-  std::ifstream f(EMBEDLAB_SOURCE_DIR "/web/corpora/the-verdict.txt", std::ios::binary);
-  REQUIRE(f.good());
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+std::string corpus() { return read_file("test", EMBEDLAB_SOURCE_DIR "/web/corpora/the-verdict.txt"); }
 
 }  // namespace
 

@@ -134,15 +134,13 @@ TEST_CASE("dense kernels equal their scalar references bit for bit", "[train-ker
 }
 
 TEST_CASE("NextTokenModel gradients match finite differences", "[next-token]") {
-  const PositionKind kinds[] = {PositionKind::None, PositionKind::Learned, PositionKind::Sinusoidal,
-                                PositionKind::Rope, PositionKind::Alibi};
-  for (PositionKind kind : kinds) {
+  for (const PositionKind* kind : position_kinds()) {  // every kind of the registry
     for (bool tie : {false, true}) {
       NextTokenConfig c;
       c.vocab_size = 7;
       c.dim = 6;
       c.context = 5;
-      c.pos = kind;
+      c.pos = kind->name;
       c.tie_head = tie;
       c.scale_embeddings = tie;  // exercise the sqrt(D) scale too
       c.seed = 3;
@@ -153,7 +151,7 @@ TEST_CASE("NextTokenModel gradients match finite differences", "[next-token]") {
       const int64_t B = 2;
       const std::vector<int32_t> in{1, 2, 3, 4, 5, 6, 0, 1, 1, 2}, tg{2, 3, 4, 5, 6, 0, 1, 1, 2, 3};
       m.forward_backward(in, tg, B);
-      INFO("pos " << position_kind_name(kind) << " tied " << tie);
+      INFO("pos " << kind->name << " tied " << tie);
       for (ParamView p : m.params()) {
         const std::vector<float> grad(p.grad, p.grad + p.size);
         double worst = 0;
@@ -187,7 +185,8 @@ TEST_CASE("NextTokenModel matches torch 1.13 autograd and torch.optim.Adam", "[n
     cfg.vocab_size = c["V"];
     cfg.dim = c["D"];
     cfg.context = c["T"];
-    cfg.pos = parse_position_kind(c["pos"]);
+    cfg.pos = c["pos"];
+    if (c.contains("pos_params")) cfg.pos_params = c["pos_params"].get<PositionValues>();
     cfg.tie_head = c["tie"];
     cfg.scale_embeddings = c["scale"];
     cfg.seed = c["seed"];
@@ -231,7 +230,7 @@ TEST_CASE("NextTokenTrainer learns and is deterministic", "[next-token]") {
   s.model.vocab_size = 11;
   s.model.dim = 16;
   s.model.context = 8;
-  s.model.pos = PositionKind::Learned;
+  s.model.pos = "learned";
   s.model.seed = 7;
   s.batch_size = 4;
   s.optimizer.lr = 0.01;
@@ -259,7 +258,8 @@ TEST_CASE("NextTokenTrainer learns and is deterministic", "[next-token]") {
     CHECK(sa.loss == sb.loss);
     CHECK(sa.last_loss == sb.last_loss);
     CHECK(same_bits(a.model().token_table(), b.model().token_table()));
-    CHECK(same_bits(a.model().position_table(), b.model().position_table()));
+    int64_t rows = 0, cols = 0;
+    CHECK(same_bits(*a.model().position_table(&rows, &cols), *b.model().position_table(&rows, &cols)));
     a.reset();
     const TrainStats again = a.step(20);
     CHECK(again.loss == sa.loss);
@@ -298,7 +298,7 @@ TEST_CASE("NextTokenTrainer settings are validated with clear messages", "[next-
                         "next-token: token table 2000000000 x 64 float32 need 476.8 GiB; the limit here is 2.0 GiB");
   }
   SECTION("rope needs an even dimension") {
-    s.model.pos = PositionKind::Rope;
+    s.model.pos = "rope";
     s.model.dim = 5;
     REQUIRE_THROWS_WITH(NextTokenTrainer(ids, s), "next-token: rope positions need an even dimension, got 5");
   }

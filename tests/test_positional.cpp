@@ -122,22 +122,67 @@ TEST_CASE("rotary encodings", "[positional]") {
   }
 }
 
+// A kind's display table through the registry: (T, D), or (heads, T, T) for bias kinds.
+static PositionTable kind_table(const char* name, int64_t T, int64_t D, int64_t heads, PositionValues v = {},
+                                uint64_t seed = 0) {
+  Generator g(seed);
+  return find_position_kind(name).table({T, D, heads}, v, g);
+}
+
 TEST_CASE("ALiBi biases", "[positional]") {
   SECTION("slopes for 8 heads are 1/2, 1/4, ..., 1/256") {
-    const auto s = alibi_slopes(8);
-    for (int h = 0; h < 8; ++h) CHECK(s[h] == Approx(std::pow(2.0, -(h + 1))).epsilon(1e-6));
+    const auto b = kind_table("alibi", 2, 0, 8).data;  // bias[h, 1, 0] = -slope_h
+    for (int h = 0; h < 8; ++h) CHECK(-b[(h * 2 + 1) * 2 + 0] == Approx(std::pow(2.0, -(h + 1))).epsilon(1e-6));
   }
   SECTION("a non-power-of-two head count interleaves the next power's slopes") {
-    const auto s = alibi_slopes(6);  // 4 slopes of 2^(-2(h+1)), then 2^(-1), 2^(-3)
-    REQUIRE(s.size() == 6);
-    CHECK(s[4] == Approx(0.5).epsilon(1e-6));
-    CHECK(s[5] == Approx(0.125).epsilon(1e-6));
+    const auto b = kind_table("alibi", 2, 0, 6).data;  // 4 slopes of 2^(-2(h+1)), then 2^(-1), 2^(-3)
+    REQUIRE(b.size() == 6 * 2 * 2);
+    CHECK(-b[(4 * 2 + 1) * 2] == Approx(0.5).epsilon(1e-6));
+    CHECK(-b[(5 * 2 + 1) * 2] == Approx(0.125).epsilon(1e-6));
   }
   SECTION("the bias is -slope * distance below the diagonal and -inf above") {
-    const auto b = alibi_bias(2, 3);
+    const PositionTable t = kind_table("alibi", 3, 0, 2);
+    CHECK(t.shape == std::vector<int64_t>{2, 3, 3});
+    const auto& b = t.data;
     CHECK(b[(0 * 3 + 2) * 3 + 0] == Approx(-0.0625 * 2).epsilon(1e-6));  // H=2: slopes 2^-4, 2^-8
     CHECK(std::isinf(b[(1 * 3 + 0) * 3 + 1]));
     CHECK(b[(1 * 3 + 1) * 3 + 1] == 0.0f);
+  }
+  SECTION("the one-head model uses the slope parameter, checked against its range") {
+    const PositionKind& k = find_position_kind("alibi");
+    CHECK(k.resolve("next-token", {}).at("slope") == 0.5);
+    REQUIRE_THROWS_WITH(k.resolve("next-token", {{"slope", -1}}), "next-token: alibi slope -1 must be a number in [0, 1000]");
+    Generator g(0);
+    auto enc = k.make({4, 8, 1}, k.resolve("x", {{"slope", 0.25}}), g);
+    std::vector<float> row(4, 1.0f);
+    enc->add_bias(0, 3, row.data());
+    CHECK(row == std::vector<float>{1.0f - 0.75f, 1.0f - 0.5f, 1.0f - 0.25f, 1.0f});
+  }
+}
+
+TEST_CASE("the positional registry", "[positional]") {
+  SECTION("lists every kind once, by name, each with a description") {
+    CHECK(position_kind_names() == "none, sinusoidal, learned, rope, alibi");
+    for (const PositionKind* k : position_kinds()) {
+      CHECK(&find_position_kind(k->name) == k);
+      CHECK(std::string(k->description).size() > 20);
+      CHECK(k->make != nullptr);
+    }
+  }
+  SECTION("an unknown name lists the known ones") {
+    REQUIRE_THROWS_WITH(find_position_kind("spiral"),
+                        "position kind: unknown kind 'spiral', expected one of none, sinusoidal, learned, rope, alibi");
+  }
+  SECTION("defaults are filled in and every default is within its own range") {
+    for (const PositionKind* k : position_kinds()) {
+      const PositionValues v = k->resolve("test", {});
+      CHECK(v.size() == k->params.size());
+      for (const PositionParam& p : k->params) CHECK((p.def >= p.min && p.def <= p.max));
+    }
+  }
+  SECTION("none has no table") {
+    Generator g(0);
+    REQUIRE_THROWS_WITH(find_position_kind("none").table({4, 4, 1}, {}, g), "none: kind 'none' has no table");
   }
 }
 
@@ -174,7 +219,7 @@ TEST_CASE("Positional tables and similarities are planned in 64 bits", "[positio
                         "sinusoidal: position table 1048576 x 1024 float32 need 4.0 GiB; the limit here is 2.0 GiB");
     REQUIRE_THROWS_WITH(rope_table(1 << 20, 1024),
                         "rope: position table 1048576 x 1024 float32 need 4.0 GiB; the limit here is 2.0 GiB");
-    REQUIRE_THROWS_WITH(alibi_bias(16, 1 << 14),
+    REQUIRE_THROWS_WITH(kind_table("alibi", 1 << 14, 0, 16),
                         "alibi: bias tensor 16 x 16384 x 16384 float32 need 16.0 GiB; the limit here is 2.0 GiB");
     Generator g(0);
     REQUIRE_THROWS_WITH(LearnedPositions(1 << 20, 1024, g),

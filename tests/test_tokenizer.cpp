@@ -2,12 +2,11 @@
 // word/char vocabularies.
 #include <catch2/catch.hpp>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
-#include <sstream>
 
 #include "core/error.hpp"
+#include "core/file.hpp"
 #include "tokenizer/gpt2.hpp"
 #include "tokenizer/gpt2_split.hpp"
 #include "tokenizer/unicode.hpp"
@@ -18,14 +17,6 @@ using namespace embedlab;
 
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  REQUIRE(f.good());
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
 Gpt2Tokenizer& gpt2() {
   static Gpt2Tokenizer tok;
   return tok;
@@ -34,8 +25,8 @@ Gpt2Tokenizer& gpt2() {
 }  // namespace
 
 TEST_CASE("Gpt2Tokenizer reproduces tiktoken gpt2", "[tokenizer][gpt2]") {
-  const auto ref = nlohmann::json::parse(read_file(EMBEDLAB_SOURCE_DIR "/tests/reference/gpt2_the_verdict.json"));
-  const std::string text = read_file(EMBEDLAB_SOURCE_DIR "/web/corpora/the-verdict.txt");
+  const auto ref = nlohmann::json::parse(read_file("test", EMBEDLAB_SOURCE_DIR "/tests/reference/gpt2_the_verdict.json"));
+  const std::string text = read_file("test", EMBEDLAB_SOURCE_DIR "/web/corpora/the-verdict.txt");
   const auto expected = ref["ids"].get<std::vector<int32_t>>();
 
   SECTION("the-verdict encodes to the reference's 5145 ids") {

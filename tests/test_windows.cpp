@@ -2,24 +2,19 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <numeric>
-#include <sstream>
 
 #include "core/error.hpp"
 #include "data/windows.hpp"
 #include "limits.hpp"
+#include "reference.hpp"
 
 using namespace embedlab;
 
 namespace {
 
-nlohmann::json reference() {
-  std::ifstream f(EMBEDLAB_SOURCE_DIR "/tests/reference/gpt2_the_verdict.json");
-  REQUIRE(f.good());
-  return nlohmann::json::parse(f);
-}
+nlohmann::json reference() { return testing::load_reference("gpt2_the_verdict.json"); }
 
 std::vector<int32_t> flat(const nlohmann::json& rows) {
   std::vector<int32_t> out;
@@ -217,5 +212,73 @@ TEST_CASE("Sliding windows plan their buffers and never overflow", "[windows][me
     }
     // 2wn - w(w+1) pairs: n = 10, w = 3 -> 60 - 12 = 48
     CHECK(skipgram_pairs(std::vector<int32_t>(10, 1), 3).size() == 48);
+  }
+}
+
+TEST_CASE("SlidingWindows cuts any run of samples and counts the input tokens", "[windows]") {
+  // ids 0..19, L = 4, stride 3: starts 0, 3, 6, 9, 12, 15 (len(range(0, 16, 3)) = 6)
+  std::vector<int32_t> ids(20);
+  std::iota(ids.begin(), ids.end(), 0);
+  WindowOptions o;
+  o.max_length = 4;
+  o.stride = 3;
+  o.batch_size = 4;
+
+  SECTION("input tokens count the samples in batches only: drop_last leaves the short batch out") {
+    const SlidingWindows kept(ids, o);
+    CHECK(kept.num_samples() == 6);
+    CHECK(kept.batched_samples() == 4);
+    CHECK(kept.input_tokens() == 16);
+    o.drop_last = false;
+    const SlidingWindows all(ids, o);
+    CHECK(all.batched_samples() == 6);
+    CHECK(all.input_tokens() == 24);
+  }
+
+  SECTION("samples cut windows to their first max_ids ids, targets shifted by one") {
+    const SlidingWindows ds(ids, o);
+    const WindowBatch w = ds.samples(1, 2, 2);
+    CHECK(w.rows == 2);
+    CHECK(w.max_length == 2);
+    CHECK(w.starts == std::vector<int64_t>{3, 6});
+    CHECK(w.inputs == std::vector<int32_t>{3, 4, 6, 7});
+    CHECK(w.targets == std::vector<int32_t>{4, 5, 7, 8});
+  }
+
+  SECTION("samples stop at the last sample, dropped ones included; a batch is a run of samples") {
+    const SlidingWindows ds(ids, o);
+    const WindowBatch last = ds.samples(5, 10, 100);
+    CHECK(last.rows == 1);
+    CHECK(last.max_length == 4);
+    CHECK(last.inputs == std::vector<int32_t>{15, 16, 17, 18});
+    CHECK(last.targets == std::vector<int32_t>{16, 17, 18, 19});
+    CHECK(ds.samples(6, 3, 4).rows == 0);
+    const WindowBatch b = ds.batch(0), s = ds.samples(0, 4, 4);
+    CHECK(b.starts == s.starts);
+    CHECK(b.inputs == s.inputs);
+    CHECK(b.targets == s.targets);
+  }
+
+  SECTION("the worked example: sample 1 of the-verdict, its first two ids") {
+    const nlohmann::json ref = reference();
+    WindowOptions v;
+    v.max_length = 4;
+    v.stride = 4;
+    v.batch_size = 4;
+    const SlidingWindows ds(ref["ids"].get<std::vector<int32_t>>(), v);
+    CHECK(ds.input_tokens() == 5136);
+    const WindowBatch w = ds.samples(1, 1, 2);
+    CHECK(w.starts == std::vector<int64_t>{4});
+    CHECK(w.inputs == std::vector<int32_t>{1807, 3619});
+    CHECK(w.targets == std::vector<int32_t>{3619, 402});
+  }
+
+  SECTION("bad ranges are refused with their limits") {
+    const SlidingWindows ds(ids, o);
+    REQUIRE_THROWS_WITH(ds.samples(7, 1, 4), "windows samples: first sample 7 out of range [0, 7)");
+    REQUIRE_THROWS_WITH(ds.samples(-1, 1, 4), "windows samples: first sample -1 out of range [0, 7)");
+    REQUIRE_THROWS_WITH(ds.samples(0, -1, 4), "windows samples: count must be >= 0, got -1");
+    REQUIRE_THROWS_WITH(ds.samples(0, 1, 0), "windows samples: max_ids must be >= 1, got 0");
+    REQUIRE_THROWS_WITH(ds.batch(1), "windows batch: batch index 1 out of range [0, 1)");
   }
 }

@@ -5,10 +5,9 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <vector>
 
+#include "core/file.hpp"
 #include "io/table_writers.hpp"
 #include "train/word2vec.hpp"
 #include "limits.hpp"
@@ -51,12 +50,7 @@ double cosine(const std::vector<float>& t, int64_t D, int32_t a, int32_t b) {
   return ab / std::sqrt(aa * bb);
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+std::string slurp(const std::string& path) { return read_file("test", path); }
 
 }  // namespace
 

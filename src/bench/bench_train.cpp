@@ -62,7 +62,7 @@ NextTokenBench bench_next_token(int64_t V, int64_t D, int64_t T, int64_t B, int6
   s.model.vocab_size = V;
   s.model.dim = D;
   s.model.context = T;
-  s.model.pos = parse_position_kind(pos);
+  s.model.pos = find_position_kind(pos).name;
   s.model.seed = 0;
   s.batch_size = B;
   s.optimizer.kind = parse_optimizer_kind(optimizer);

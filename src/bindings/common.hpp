@@ -50,6 +50,7 @@
 #include "core/error.hpp"
 #include "core/memory.hpp"
 #include "core/rng.hpp"
+#include "embed/positions/registry.hpp"
 
 namespace embedlab::bindings {
 
@@ -307,6 +308,7 @@ class Options {
     if (v.isFalse()) return false;
     fail(where_, std::string(key) + " must be true or false");
   }
+  val get(const char* key) const { return opts_[key]; }
   std::string name(const char* key, const std::string& fallback) const {
     const val v = opts_[key];
     return v.isUndefined() || v.isNull() ? fallback : name_arg(where_, key, v);
@@ -316,5 +318,13 @@ class Options {
   const char* where_;
   val opts_;
 };
+
+// ---- positional kinds (positions.cpp) --------------------------------------------------------
+// The flat JS option of a kind's parameter: "rope" + "base" -> "ropeBase", "kind" +
+// "num_things" -> "kindNumThings".
+std::string position_option_name(const PositionKind& k, const PositionParam& p);
+// A JS object {name: number} of the kind's parameters -> values with defaults filled in; the
+// registry names unknown keys and values out of range.
+PositionValues position_values(const char* where, val values, const PositionKind& kind);
 
 }  // namespace embedlab::bindings

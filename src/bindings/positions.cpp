@@ -1,8 +1,43 @@
-// Bindings for the positional encodings (embed/positional.hpp): the tables the page draws and
-// the position x position similarity. The JS API is api/embed.post.js.
+// Bindings for the positional encodings (embed/positional.hpp): the registry of kinds, each
+// kind's table, the helpers of the fixed kinds the page draws, and the position x position
+// similarity. Nothing here names a kind: _positionalKinds and _positionTable iterate over the
+// registry. The JS API is api/embed.post.js.
 #include "bindings/common.hpp"
 
 #include "embed/positional.hpp"
+
+namespace embedlab::bindings {
+
+std::string position_option_name(const PositionKind& k, const PositionParam& p) {
+  std::string s = k.name;
+  bool upper = true;
+  for (const char* c = p.name; *c; ++c) {
+    if (*c == '_') {
+      upper = true;
+      continue;
+    }
+    s += upper && *c >= 'a' && *c <= 'z' ? static_cast<char>(*c - 'a' + 'A') : *c;
+    upper = false;
+  }
+  return s;
+}
+
+PositionValues position_values(const char* where, val values, const PositionKind& kind) {
+  PositionValues v;
+  if (values.isUndefined() || values.isNull()) return v;
+  if (values.typeOf().as<std::string>() != "object") fail(where, "posParams must be an object");
+  const val keys = val::global("Object").call<val>("keys", values);
+  const int n = keys["length"].as<int>();
+  for (int i = 0; i < n; ++i) {
+    const std::string key = name_arg(where, "posParams key", keys[i]);
+    const val x = values[key];
+    if (!x.isNumber()) fail(where, std::string(kind.name) + " " + key + " must be a number");
+    v[key] = x.as<double>();
+  }
+  return kind.resolve(where, v);  // unknown names and ranges: the registry's messages
+}
+
+}  // namespace embedlab::bindings
 
 using emscripten::val;
 using namespace embedlab;
@@ -44,10 +79,58 @@ val rope_apply_copy(val x, double T, double D, double offset) {
     return copy_out(v);
   });
 }
-// (heads H, positions T) -> Float32Array (H * T * T)
-val alibi_table(double H, double T) {
-  return guard("alibi", [&] {
-    return copy_out(alibi_bias(size_arg("alibi", "heads", H), size_arg("alibi", "positions", T)));
+// The registry -> [{name, label, description, provides, trainable, evenDim, jsNames,
+// params: [{name, default, min, max, integer, help, option}]}], strings as UTF-8 bytes (the JS
+// wrapper decodes them). `option` is the flat JS option of a parameter (ropeBase).
+val positional_kinds() {
+  return guard("positionalKinds", [&] {
+    val out = val::array();
+    for (const PositionKind* k : position_kinds()) {
+      val o = val::object();
+      o.set("name", bytes_out(k->name));
+      o.set("label", bytes_out(k->label));
+      o.set("description", bytes_out(k->description));
+      o.set("provides", bytes_out(position_role_name(k->provides)));
+      o.set("trainable", k->trainable);
+      o.set("evenDim", k->even_dim);
+      val params = val::array();
+      for (const PositionParam& p : k->params) {
+        val q = val::object();
+        q.set("name", bytes_out(p.name));
+        q.set("default", p.def);
+        q.set("min", p.min);
+        q.set("max", p.max);
+        q.set("integer", p.integer);
+        q.set("help", bytes_out(p.help));
+        q.set("option", bytes_out(position_option_name(*k, p)));
+        params.call<void>("push", q);
+      }
+      o.set("params", params);
+      out.call<void>("push", o);
+    }
+    return out;
+  });
+}
+
+// (kind, positions T, dim D, heads H, seed, values {name: number}) -> {shape, data: Float32Array}:
+// (T, D), or (H, T, T) for bias kinds. Learned tables are drawn from `seed` when it is a
+// number, else from the module's generator (manualSeed).
+val position_table(val kind, double T, double D, double H, val seed, val values) {
+  return guard("positionTable", [&] {
+    const PositionKind& k = find_position_kind(name_arg("positionTable", "kind", kind));
+    const bool bias = k.provides == PositionRole::Bias;
+    const int64_t t = size_arg(k.name, "positions", T);
+    const int64_t d = bias ? 0 : size_arg(k.name, "dim", D);
+    const int64_t h = bias ? size_arg(k.name, "heads", H) : 1;
+    const PositionValues v = position_values(k.name, values, k);
+    Generator own(seed.isNumber() ? seed_arg(k.name, seed.as<double>()) : 0);
+    const PositionTable table = k.table({t, d, h}, v, seed.isNumber() ? own : generator());
+    val out = val::object();
+    val shape = val::array();
+    for (int64_t n : table.shape) shape.call<void>("push", static_cast<double>(n));
+    out.set("shape", shape);
+    out.set("data", copy_out(table.data));
+    return out;
   });
 }
 // table (T * D) -> Float32Array (T * T)
@@ -67,6 +150,7 @@ EMSCRIPTEN_BINDINGS(positions) {
   function("_learnedPositions", &learned_table);
   function("_ropeTable", &rope_rotation_table);
   function("_ropeApply", &rope_apply_copy);
-  function("_alibi", &alibi_table);
+  function("_positionalKinds", &positional_kinds);
+  function("_positionTable", &position_table);
   function("_positionSimilarity", &similarity);
 }

@@ -1,14 +1,15 @@
-// Bindings for tokenizer/ and data/: tokenizers (GPT-2, vocabularies, BPE merge files), BPE
-// training, sliding windows, skip-gram pairs and the tokenizer benchmark. The JS API is
-// api/text.post.js.
+// Bindings for tokenizer/ and data/: tokenizers (every kind through make_tokenizer), BPE
+// training, word2vec sentences, sliding windows, skip-gram pairs and the tokenizer benchmark.
+// The JS API is api/text.post.js.
 #include <algorithm>
 
 #include "bindings/common.hpp"
 
 #include "bench/bench_tokenize.hpp"
+#include "data/sentences.hpp"
 #include "data/windows.hpp"
 #include "tokenizer/bpe_train.hpp"
-#include "tokenizer/tokenizer.hpp"
+#include "tokenizer/tokenizer_kinds.hpp"
 #include "tokenizer/unicode.hpp"
 
 using emscripten::val;
@@ -19,9 +20,10 @@ namespace {
 
 class TokenizerHandle {
  public:
+  // Every constructor goes through the engine's make_tokenizer (tokenizer_kinds.hpp).
   bool init_gpt2() {
     return guard("Tokenizer.gpt2", [&] {
-      t_ = std::make_unique<Tokenizer>(Tokenizer::gpt2());
+      t_ = std::make_unique<Tokenizer>(make_tokenizer("gpt2", {}, {}));
       return true;
     });
   }
@@ -30,20 +32,39 @@ class TokenizerHandle {
   bool init_corpus(val kind, val text, bool lowercase, double min_count, double max_size) {
     const char* where = "Tokenizer.fromCorpus";
     return guard(where, [&] {
-      VocabOptions o;
-      o.kind = parse_vocab_kind(name_arg(where, "kind", kind));
+      const std::string k = name_arg(where, "kind", kind);
+      parse_vocab_kind(k);  // a vocabulary kind only: "vocab: unknown kind 'gpt2', expected ..."
+      TokenizerOptions o;
       o.lowercase = lowercase;
       o.min_count = int32_arg(where, "minCount", min_count);
       o.max_size = int32_arg(where, "maxSize", max_size);
-      t_ = std::make_unique<Tokenizer>(Tokenizer::from_corpus(bytes_in(where, "corpus", text), o));
+      t_ = std::make_unique<Tokenizer>(make_tokenizer(k, bytes_in(where, "corpus", text), o));
       return true;
     });
   }
   // file (Uint8Array): a merge file's bytes (BpeTrainer.save()).
   bool init_bpe(val file) {
     return guard("Tokenizer.fromBpe", [&] {
-      t_ = std::make_unique<Tokenizer>(
-          Tokenizer::from_bpe(BpeTokenizer::load(bytes_in("Tokenizer.fromBpe", "file", file))));
+      TokenizerOptions o;
+      o.merges = bytes_in("Tokenizer.fromBpe", "file", file);
+      t_ = std::make_unique<Tokenizer>(make_tokenizer("bpe", {}, o));
+      return true;
+    });
+  }
+  // Any kind: corpus (Uint8Array, UTF-8), merges (Uint8Array or undefined), opts {lowercase,
+  // minCount, maxSize, vocabSize} (absent keys: not given).
+  bool init(val kind, val corpus, val merges, val opts) {
+    const char* where = "Tokenizer.make";
+    return guard(where, [&] {
+      const Options in(where, opts);
+      TokenizerOptions o;
+      o.lowercase = in.flag("lowercase", false);
+      o.min_count = in.int32("minCount", 1);
+      o.max_size = in.int32("maxSize", 0);
+      const val v = opts["vocabSize"];
+      if (!v.isUndefined() && !v.isNull()) o.vocab_size = in.int32("vocabSize", 0);
+      if (!merges.isUndefined()) o.merges = bytes_in(where, "merges", merges);
+      t_ = std::make_unique<Tokenizer>(make_tokenizer(name_arg(where, "kind", kind), bytes_in(where, "corpus", corpus), o));
       return true;
     });
   }
@@ -80,6 +101,20 @@ class TokenizerHandle {
       val out = val::object();
       out.set("bytes", bytes_out(bytes));
       out.set("ends", copy_out(ends));
+      return out;
+    });
+  }
+  // text (Uint8Array, UTF-8) -> {ids: Int32Array (n), sentenceStarts: Float64Array (S+1)}:
+  // word2vec's sentences by the rule of data/sentences.hpp.
+  val sentences(val text) {
+    const char* where = "sentences";
+    return guard(where, [&] {
+      const Sentences s = encode_sentences(live(), bytes_in(where, "text", text));
+      std::vector<double> starts(plan(where, "sentence starts", static_cast<int64_t>(s.starts.size()), kFloat64));
+      std::copy(s.starts.begin(), s.starts.end(), starts.begin());
+      val out = val::object();
+      out.set("ids", copy_out(s.ids));
+      out.set("sentenceStarts", copy_out(starts));
       return out;
     });
   }
@@ -152,28 +187,56 @@ class BpeTrainerHandle {
   std::unique_ptr<BpeTrainer> tr_;
 };
 
+// The window options of slidingWindows and its samples, checked before any cast.
+WindowOptions window_options(const char* where, double max_length, double stride, double batch_size, bool shuffle,
+                             double seed, bool drop_last) {
+  WindowOptions o;
+  o.max_length = int32_arg(where, "maxLength", max_length);
+  o.stride = int32_arg(where, "stride", stride);
+  o.batch_size = int32_arg(where, "batchSize", batch_size);
+  o.shuffle = shuffle;
+  o.seed = seed_arg(where, seed);
+  o.drop_last = drop_last;
+  return o;
+}
+
 // ids -> {numSamples, numBatches, inputTokens, starts: Int32Array (samples, in batch order)}
 val sliding_windows(val ids, double max_length, double stride, double batch_size, bool shuffle, double seed,
                     bool drop_last) {
   const char* where = "slidingWindows";
   return guard(where, [&] {
-    WindowOptions o;
-    o.max_length = int32_arg(where, "maxLength", max_length);
-    o.stride = int32_arg(where, "stride", stride);
-    o.batch_size = int32_arg(where, "batchSize", batch_size);
-    o.shuffle = shuffle;
-    o.seed = seed_arg(where, seed);
-    o.drop_last = drop_last;
+    const WindowOptions o = window_options(where, max_length, stride, batch_size, shuffle, seed, drop_last);
     const SlidingWindows ds(copy_in<int32_t>(where, "ids", ids), o);
-    // subtle: batches x batch_size in 64 bits (both may be large int32 values)
-    const int64_t kept = std::min(ds.num_samples(), ds.num_batches() * o.batch_size);
+    const int64_t kept = ds.batched_samples();
     std::vector<int32_t> starts(plan(where, "starts", kept, kInt32));
     std::copy(ds.sample_starts().begin(), ds.sample_starts().begin() + kept, starts.begin());
     val out = val::object();
     out.set("numSamples", static_cast<double>(ds.num_samples()));
     out.set("numBatches", static_cast<double>(ds.num_batches()));
-    out.set("inputTokens", static_cast<double>(kept) * static_cast<double>(o.max_length));
+    out.set("inputTokens", static_cast<double>(ds.input_tokens()));
     out.set("starts", copy_out(starts));
+    return out;
+  });
+}
+
+// The same dataset's samples first .. first + count - 1 (batch order), each cut to its first
+// min(maxLength, maxIds) ids -> {rows, starts: Int32Array (rows), inputs, targets: Int32Array
+// (rows * m)}; a batch b is samples(b * batchSize, batchSize, maxLength).
+val window_samples(val ids, double max_length, double stride, double batch_size, bool shuffle, double seed,
+                   bool drop_last, double first, double count, double max_ids) {
+  const char* where = "slidingWindows.samples";
+  return guard(where, [&] {
+    const WindowOptions o = window_options(where, max_length, stride, batch_size, shuffle, seed, drop_last);
+    const SlidingWindows ds(copy_in<int32_t>(where, "ids", ids), o);
+    const WindowBatch wb = ds.samples(int32_arg(where, "first", first), int32_arg(where, "count", count),
+                                      int32_arg(where, "maxIds", max_ids));
+    std::vector<int32_t> starts(plan(where, "starts", wb.rows, kInt32));
+    std::copy(wb.starts.begin(), wb.starts.end(), starts.begin());  // offsets < 2^31: ids came from JS
+    val out = val::object();
+    out.set("rows", static_cast<double>(wb.rows));
+    out.set("starts", copy_out(starts));
+    out.set("inputs", copy_out(wb.inputs));
+    out.set("targets", copy_out(wb.targets));
     return out;
   });
 }
@@ -196,12 +259,7 @@ val bench_tokenize_js(val text, val kind, double reps) {
   return guard(where, [&] {
     const std::string t = bytes_in(where, "text", text), k = name_arg(where, "encoding", kind);
     const int r = static_cast<int>(int_arg(where, "reps", reps, 1, 1000));
-    const TokenizeBench b = bench_tokenize(t, [&] {
-      if (k == "gpt2") return Tokenizer::gpt2();
-      VocabOptions o;
-      o.kind = parse_vocab_kind(k);
-      return Tokenizer::from_corpus(t, o);
-    }, r);
+    const TokenizeBench b = bench_tokenize(t, [&] { return make_tokenizer(k, t, {}); }, r);
     return val::global("JSON").call<val>("parse", to_json(b));
   });
 }
@@ -215,12 +273,14 @@ EMSCRIPTEN_BINDINGS(tokenizer) {
       .function("initGpt2", &TokenizerHandle::init_gpt2)
       .function("initCorpus", &TokenizerHandle::init_corpus)
       .function("initBpe", &TokenizerHandle::init_bpe)
+      .function("init", &TokenizerHandle::init)
       .function("kind", &TokenizerHandle::kind)
       .function("vocabSize", &TokenizerHandle::vocab_size)
       .function("encode", &TokenizerHandle::encode)
       .function("decode", &TokenizerHandle::decode)
       .function("tokenBytes", &TokenizerHandle::token_bytes)
       .function("tokenStrings", &TokenizerHandle::token_strings)
+      .function("sentences", &TokenizerHandle::sentences)
       .function("counts", &TokenizerHandle::counts);
   class_<BpeTrainerHandle>("_BpeTrainer")
       .constructor<>()
@@ -231,6 +291,7 @@ EMSCRIPTEN_BINDINGS(tokenizer) {
       .function("tokenCount", &BpeTrainerHandle::token_count)
       .function("save", &BpeTrainerHandle::save);
   function("_slidingWindows", &sliding_windows);
+  function("_windowSamples", &window_samples);
   function("_skipgramPairs", &skipgram_pairs_js);
   function("_benchTokenize", &bench_tokenize_js);
 }

@@ -72,10 +72,11 @@ class TrainerHandle {
       s.model.vocab_size = o.int32("vocabSize", 0);
       s.model.dim = o.int32("vectorSize", 64);
       s.model.context = o.int32("context", 32);
-      s.model.pos = parse_position_kind(o.name("pos", "learned"));
+      const PositionKind& kind = find_position_kind(o.name("pos", "learned"));
+      s.model.pos = kind.name;
+      s.model.pos_params = position_values(where, o.get("posParams"), kind);
       s.model.scale_embeddings = o.flag("scale", false);
       s.model.tie_head = o.flag("tie", false);
-      s.model.alibi_slope = float_arg(where, "alibiSlope", o.number("alibiSlope", 0.5));
       s.model.seed = o.seed(1);
       s.batch_size = o.int32("batchSize", 16);
       s.stride = o.int32("stride", 0);
@@ -131,10 +132,16 @@ class TrainerHandle {
       o.set("vocabSize", static_cast<double>(s.model.vocab_size));
       o.set("vectorSize", static_cast<double>(s.model.dim));
       o.set("context", static_cast<double>(s.model.context));
-      o.set("pos", std::string(position_kind_name(s.model.pos)));
+      o.set("pos", bytes_out(s.model.pos));  // decoded by the JS wrapper
+      val params = val::object();
+      const PositionKind& kind = find_position_kind(s.model.pos);
+      for (const PositionParam& p : kind.params) {
+        params.set(p.name, s.model.pos_params.at(p.name));
+        o.set(position_option_name(kind, p), s.model.pos_params.at(p.name));
+      }
+      o.set("posParams", params);
       o.set("scale", s.model.scale_embeddings);
       o.set("tie", s.model.tie_head);
-      o.set("alibiSlope", s.model.alibi_slope);
       o.set("seed", static_cast<double>(s.model.seed));
       o.set("batchSize", static_cast<double>(s.batch_size));
       o.set("stride", static_cast<double>(s.stride > 0 ? s.stride : s.model.context));
@@ -157,8 +164,10 @@ class TrainerHandle {
       const NextTokenConfig& c = m.config();
       if (name == "input") return table_js(m.token_table(), c.vocab_size, c.dim);
       if (name == "output") return table_js(m.head_table(), c.vocab_size, c.dim);
-      if (name == "position") {
-        return table_js(m.position_table(), m.position_table().empty() ? 0 : c.context, c.dim);
+      if (name == "position") {  // the kind's own table; {rows: 0} when it has none
+        int64_t rows = 0, cols = 0;
+        const std::vector<float>* P = m.position_table(&rows, &cols);
+        return P ? table_js(*P, rows, cols) : table_js(std::vector<float>(), 0, c.dim);
       }
       fail("Trainer.table", "next-token tables are input, output and position, got '" + name + "'");
     });

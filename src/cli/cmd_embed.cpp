@@ -1,9 +1,11 @@
-// embedlab init | lookup | posenc: tables as JSON, the same numbers as torch.
+// embedlab init | lookup | posenc | kinds: tables as JSON, the same numbers as torch, and the
+// positional-encoding registry.
 #include <climits>
 #include <ostream>
 
 #include "cli/commands.hpp"
 #include "cli/json.hpp"
+#include "cli/positions.hpp"
 #include "core/error.hpp"
 #include "embed/embedding.hpp"
 #include "embed/positional.hpp"
@@ -27,6 +29,19 @@ TableArgs table_args(Args& a) {
 int cmd_init(Args& a, std::ostream& out);
 int cmd_lookup(Args& a, std::ostream& out);
 int cmd_posenc(Args& a, std::ostream& out);
+int cmd_kinds(Args& a, std::ostream& out);
+
+std::vector<FlagSpec> posenc_flags() {
+  std::vector<FlagSpec> f{
+      position_kind_flag("kind", "the encoding", true),
+      {"positions", "T", "positions", true},
+      {"dim", "D", "width (heads for kinds that provide an attention bias)", true},
+      {"seed", "S", "the seed of learned tables (default 0)"},
+      {"base", "10000", "the frequency base of the kinds that have one"}};
+  const std::vector<FlagSpec> p = position_param_flags();
+  f.insert(f.end(), p.begin(), p.end());
+  return f;
+}
 
 }  // namespace
 
@@ -55,14 +70,17 @@ const CommandSpec kLookup{
 
 const CommandSpec kPosenc{
     "posenc",
-    "A positional-encoding table: {shape, data, kind}; alibi reads --dim as heads and prints (H, T, T).",
-    {{"kind", "sinusoidal|learned|rope|alibi", "the encoding", true},
-     {"positions", "T", "positions", true},
-     {"dim", "D", "width (heads for alibi)", true},
-     {"seed", "S", "the seed of learned positions (default 0)"},
-     {"base", "10000", "the frequency base of sinusoidal and rope"}},
+    "A positional-encoding table: {shape, data, kind, params}; (T, D), or (H, T, T) for attention-bias kinds (--dim is H).",
+    posenc_flags(),
     {},
     cmd_posenc};
+
+const CommandSpec kKinds{
+    "kinds",
+    "The registry: every positional-encoding kind with its description, parameters and what it provides.",
+    {},
+    {},
+    cmd_kinds};
 
 namespace {
 
@@ -95,32 +113,54 @@ int cmd_lookup(Args& a, std::ostream& out) {
 }
 
 int cmd_posenc(Args& a, std::ostream& out) {
-  const PositionKind kind = parse_position_kind(a.text("kind"));
+  const PositionKind& kind = find_position_kind(a.text("kind"));
   const int64_t T = a.integer("positions", 0, kMaxPositions);
   const int64_t D = a.integer("dim", 1, INT32_MAX);
   const uint64_t seed = static_cast<uint64_t>(a.integer_or("seed", 0, 0, INT64_MAX));
-  const double base = a.number_or("base", 10000.0, 1.0, 1e12);
-  a.finish();
-  std::vector<float> table;
-  std::vector<int64_t> shape{T, D};
-  switch (kind) {
-    case PositionKind::Sinusoidal: table = sinusoidal(T, D, base); break;
-    case PositionKind::Learned: {
-      Generator g(seed);
-      table = LearnedPositions(T, D, g).table();
-      break;
+  PositionValues values = position_values(a, kind, "kind");
+  if (a.has("base")) {
+    const double base = a.number_or("base", 10000.0, 1.0, 1e12);
+    std::string with_base;  // the kinds that have a frequency base
+    for (const PositionKind* k : position_kinds()) {
+      for (const PositionParam& p : k->params) {
+        if (std::string(p.name) == "base") with_base += (with_base.empty() ? "" : ", ") + std::string(k->name);
+      }
     }
-    case PositionKind::Rope: table = rope_table(T, D, base); break;
-    case PositionKind::Alibi: {
-      // --dim is the number of heads here: (H, T, T) causal biases.
-      table = alibi_bias(D, T);
-      shape = {D, T, T};
-      break;
+    if (!kind.resolve("posenc", {}).count("base")) {
+      fail("--base", "applies to " + with_base + ", not --kind " + kind.name);
     }
-    case PositionKind::None: fail("posenc", "kind 'none' has no table; use sinusoidal, learned, rope or alibi");
+    values["base"] = base;
   }
-  write_table_open(out, shape, table);
-  out << ",\"kind\":" << json_string(position_kind_name(kind)) << "}\n";
+  a.finish();
+  if (!kind.draw) fail("posenc", std::string("kind '") + kind.name + "' has no table");
+  Generator g(seed);
+  const bool bias = kind.provides == PositionRole::Bias;  // --dim is the number of heads
+  const PositionTable t = kind.table({T, bias ? 0 : D, bias ? D : 1}, values, g);
+  write_table_open(out, t.shape, t.data);
+  out << ",\"kind\":" << json_string(kind.name) << ",\"params\":" << json_object(kind.resolve("posenc", values)) << "}\n";
+  return 0;
+}
+
+int cmd_kinds(Args& a, std::ostream& out) {
+  a.finish();
+  out << "{\"positional\":[";
+  bool first = true;
+  for (const PositionKind* k : position_kinds()) {
+    out << (first ? "" : ",") << "{\"name\":" << json_string(k->name) << ",\"label\":" << json_string(k->label)
+        << ",\"description\":" << json_string(k->description)
+        << ",\"provides\":" << json_string(position_role_name(k->provides))
+        << ",\"trainable\":" << (k->trainable ? "true" : "false") << ",\"even_dim\":" << (k->even_dim ? "true" : "false")
+        << ",\"params\":[";
+    for (size_t i = 0; i < k->params.size(); ++i) {
+      const PositionParam& p = k->params[i];
+      out << (i ? "," : "") << "{\"name\":" << json_string(p.name) << ",\"default\":" << json_number(p.def)
+          << ",\"min\":" << json_number(p.min) << ",\"max\":" << json_number(p.max)
+          << ",\"integer\":" << (p.integer ? "true" : "false") << ",\"help\":" << json_string(p.help) << "}";
+    }
+    out << "]}";
+    first = false;
+  }
+  out << "]}\n";
   return 0;
 }
 

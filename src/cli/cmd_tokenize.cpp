@@ -8,13 +8,13 @@
 #include "bench/bench.hpp"
 #include "bench/bench_tokenize.hpp"
 #include "cli/commands.hpp"
+#include "cli/encoding.hpp"
 #include "cli/json.hpp"
 #include "cli/output.hpp"
 #include "core/error.hpp"
 #include "core/file.hpp"
 #include "data/windows.hpp"
 #include "tokenizer/bpe_train.hpp"
-#include "tokenizer/tokenizer.hpp"
 #include "tokenizer/unicode.hpp"
 
 namespace embedlab::cli {
@@ -24,42 +24,33 @@ namespace {
 // The operand FILE (the parser has checked that there is at most one, and one when required).
 std::string the_file(const Args& a) { return a.operands().empty() ? "" : a.operands()[0]; }
 
-// Reads the --encoding family of flags. corpus may be empty for gpt2/bpe.
+// Reads the --encoding family of flags (encoding.hpp). The vocabulary flags apply to the
+// vocabulary kinds only.
 struct EncodingArgs {
-  std::string name;
-  VocabOptions vocab;
+  Encoding encoding;
   bool allow_special = false;
-  std::string bpe_file;
-  bool needs_corpus() const { return name != "gpt2" && bpe_file.empty(); }
+  const std::string& name() const { return encoding.name; }
+  bool needs_corpus() const { return encoding.vocabulary(); }
 };
 
 EncodingArgs encoding_args(Args& a) {
   EncodingArgs e;
-  e.name = a.text("encoding");
-  e.vocab.lowercase = a.flag("lowercase");
+  e.encoding = parse_encoding(a.text("encoding"));
+  TokenizerOptions& o = e.encoding.options;
+  const bool lowercase = a.flag("lowercase");
   e.allow_special = a.flag("allow-special");
-  e.vocab.min_count = a.integer_or("min-count", 1, 1, INT64_MAX);
-  e.vocab.max_size = a.integer_or("max-size", 0, 0, INT32_MAX);
-  if (e.name.rfind("bpe:", 0) == 0) {
-    e.bpe_file = e.name.substr(4);
-    if (e.bpe_file.empty()) fail("--encoding", "bpe: needs a merge file, as in bpe:merges.txt");
-  } else if (e.name != "gpt2" && e.name != "whitespace" && e.name != "word" && e.name != "char") {
-    fail("--encoding", "unknown encoding '" + e.name + "', expected gpt2, whitespace, word, char or bpe:<file>");
-  } else if (e.name != "gpt2") {
-    e.vocab.kind = parse_vocab_kind(e.name);
+  const int64_t min_count = a.integer_or("min-count", 1, 1, INT64_MAX);
+  const int64_t max_size = a.integer_or("max-size", 0, 0, INT32_MAX);
+  if (!e.needs_corpus() && (lowercase || a.has("min-count") || a.has("max-size"))) {
+    fail("--encoding", "--lowercase, --min-count and --max-size apply to whitespace, word and char only, not " + e.name());
   }
-  const bool vocab_kind = e.needs_corpus();
-  if (!vocab_kind && (e.vocab.lowercase || a.has("min-count") || a.has("max-size"))) {
-    fail("--encoding", "--lowercase, --min-count and --max-size apply to whitespace, word and char only, not " + e.name);
+  if (e.needs_corpus()) {
+    o.lowercase = lowercase;
+    o.min_count = min_count;
+    o.max_size = max_size;
   }
-  if (e.allow_special && e.name != "gpt2") fail("--allow-special", "applies to --encoding gpt2 only");
+  if (e.allow_special && e.name() != "gpt2") fail("--allow-special", "applies to --encoding gpt2 only");
   return e;
-}
-
-Tokenizer make_tokenizer(const EncodingArgs& e, const std::string& corpus) {
-  if (e.name == "gpt2") return Tokenizer::gpt2();
-  if (!e.bpe_file.empty()) return Tokenizer::from_bpe(BpeTokenizer::load(read_file("--encoding", e.bpe_file)));
-  return Tokenizer::from_corpus(corpus, e.vocab);
 }
 
 void write_ids(std::ostream& os, const std::vector<int32_t>& ids) { write_ints(os, ids); }
@@ -69,7 +60,7 @@ int cmd_tokenize(Args& a, std::ostream& out) {
   const std::string file = the_file(a);
   a.finish();
   const std::string text = read_file("tokenize", file);
-  Tokenizer tok = make_tokenizer(e, text);
+  Tokenizer tok = encoding_tokenizer(e.encoding, text);
   const std::vector<int32_t> ids = tok.encode(text, e.allow_special);
   out << "{\"encoding\":" << json_string(tok.kind()) << ",\"vocab_size\":" << tok.vocab_size()
             << ",\"bytes\":" << text.size() << ",\"tokens\":" << ids.size() << ",\"ids\":";
@@ -84,13 +75,13 @@ int cmd_decode(Args& a, std::ostream& out) {
   const std::string file = the_file(a);
   a.finish();
   if (e.needs_corpus() && a.operands().empty()) {
-    fail("decode", "--encoding " + e.name + " needs the corpus FILE to rebuild the vocabulary");
+    fail("decode", "--encoding " + e.name() + " needs the corpus FILE to rebuild the vocabulary");
   }
   if (!e.needs_corpus() && !a.operands().empty()) {
-    fail("decode", "unexpected argument '" + file + "' (--encoding " + e.name + " takes no FILE)");
+    fail("decode", "unexpected argument '" + file + "' (--encoding " + e.name() + " takes no FILE)");
   }
   const std::string corpus = e.needs_corpus() ? read_file("decode", file) : "";
-  Tokenizer tok = make_tokenizer(e, corpus);
+  Tokenizer tok = encoding_tokenizer(e.encoding, corpus);
   out << "{\"encoding\":" << json_string(tok.kind()) << ",\"text\":" << json_string(tok.decode(ids))
             << ",\"tokens\":[";
   for (size_t k = 0; k < ids.size(); ++k) out << (k ? "," : "") << json_string(tok.token_string(ids[k]));
@@ -141,16 +132,14 @@ int cmd_windows(Args& a, std::ostream& out) {
   const std::string file = the_file(a);
   a.finish();
   const std::string text = read_file("windows", file);
-  Tokenizer tok = make_tokenizer(e, text);
+  Tokenizer tok = encoding_tokenizer(e.encoding, text);
   const std::vector<int32_t> ids = tok.encode(text, e.allow_special);
   SlidingWindows ds(ids, o);
-  int64_t input_tokens = 0;
-  for (int64_t b = 0; b < ds.num_batches(); ++b) input_tokens += std::min(o.batch_size, ds.num_samples() - b * o.batch_size) * o.max_length;
   out << "{\"encoding\":" << json_string(tok.kind()) << ",\"tokens\":" << ids.size()
             << ",\"max_length\":" << o.max_length << ",\"stride\":" << o.stride << ",\"batch_size\":" << o.batch_size
             << ",\"shuffle\":" << (o.shuffle ? "true" : "false") << ",\"seed\":" << o.seed
             << ",\"drop_last\":" << (o.drop_last ? "true" : "false") << ",\"samples\":" << ds.num_samples()
-            << ",\"batches\":" << ds.num_batches() << ",\"input_tokens\":" << input_tokens << ",\"data\":[";
+            << ",\"batches\":" << ds.num_batches() << ",\"input_tokens\":" << ds.input_tokens() << ",\"data\":[";
   for (int64_t b = 0; b < ds.num_batches() && b < limit; ++b) {
     const WindowBatch wb = ds.batch(b);
     out << (b ? "," : "") << "{\"inputs\":[";
@@ -176,7 +165,7 @@ int cmd_bench_tokenize(Args& a, std::ostream& out) {
   const std::string file = the_file(a);
   a.finish();
   const std::string text = read_file("bench tokenize", file);
-  const TokenizeBench b = bench_tokenize(text, [&] { return make_tokenizer(e, text); }, reps);
+  const TokenizeBench b = bench_tokenize(text, [&] { return encoding_tokenizer(e.encoding, text); }, reps);
   std::string json = to_json(b);
   json.insert(json.size() - 1, ",\"file\":" + json_string(file) + ",\"build\":\"native\"");
   out << json << "\n";

@@ -4,9 +4,10 @@
 //       [--lowercase] --seed S FILE [--out table.npy] [--out-tsv DIR] [--table input|output|position]
 //   word2vec (gensim's names and defaults): --vector-size 100 --window 5 --negative 5
 //       --min-count 5 --sample 1e-3 --alpha 0.025 --min-alpha 0.0001 --epochs 5 [--cbow-sum]
-//       One sentence per non-empty line of FILE, tokenized line by line.
+//       Sentences: FILE's lines, by the rule of data/sentences.hpp (CRLF read as LF, blank lines skipped).
 //   next-token: --vector-size 64 --context 32 --batch-size 16 --steps 1000 --pos learned
-//       --optimizer adam --lr 1e-3 [--weight-decay W] [--scale] [--tie] [--stride S] [--alibi-slope 0.5]
+//       --optimizer adam --lr 1e-3 [--weight-decay W] [--scale] [--tie] [--stride S]
+//       [--<kind>-<param> X: the parameters of the --pos kind, from the registry (cli/positions.hpp)]
 //       [--valid-fraction 0.1]: the last fraction of the ids is held out and its loss reported.
 // Progress lines go to stderr; the last line on stdout is one JSON summary.
 // Tables: --out writes the chosen table (default: the input/token table) as float32 .npy;
@@ -18,11 +19,13 @@
 
 #include "bench/bench_train.hpp"
 #include "cli/commands.hpp"
+#include "cli/encoding.hpp"
 #include "cli/json.hpp"
 #include "cli/output.hpp"
+#include "cli/positions.hpp"
 #include "core/error.hpp"
 #include "core/file.hpp"
-#include "tokenizer/tokenizer.hpp"
+#include "data/sentences.hpp"
 #include "train/next_token.hpp"
 #include "io/table_writers.hpp"
 #include "train/word2vec.hpp"
@@ -33,30 +36,12 @@ namespace {
 
 constexpr double kLowest = std::numeric_limits<double>::lowest(), kHighest = std::numeric_limits<double>::max();
 
+// --encoding (cli/encoding.hpp) and --lowercase, which applies to the vocabulary kinds (and is
+// ignored for gpt2 and bpe:<file>, as on the page).
 Tokenizer make_tokenizer(const std::string& encoding, bool lowercase, const std::string& corpus) {
-  if (encoding == "gpt2") return Tokenizer::gpt2();
-  if (encoding.rfind("bpe:", 0) == 0) return Tokenizer::from_bpe(BpeTokenizer::load(read_file("--encoding", encoding.substr(4))));
-  VocabOptions o;
-  o.kind = parse_vocab_kind(encoding);
-  o.lowercase = lowercase;
-  return Tokenizer::from_corpus(corpus, o);
-}
-
-// One sentence per non-empty line: ids (n) and starts (S+1).
-void encode_lines(Tokenizer& tok, const std::string& text, std::vector<int32_t>& ids,
-                  std::vector<int64_t>& starts) {
-  starts.assign(1, 0);
-  size_t p = 0;
-  while (p <= text.size()) {
-    size_t e = text.find('\n', p);
-    if (e == std::string::npos) e = text.size();
-    const std::vector<int32_t> line = tok.encode(std::string_view(text).substr(p, e - p));
-    if (!line.empty()) {
-      ids.insert(ids.end(), line.begin(), line.end());
-      starts.push_back(static_cast<int64_t>(ids.size()));
-    }
-    p = e + 1;
-  }
+  Encoding e = parse_encoding(encoding);
+  if (e.vocabulary()) e.options.lowercase = lowercase;
+  return encoding_tokenizer(e, corpus);
 }
 
 std::vector<int64_t> counts_of(const Tokenizer& tok) {
@@ -118,9 +103,9 @@ int train_word2vec(Args& a, std::ostream& out, bool sg) {
 
   const std::string text = read_file("train", file);
   Tokenizer tok = make_tokenizer(encoding, lowercase, text);
-  std::vector<int32_t> ids;
-  std::vector<int64_t> starts;
-  encode_lines(tok, text, ids, starts);
+  const Sentences sentences = encode_sentences(tok, text);
+  const std::vector<int32_t>& ids = sentences.ids;
+  const std::vector<int64_t>& starts = sentences.starts;
   const std::vector<int64_t> counts = counts_of(tok);
   Word2Vec w2v(ids, starts, counts, s);
   std::cerr << "word2vec " << (sg ? "skip-gram" : "CBOW") << ": " << starts.size() - 1 << " sentences, "
@@ -167,10 +152,11 @@ NextTokenSettings next_token_settings(Args& a) {
   NextTokenSettings s;
   s.model.dim = a.integer_or("vector-size", 64, 0, 1 << 20);
   s.model.context = a.integer_or("context", 32, 0, 4096);
-  s.model.pos = parse_position_kind(a.text_or("pos", "learned"));
+  const PositionKind& kind = find_position_kind(a.text_or("pos", "learned"));
+  s.model.pos = kind.name;
+  s.model.pos_params = position_values(a, kind);
   s.model.scale_embeddings = a.flag("scale");
   s.model.tie_head = a.flag("tie");
-  s.model.alibi_slope = static_cast<float>(a.number_or("alibi-slope", 0.5, kLowest, kHighest));
   s.model.seed = static_cast<uint64_t>(a.integer("seed", 0, INT64_MAX));
   s.batch_size = a.integer_or("batch-size", 16, 0, 1 << 20);
   s.stride = a.integer_or("stride", 0, 0, 1 << 20);
@@ -206,7 +192,7 @@ int train_next_token(Args& a, std::ostream& out) {
   NextTokenTrainer tr(train, s);
   std::cerr << "next-token: " << ids.size() << " tokens (" << train.size() << " train, " << valid.size()
             << " held out), vocabulary " << s.model.vocab_size << ", D " << s.model.dim << ", T "
-            << s.model.context << ", B " << s.batch_size << ", pos " << position_kind_name(s.model.pos)
+            << s.model.context << ", B " << s.batch_size << ", pos " << s.model.pos
             << ", " << optimizer_kind_name(s.optimizer.kind) << " lr " << s.optimizer.lr << "\n";
   const int64_t slice = std::max<int64_t>(1, steps / 10);
   int64_t done = 0, tokens = 0;
@@ -226,11 +212,12 @@ int train_next_token(Args& a, std::ostream& out) {
   const int64_t V = s.model.vocab_size, D = s.model.dim;
   if (outputs.any()) {
     if (which == "position") {
-      const std::vector<float>& P = m.position_table();
-      if (P.empty()) fail("train", "--table position needs --pos learned or sinusoidal");
-      std::vector<std::string> labels(static_cast<size_t>(s.model.context));
+      int64_t rows = 0, cols = 0;
+      const std::vector<float>* P = m.position_table(&rows, &cols);
+      if (!P) fail("train", "--table position: --pos " + s.model.pos + " has no table of its own");
+      std::vector<std::string> labels(static_cast<size_t>(rows));
       for (size_t t = 0; t < labels.size(); ++t) labels[t] = std::to_string(t);
-      write_tables(P, s.model.context, D, labels, outputs);
+      write_tables(*P, rows, cols, labels, outputs);
     } else {
       std::vector<std::string> labels(static_cast<size_t>(V));
       for (int64_t r = 0; r < V; ++r) labels[r] = tok.token_string(static_cast<int32_t>(r));
@@ -240,7 +227,8 @@ int train_next_token(Args& a, std::ostream& out) {
   const double sec = ms / 1000.0;
   out << "{\"model\":\"next-token\",\"encoding\":" << json_string(encoding) << ",\"settings\":{\"vector_size\":"
             << D << ",\"context\":" << s.model.context << ",\"batch_size\":" << s.batch_size
-            << ",\"pos\":" << json_string(position_kind_name(s.model.pos)) << ",\"scale\":"
+            << ",\"pos\":" << json_string(s.model.pos) << ",\"pos_params\":" << json_object(tr.settings().model.pos_params)
+            << ",\"scale\":"
             << (s.model.scale_embeddings ? "true" : "false") << ",\"tie\":" << (s.model.tie_head ? "true" : "false")
             << ",\"optimizer\":" << json_string(optimizer_kind_name(s.optimizer.kind))
             << ",\"lr\":" << json_number(s.optimizer.lr) << ",\"weight_decay\":" << json_number(s.optimizer.weight_decay)
@@ -285,10 +273,8 @@ int cmd_bench_train(Args& a, std::ostream& out) {
   if (a.operands().empty()) fail("bench train", "missing the input FILE");
   const std::string text = read_file("bench train", a.operands()[0]);
   Tokenizer tok = make_tokenizer("whitespace", true, text);
-  std::vector<int32_t> ids;
-  std::vector<int64_t> starts;
-  encode_lines(tok, text, ids, starts);
-  out << to_json(bench_word2vec(ids, starts, counts_of(tok), s)) << "\n";
+  const Sentences sentences = encode_sentences(tok, text);
+  out << to_json(bench_word2vec(sentences.ids, sentences.starts, counts_of(tok), s)) << "\n";
   return 0;
 }
 
@@ -325,8 +311,7 @@ std::vector<FlagSpec> train_flags() {
       {"stride", "T", "next-token: step between windows (default: the context)"},
       {"batch-size", "16", "next-token: windows per step"},
       {"steps", "1000", "next-token: optimizer steps"},
-      {"pos", "none|learned|sinusoidal|rope|alibi", "next-token: the positional encoding (default learned)"},
-      {"alibi-slope", "0.5", "next-token: the ALiBi slope"},
+      position_kind_flag("pos", "next-token: the positional encoding (default learned)"),
       {"optimizer", "sgd|adam|adamw", "next-token: the optimizer (default adam)"},
       {"lr", "X", "next-token: the learning rate (sgd 0.1, adam 1e-3)"},
       {"weight-decay", "W", "next-token: weight decay (adamw 0.01, else 0)"},
@@ -334,6 +319,8 @@ std::vector<FlagSpec> train_flags() {
       {"tie", nullptr, "next-token: the head reuses the token table"},
       {"valid-fraction", "0.1", "next-token: the held-out tail of the ids, in [0, 0.9]"}};
   f.insert(f.end(), n.begin(), n.end());
+  const std::vector<FlagSpec> p = position_param_flags("next-token: ");
+  f.insert(f.end(), p.begin(), p.end());
   return f;
 }
 
@@ -350,7 +337,7 @@ std::vector<FlagSpec> bench_train_flags() {
       {"batch-size", "256", "next-token: windows per step"},
       {"steps", "5", "next-token: timed steps"},
       {"optimizer", "sgd|adam|adamw", "next-token: the optimizer (default adam)"},
-      {"pos", "none|learned|sinusoidal|rope|alibi", "next-token: the positional encoding (default learned)"}};
+      position_kind_flag("pos", "next-token: the positional encoding (default learned)")};
   f.insert(f.end(), n.begin(), n.end());
   return f;
 }

@@ -8,7 +8,7 @@
 namespace embedlab::cli {
 
 // embed: cmd_embed.cpp
-extern const CommandSpec kInit, kLookup, kPosenc;
+extern const CommandSpec kInit, kLookup, kPosenc, kKinds;
 // tokenizer + data: cmd_tokenize.cpp
 extern const CommandSpec kTokenize, kDecode, kBpeTrain, kWindows, kBenchTokenize;
 // training: cmd_train.cpp

@@ -53,4 +53,10 @@ void write_table_open(std::ostream& os, const std::vector<int64_t>& shape, std::
   write_floats(os, data);
 }
 
+std::string json_object(const std::map<std::string, double>& values) {
+  std::string s = "{";
+  for (const auto& [name, v] : values) s += (s.size() > 1 ? "," : "") + json_string(name) + ":" + json_number(v);
+  return s + "}";
+}
+
 }  // namespace embedlab::cli

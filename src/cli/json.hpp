@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <ostream>
 #include <span>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,8 @@ namespace embedlab::cli {
 
 std::string json_number(double v);  // 9 significant digits; non-finite -> null
 std::string json_string(const std::string& s);
+// {"a":1,"b":0.5}: numbers by name, in name order
+std::string json_object(const std::map<std::string, double>& values);
 void write_floats(std::ostream& os, std::span<const float> v);
 void write_ints(std::ostream& os, std::span<const int32_t> v);
 // {"shape":[...],"data":[...]} without the closing brace, so callers can add keys.

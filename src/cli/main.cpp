@@ -30,7 +30,7 @@ constexpr int kBadInput = 2;
 constexpr int kCannotWrite = 3;
 
 const CommandSpec* const kCommands[] = {
-    &embedlab::cli::kInit,        &embedlab::cli::kLookup,        &embedlab::cli::kPosenc,
+    &embedlab::cli::kInit,        &embedlab::cli::kLookup,        &embedlab::cli::kPosenc,       &embedlab::cli::kKinds,
     &embedlab::cli::kTokenize,    &embedlab::cli::kDecode,        &embedlab::cli::kBpeTrain,
     &embedlab::cli::kWindows,     &embedlab::cli::kBenchLookup,   &embedlab::cli::kBenchTokenize,
     &embedlab::cli::kBenchTrain,  &embedlab::cli::kTrain,         &embedlab::cli::kNeighbours,

@@ -50,12 +50,34 @@ int64_t SlidingWindows::num_batches() const {
   return opt_.drop_last ? n / b : n / b + (n % b != 0);  // not (n + b - 1) / b: b may be INT64_MAX
 }
 
+int64_t SlidingWindows::batched_samples() const {
+  // n - n % b is num_batches() * b without the product (b may be INT64_MAX)
+  const int64_t n = num_samples(), b = opt_.batch_size;
+  return opt_.drop_last ? n - n % b : n;
+}
+
+int64_t SlidingWindows::input_tokens() const {
+  // N * L may pass int64 only for absurd L (N <= n_tokens); checked rather than wrapped
+  int64_t out = 0;
+  if (__builtin_mul_overflow(batched_samples(), opt_.max_length, &out)) {
+    fail("windows", "input tokens " + std::to_string(batched_samples()) + " x " + std::to_string(opt_.max_length) +
+                        " overflow int64");
+  }
+  return out;
+}
+
 WindowBatch SlidingWindows::batch(int64_t b) const {
   check_index("windows batch", "batch index", b, 0, num_batches());
-  const int64_t L = opt_.max_length;
-  const int64_t first = b * opt_.batch_size;
+  return samples(b * opt_.batch_size, opt_.batch_size, opt_.max_length);
+}
+
+WindowBatch SlidingWindows::samples(int64_t first, int64_t count, int64_t max_ids) const {
+  check_index("windows samples", "first sample", first, 0, num_samples() + 1);
+  check_at_least("windows samples", "count", count, 0);
+  check_at_least("windows samples", "max_ids", max_ids, 1);
+  const int64_t L = std::min(opt_.max_length, max_ids);
   WindowBatch wb;
-  wb.rows = std::min(opt_.batch_size, num_samples() - first);
+  wb.rows = std::min(count, num_samples() - first);
   wb.max_length = L;
   MemoryPlan p("windows batch");
   p.add("starts", {wb.rows}, kInt64);

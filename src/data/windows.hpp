@@ -9,6 +9,10 @@
 //
 // Shapes: N = number of samples, B = batch_size, L = max_length.
 //   batch(b): inputs (rows, L) int32, targets (rows, L) int32, rows = B except maybe the last batch.
+//   samples(first, count, max_ids): inputs (rows, m) int32, targets (rows, m) int32 for the
+//     samples first .. first + rows - 1 in batch order, rows = min(count, N - first), m =
+//     min(L, max_ids): the first m ids of each window (a viewer shows a few of a long window).
+//   input_tokens(): ids in all batches = min(N, num_batches() * B) * L.
 //
 // Shuffle: a Fisher-Yates shuffle of the sample order, for k = N-1 down to 1 swap(order[k],
 // order[Generator(seed).below(k + 1)]). subtle: this is NOT torch.randperm's order (torch's
@@ -17,7 +21,8 @@
 //
 // Worked example (tests/reference/gpt2_the_verdict.json): the-verdict's 5145 GPT-2 ids, L = 4,
 // stride 4, B = 4, drop_last -> N = len(range(0, 5141, 4)) = 1286 samples, 321 batches,
-// 321*4*4 = 5136 input tokens; batch 0 inputs {{40,367,2885,1464},{1807,3619,402,271},...}.
+// 321*4*4 = 5136 input tokens; batch 0 inputs {{40,367,2885,1464},{1807,3619,402,271},...};
+// samples(1, 1, 2): starts {4}, inputs {{1807,3619}}, targets {{3619,402}}.
 //
 // Intended usage:
 //   WindowOptions o;  o.max_length = 4;  o.stride = 4;  o.batch_size = 4;
@@ -43,11 +48,13 @@ struct WindowOptions {
   bool drop_last = true;
 };
 
+// Some samples' windows: a batch (batch()), or any run of samples (samples()).
 struct WindowBatch {
-  int64_t rows = 0, max_length = 0;
+  int64_t rows = 0;
+  int64_t max_length = 0;        // ids per row: L, or fewer from samples(..., max_ids)
   std::vector<int64_t> starts;   // (rows) start offset in ids of each sample
-  std::vector<int32_t> inputs;   // (rows, L) ids[s : s + L]
-  std::vector<int32_t> targets;  // (rows, L) ids[s + 1 : s + L + 1]
+  std::vector<int32_t> inputs;   // (rows, max_length) ids[s : s + max_length]
+  std::vector<int32_t> targets;  // (rows, max_length) ids[s + 1 : s + max_length + 1]
 };
 
 // len(range(0, n_tokens - max_length, stride)): the number of samples; 0 when n_tokens <= max_length.
@@ -65,8 +72,15 @@ class SlidingWindows {
   int64_t num_batches() const;
   // Start offsets of all samples in batch order (after shuffling).
   const std::vector<int64_t>& sample_starts() const { return order_; }
-  // Batch b in [0, num_batches()).
+  // Batch b in [0, num_batches()); throws "windows batch: batch index 7 out of range [0, 7)".
   WindowBatch batch(int64_t b) const;
+  // Samples first .. first + rows - 1 (batch order), each cut to its first min(L, max_ids) ids;
+  // first in [0, N], count >= 0, max_ids >= 1 (see Shapes). A viewer's slice of the dataset.
+  WindowBatch samples(int64_t first, int64_t count, int64_t max_ids) const;
+  // Samples that are in some batch: N, less the short last batch when drop_last.
+  int64_t batched_samples() const;
+  // Input ids over all batches: batched_samples() * L (5136 in the worked example).
+  int64_t input_tokens() const;
   const WindowOptions& options() const { return opt_; }
 
  private:

@@ -23,6 +23,32 @@ void check_shape(const char* where, std::span<const float> data, int64_t rows, i
   }
 }
 
+// Bytes per value in vectors.tsv at most: "%.9g" of a float is <= 15 bytes, and a tab or '\n'.
+constexpr int64_t kTsvValueBytes = 16;
+
+// One row of vectors.tsv, '\n' included, appended to out.
+void append_vector_row(std::string& out, const float* row, int64_t cols) {
+  char buf[32];
+  for (int64_t c = 0; c < cols; ++c) {
+    std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(row[c]));
+    if (c) out.push_back('\t');
+    out += buf;
+  }
+  out.push_back('\n');
+}
+
+// One line of metadata.tsv, '\n' included, appended to out.
+void append_label_line(std::string& out, const std::string& label) {
+  out += tsv_escape(label);
+  out.push_back('\n');
+}
+
+void check_labels(const char* where, const std::vector<std::string>& labels, int64_t rows) {
+  if (static_cast<int64_t>(labels.size()) != rows) {
+    fail(where, "got " + std::to_string(labels.size()) + " labels for " + std::to_string(rows) + " rows");
+  }
+}
+
 void put_le32(std::string& out, float v) {
   uint32_t u;
   std::memcpy(&u, &v, 4);
@@ -72,33 +98,46 @@ std::string tsv_escape(const std::string& label) {
   return out;
 }
 
+std::string projector_vectors_tsv(std::span<const float> data, int64_t rows, int64_t cols) {
+  check_shape("projector_vectors_tsv", data, rows, cols);
+  std::string out;
+  out.reserve(plan("projector_vectors_tsv", "vectors.tsv text", {rows, cols, kTsvValueBytes}, kBytes));
+  for (int64_t r = 0; r < rows; ++r) append_vector_row(out, data.data() + r * cols, cols);
+  return out;
+}
+
+std::string projector_metadata_tsv(const std::vector<std::string>& labels) {
+  int64_t total = 0;  // the escaped bytes and a '\n' per label, exactly
+  for (const std::string& l : labels) {
+    total += static_cast<int64_t>(l.size()) + 1;
+    for (const char c : l) total += c == '\t' || c == '\n' || c == '\r' || c == '\\';
+  }
+  std::string out;
+  out.reserve(plan("projector_metadata_tsv", "metadata.tsv text", total, kBytes));
+  for (const std::string& l : labels) append_label_line(out, l);
+  return out;
+}
+
 void write_projector_tsv(const std::string& dir, std::span<const float> data, int64_t rows,
                          int64_t cols, const std::vector<std::string>& labels) {
   check_shape("write_projector_tsv", data, rows, cols);
-  if (static_cast<int64_t>(labels.size()) != rows) {
-    fail("write_projector_tsv", "got " + std::to_string(labels.size()) + " labels for " +
-                                    std::to_string(rows) + " rows");
-  }
+  check_labels("write_projector_tsv", labels, rows);
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) fail("write_projector_tsv", "cannot create directory '" + dir + "': " + ec.message());
   std::ofstream v(dir + "/vectors.tsv"), m(dir + "/metadata.tsv");
   if (!v || !m) fail("write_projector_tsv", "cannot open files in '" + dir + "' for writing");
-  // one line of a row at a time: at most 16 bytes a value ("%.9g" is <= 15 bytes, and a tab)
-  plan("write_projector_tsv", "line", {cols, 16}, kBytes);
-  char buf[32];
-  std::string line;
+  // one row at a time (the whole text of a big table need not fit), formatted as
+  // projector_vectors_tsv and projector_metadata_tsv do
+  plan("write_projector_tsv", "line", {cols, kTsvValueBytes}, kBytes);
+  std::string line, label;
   for (int64_t r = 0; r < rows; ++r) {
-    const float* row = data.data() + r * cols;
     line.clear();
-    for (int64_t c = 0; c < cols; ++c) {
-      std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(row[c]));
-      if (c) line.push_back('\t');
-      line += buf;
-    }
-    line.push_back('\n');
+    label.clear();
+    append_vector_row(line, data.data() + r * cols, cols);
+    append_label_line(label, labels[static_cast<size_t>(r)]);
     v << line;
-    m << tsv_escape(labels[static_cast<size_t>(r)]) << '\n';
+    m << label;
   }
   if (!v || !m) fail("write_projector_tsv", "writing into '" + dir + "' failed");
 }

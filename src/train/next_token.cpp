@@ -69,6 +69,7 @@ void validate(const NextTokenSettings& s) {
 NextTokenTrainer::NextTokenTrainer(std::span<const int32_t> ids, const NextTokenSettings& settings)
     : settings_(checked(settings, ids.size())), ids_(ids.begin(), ids.end()),
       model_(settings.model), opt_(settings.optimizer) {
+  settings_.model = model_.config();  // the kind's parameters with their defaults
   check_stream("next-token", ids_, settings_.model);
   windows_ = std::make_unique<SlidingWindows>(ids_, window_options(settings_, 0, static_cast<int64_t>(ids_.size())));
 }

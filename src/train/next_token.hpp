@@ -10,7 +10,7 @@
 // lower the learning rate" and leaves the tables as they were before that step's update.
 //
 // Intended usage:
-//   NextTokenSettings s;  s.model.vocab_size = 65;  s.model.pos = PositionKind::Rope;
+//   NextTokenSettings s;  s.model.vocab_size = 65;  s.model.pos = "rope";
 //   NextTokenTrainer tr(ids, s);
 //   TrainStats st = tr.step(100);                      // st.loss, st.tokens_per_s
 //   double held_out = tr.evaluate(valid_ids);          // mean loss over whole windows

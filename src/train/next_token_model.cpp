@@ -29,20 +29,18 @@ void matmul(size_t n, size_t k, size_t m, const float* A, const float* B, float*
 void plan_model(MemoryPlan& p, const NextTokenConfig& c, int moments) {
   const int64_t V = c.vocab_size, D = c.dim, T = c.context;
   static const char* const kMoment[2] = {"Adam moment m", "Adam moment v"};
-  auto param = [&](const std::string& name, int64_t rows, int64_t cols, bool trained) {
+  auto param = [&](const std::string& name, int64_t rows, int64_t cols) {
     p.add(name, {rows, cols}, kFloat32);
     p.add(name + " gradient", {rows, cols}, kFloat32);
-    for (int m = 0; trained && m < moments && m < 2; ++m) p.add(name + " " + kMoment[m], {rows, cols}, kFloat32);
+    for (int m = 0; m < moments && m < 2; ++m) p.add(name + " " + kMoment[m], {rows, cols}, kFloat32);
   };
-  param("token table", V, D, true);
-  if (c.pos == PositionKind::Learned || c.pos == PositionKind::Sinusoidal) {
-    param("position table", T, D, c.pos == PositionKind::Learned);
-  }
-  if (c.pos == PositionKind::Rope) p.add("rotary table", {T, D}, kFloat32);
-  param("query weight", D, D, true);
-  param("key weight", D, D, true);
-  param("value weight", D, D, true);
-  if (!c.tie_head) param("head table", V, D, true);
+  param("token table", V, D);
+  const PositionKind& kind = find_position_kind(c.pos);
+  kind.plan(p, {T, D, 1}, kind.resolve("next-token", c.pos_params), moments);
+  param("query weight", D, D);
+  param("key weight", D, D);
+  param("value weight", D, D);
+  if (!c.tie_head) param("head table", V, D);
 }
 
 void plan_run(MemoryPlan& p, const NextTokenConfig& c, int64_t B, bool backward) {
@@ -80,13 +78,9 @@ void check_config(const NextTokenConfig& c) {
   check_at_least("next-token", "dimension", c.dim, 1);
   check_at_least("next-token", "context", c.context, 1);
   if (c.context > 4096) fail("next-token", "context must be <= 4096, got " + std::to_string(c.context));
-  if ((c.pos == PositionKind::Sinusoidal || c.pos == PositionKind::Rope) && c.dim % 2 != 0) {
-    fail("next-token", std::string(position_kind_name(c.pos)) + " positions need an even dimension, got " +
-                           std::to_string(c.dim));
-  }
-  if (!std::isfinite(c.alibi_slope) || c.alibi_slope < 0) {
-    fail("next-token", "alibi slope must be finite and >= 0, got " + format_rate(c.alibi_slope));
-  }
+  const PositionKind& kind = find_position_kind(c.pos);
+  kind.check_shape("next-token", {c.context, c.dim, 1});
+  kind.resolve("next-token", c.pos_params);
 }
 
 void validate(const NextTokenConfig& c) {
@@ -98,6 +92,8 @@ void validate(const NextTokenConfig& c) {
 
 NextTokenModel::NextTokenModel(const NextTokenConfig& c) : c_(c) {
   validate(c_);
+  kind_ = &find_position_kind(c_.pos);
+  c_.pos_params = kind_->resolve("next-token", c_.pos_params);
   init();
 }
 
@@ -106,13 +102,7 @@ void NextTokenModel::init() {
   Generator g(c_.seed);
   E_.resize(static_cast<size_t>(V * D));
   g.normal(E_.data(), E_.size());
-  P_.clear();
-  if (c_.pos == PositionKind::Learned) {
-    P_.resize(static_cast<size_t>(T * D));
-    g.normal(P_.data(), P_.size());
-  } else if (c_.pos == PositionKind::Sinusoidal) {
-    P_ = sinusoidal(T, D);
-  }
+  pos_ = kind_->make({T, D, 1}, c_.pos_params, g);
   for (auto* W : {&Wq_, &Wk_, &Wv_}) {
     W->resize(static_cast<size_t>(D * D));
     g.kaiming_uniform(W->data(), static_cast<size_t>(D), static_cast<size_t>(D));
@@ -122,11 +112,7 @@ void NextTokenModel::init() {
     H_.resize(static_cast<size_t>(V * D));
     g.kaiming_uniform(H_.data(), static_cast<size_t>(V), static_cast<size_t>(D));
   }
-  rope_.clear();
-  if (c_.pos == PositionKind::Rope) rope_ = rope_table(T, D);
-  alibi_slope_ = c_.pos == PositionKind::Alibi ? c_.alibi_slope : 0.0f;
   zero(dE_, E_.size());
-  zero(dP_, P_.size());
   zero(dWq_, Wq_.size());
   zero(dWk_, Wk_.size());
   zero(dWv_, Wv_.size());
@@ -135,10 +121,10 @@ void NextTokenModel::init() {
 }
 
 std::vector<ParamView> NextTokenModel::params() {
-  const int64_t V = c_.vocab_size, D = c_.dim, T = c_.context;
+  const int64_t V = c_.vocab_size, D = c_.dim;
   std::vector<ParamView> p;
   p.push_back({"token", E_.data(), dE_.data(), E_.size(), V, D});
-  if (c_.pos == PositionKind::Learned) p.push_back({"position", P_.data(), dP_.data(), P_.size(), T, D});
+  for (const ParamView& v : pos_->params()) p.push_back(v);
   p.push_back({"query", Wq_.data(), dWq_.data(), Wq_.size(), D, D});
   p.push_back({"key", Wk_.data(), dWk_.data(), Wk_.size(), D, D});
   p.push_back({"value", Wv_.data(), dWv_.data(), Wv_.size(), D, D});
@@ -159,27 +145,6 @@ void NextTokenModel::check_batch(std::span<const int32_t> inputs, std::span<cons
   }
   for (int32_t id : inputs) check_index("next-token", "token id", id, 0, c_.vocab_size);
   for (int32_t id : targets) check_index("next-token", "token id", id, 0, c_.vocab_size);
-}
-
-void NextTokenModel::rotate(float* x, int64_t B, bool inverse) const {
-  // pairs (x0, x1) at position p: forward (x0 c - x1 s, x0 s + x1 c), inverse (x0 c + x1 s, -x0 s + x1 c)
-  const int64_t T = c_.context, D = c_.dim;
-  for (int64_t b = 0; b < B; ++b) {
-    for (int64_t t = 0; t < T; ++t) {
-      float* r = x + (b * T + t) * D;
-      const float* cs = rope_.data() + t * D;
-      for (int64_t i = 0; i < D; i += 2) {
-        const float c = cs[i], s = cs[i + 1], x0 = r[i], x1 = r[i + 1];
-        if (!inverse) {
-          r[i] = x0 * c - x1 * s;
-          r[i + 1] = x0 * s + x1 * c;
-        } else {
-          r[i] = x0 * c + x1 * s;
-          r[i + 1] = x1 * c - x0 * s;
-        }
-      }
-    }
-  }
 }
 
 double NextTokenModel::forward_backward(std::span<const int32_t> inputs,
@@ -212,8 +177,7 @@ double NextTokenModel::run(std::span<const int32_t> inputs, std::span<const int3
 
   // ---- forward: embedding + positions
   x0_.resize(N * D);
-  kernels::gather_scale_add(x0_.data(), E_.data(), D, inputs.data(), N, escale,
-                            P_.empty() ? nullptr : P_.data(), T);
+  kernels::gather_scale_add(x0_.data(), E_.data(), D, inputs.data(), N, escale, pos_->additive(), T);
   // ---- q, k, v
   WqT_.resize(D * D), WkT_.resize(D * D), WvT_.resize(D * D);
   dense::transpose(D, D, Wq_.data(), WqT_.data());
@@ -223,10 +187,8 @@ double NextTokenModel::run(std::span<const int32_t> inputs, std::span<const int3
   matmul(N, D, D, x0_.data(), WqT_.data(), q_.data());
   matmul(N, D, D, x0_.data(), WkT_.data(), k_.data());
   matmul(N, D, D, x0_.data(), WvT_.data(), v_.data());
-  if (!rope_.empty()) {
-    rotate(q_.data(), B, false);
-    rotate(k_.data(), B, false);
-  }
+  pos_->rotate(q_.data(), B, false);
+  pos_->rotate(k_.data(), B, false);
   // ---- causal attention per sequence
   A_.assign(static_cast<size_t>(B) * T * T, 0.0f);
   h_ = x0_;
@@ -240,11 +202,10 @@ double NextTokenModel::run(std::span<const int32_t> inputs, std::span<const int3
     matmul(T, D, T, qb, tmpT_.data(), tmpS_.data());
     for (size_t i = 0; i < T; ++i) {
       float* s = tmpS_.data() + i * T;
-      float mx = 0;
-      for (size_t j = 0; j <= i; ++j) {
-        s[j] = s[j] * inv_sqrt_d - alibi_slope_ * static_cast<float>(i - j);
-        mx = (j == 0 || mx < s[j]) ? s[j] : mx;
-      }
+      for (size_t j = 0; j <= i; ++j) s[j] = s[j] * inv_sqrt_d;
+      pos_->add_bias(0, static_cast<int64_t>(i), s);
+      float mx = s[0];
+      for (size_t j = 1; j <= i; ++j) mx = mx < s[j] ? s[j] : mx;
       float sum = 0;
       for (size_t j = 0; j <= i; ++j) {
         s[j] = dense::exp_float(s[j] - mx);
@@ -283,6 +244,7 @@ double NextTokenModel::run(std::span<const int32_t> inputs, std::span<const int3
   dx0_ = dh_;
   dq_.assign(N * D, 0.0f), dk_.assign(N * D, 0.0f), dv_.assign(N * D, 0.0f);
   tmpS2_.resize(T * T);
+  pos_->zero_grad();
   for (size_t b = 0; b < static_cast<size_t>(B); ++b) {
     const float* Ab = A_.data() + b * T * T;
     const float* dhb = dh_.data() + b * T * D;
@@ -292,24 +254,25 @@ double NextTokenModel::run(std::span<const int32_t> inputs, std::span<const int3
     // dv_b = A_b^T dh_b
     dense::transpose(T, T, Ab, tmpS2_.data());
     dense::gemm_acc(T, T, D, tmpS2_.data(), T, dhb, D, dv_.data() + b * T * D, D);
-    // dS = A * (dA - rowsum(A * dA)) / sqrt(D), causal
+    // dS = A * (dA - rowsum(A * dA)): the gradient of the (biased) scaled scores, causal
     for (size_t i = 0; i < T; ++i) {
       float* ds = tmpS_.data() + i * T;
       const float* a = Ab + i * T;
       float dot = 0;
       for (size_t j = 0; j <= i; ++j) dot = dot + a[j] * ds[j];
-      for (size_t j = 0; j <= i; ++j) ds[j] = (a[j] * (ds[j] - dot)) * inv_sqrt_d;
+      for (size_t j = 0; j <= i; ++j) ds[j] = a[j] * (ds[j] - dot);
       for (size_t j = i + 1; j < T; ++j) ds[j] = 0.0f;
     }
+    pos_->backward_bias(0, tmpS_.data());
+    // ... through the 1/sqrt(D) scale to the raw scores q k^T
+    for (size_t e = 0; e < T * T; ++e) tmpS_[e] = tmpS_[e] * inv_sqrt_d;
     // dq_b = dS k_b;  dk_b = dS^T q_b
     dense::gemm_acc(T, T, D, tmpS_.data(), T, k_.data() + b * T * D, D, dq_.data() + b * T * D, D);
     dense::transpose(T, T, tmpS_.data(), tmpS2_.data());
     dense::gemm_acc(T, T, D, tmpS2_.data(), T, q_.data() + b * T * D, D, dk_.data() + b * T * D, D);
   }
-  if (!rope_.empty()) {
-    rotate(dq_.data(), B, true);
-    rotate(dk_.data(), B, true);
-  }
+  pos_->rotate(dq_.data(), B, true);
+  pos_->rotate(dk_.data(), B, true);
   // ---- projections: dW = d^T x0 (torch layout (out, in)), dx0 += d W
   chunkT_.resize(D * N);
   struct Proj { const std::vector<float>* d; std::vector<float>* dW; const std::vector<float>* W; };
@@ -325,11 +288,7 @@ double NextTokenModel::run(std::span<const int32_t> inputs, std::span<const int3
   touched_.assign(inputs.begin(), inputs.end());
   std::sort(touched_.begin(), touched_.end());
   touched_.erase(std::unique(touched_.begin(), touched_.end()), touched_.end());
-  if (c_.pos == PositionKind::Learned) {
-    std::fill(dP_.begin(), dP_.end(), 0.0f);
-    for (size_t b = 0; b < static_cast<size_t>(B); ++b)
-      for (size_t t = 0; t < T; ++t) kernels::axpy(D, 1.0f, dx0_.data() + (b * T + t) * D, dP_.data() + t * D);
-  }
+  pos_->backward_additive(dx0_.data(), B);
   // ---- head gradient (V, D) = dHT^T
   if (c_.tie_head) {
     tmpT_.resize(V * D);

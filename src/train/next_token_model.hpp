@@ -2,11 +2,13 @@
 // head with a residual -> linear head -> softmax cross-entropy. Forward and a hand-written
 // backward pass; no optimizer (next_token.hpp owns that).
 //
-//   x0  = E[ids] * s + P            ids (B,T) int32 -> (N,D), N = B*T; s = sqrt(D) if scaled;
-//                                   P: learned (T,D) table, sinusoidal (T,D), or none
+// The positional encoding is a kind from the registry (embed/positions/registry.hpp); the model
+// calls the hooks of what the kind provides and never names a kind:
+//   x0  = E[ids] * s (+ P)          ids (B,T) int32 -> (N,D), N = B*T; s = sqrt(D) if scaled;
+//                                   P: the (T,D) table of an additive kind
 //   q,k,v = x0 Wq^T, x0 Wk^T, x0 Wv^T          (N,D) each, W* (D,D) in torch layout (out, in)
-//   rope: q, k rotated per position (pairs (2i, 2i+1) by p*theta_i, RoFormer eq. 34)
-//   S   = q_b k_b^T / sqrt(D) (+ ALiBi bias -m (i-j)), causal: j <= i     (B,T,T)
+//   rotation kinds: q, k rotated per position
+//   S   = q_b k_b^T / sqrt(D) (+ the bias b(i, j) of a bias kind), causal: j <= i     (B,T,T)
 //   A   = softmax_j(S)                                                      (B,T,T)
 //   h   = x0 + A_b v_b                                                      (N,D)
 //   z   = h H^T                     H (V,D): a separate head or E itself (tied)   (N,V)
@@ -14,12 +16,13 @@
 // Backward (chain rule through the lines above, in reverse):
 //   dz = (softmax(z) - onehot)/N;  dH = dz^T h;  dh = dz H;  dx0 = dh (residual)
 //   dA = dh_b v_b^T;  dv_b = A_b^T dh_b;  dS = A * (dA - rowsum(A * dA)) / sqrt(D)
-//   dq_b = dS k_b;  dk_b = dS^T q_b;  (rope: rotate dq, dk back)
+//   (bias kinds get dS * sqrt(D), the gradient of the biased scores, before the 1/sqrt(D))
+//   dq_b = dS k_b;  dk_b = dS^T q_b;  (rotation kinds: rotate dq, dk back)
 //   dW* = d*^T x0;  dx0 += dq Wq + dk Wk + dv Wv
-//   dE[ids] += dx0 * s (scatter of rows: the sparse embedding gradient), dP[t] += sum_b dx0[b,t]
-// Initialisation as torch with manual_seed(seed), in this order: E = nn.Embedding(V, D),
-// P = nn.Embedding(T, D) (learned only), Wq, Wk, Wv = nn.Linear(D, D, bias=False), and
-// H = nn.Linear(D, V, bias=False) when untied.
+//   dE[ids] += dx0 * s (scatter of rows: the sparse embedding gradient); additive kinds get dx0
+// Initialisation as torch with manual_seed(seed), in this order: E = nn.Embedding(V, D), the
+// kind's trainable parameters (PositionKind::make; learned: nn.Embedding(T, D)), Wq, Wk,
+// Wv = nn.Linear(D, D, bias=False), and H = nn.Linear(D, V, bias=False) when untied.
 // All products run through dense::gemm_acc and exps through dense::exp_float / detmath,
 // so the native and the wasm build compute the same bits.
 //
@@ -30,6 +33,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -41,20 +45,18 @@ namespace embedlab {
 
 struct NextTokenConfig {
   int64_t vocab_size = 0;  // V
-  int64_t dim = 64;        // D (even for sinusoidal and rope)
+  int64_t dim = 64;        // D (even for kinds that need it, e.g. rope)
   int64_t context = 32;    // T
-  PositionKind pos = PositionKind::Learned;
+  std::string pos = "learned";  // a kind of the registry (position_kinds())
+  PositionValues pos_params;    // the kind's parameters by name; missing ones take their default
   bool scale_embeddings = false;  // multiply token rows by sqrt(D)
   bool tie_head = false;          // head weight = token table
-  // ALiBi slope m of the one head. subtle: the paper's formula 2^(-8h/H) gives 2^-8 for a
-  // single head, which barely biases (held-out loss equal to no encoding on tinyshakespeare);
-  // the default 0.5 is the first slope of the paper's 8-head set.
-  float alibi_slope = 0.5f;
   uint64_t seed = 1;
 };
 
-// Throws "next-token: <name> ..." for the first bad field (check_config), then plans the
-// model's buffers (validate).
+// Throws "next-token: <name> ..." for the first bad field (check_config; the kind's parameters
+// are checked against their ranges), then plans the model's buffers (validate). The model's
+// config() has the kind's parameters filled in with their defaults.
 void check_config(const NextTokenConfig& c);
 void validate(const NextTokenConfig& c);
 
@@ -68,15 +70,6 @@ void validate(const NextTokenConfig& c);
 // need 16.0 GiB; the limit here is 2.0 GiB".
 void plan_model(MemoryPlan& p, const NextTokenConfig& c, int moments = 0);
 void plan_run(MemoryPlan& p, const NextTokenConfig& c, int64_t B, bool backward);
-
-// A parameter tensor and its gradient, for the optimizer and the gradient checks.
-struct ParamView {
-  const char* name;
-  float* data;
-  float* grad;
-  size_t size;
-  int64_t rows, cols;
-};
 
 class NextTokenModel {
  public:
@@ -97,23 +90,24 @@ class NextTokenModel {
 
   const std::vector<float>& token_table() const { return E_; }        // (V, D)
   const std::vector<float>& head_table() const { return c_.tie_head ? E_ : H_; }  // (V, D)
-  // The (T, D) table added to the token rows: learned, sinusoidal, or empty (none, rope, alibi).
-  const std::vector<float>& position_table() const { return P_; }
+  const PositionKind& position_kind() const { return *kind_; }
+  // The kind's own table (PositionEncoding::table): (T, D) for additive kinds, the learned
+  // biases of bias kinds; nullptr when the kind has none.
+  const std::vector<float>* position_table(int64_t* rows, int64_t* cols) const { return pos_->table(rows, cols); }
   const std::vector<float>& attention() const { return A_; }  // (B,T,T) of the last forward
 
  private:
   void check_batch(std::span<const int32_t> inputs, std::span<const int32_t> targets, int64_t B) const;
   double run(std::span<const int32_t> inputs, std::span<const int32_t> targets, int64_t B, bool backward);
-  void rotate(float* x, int64_t B, bool inverse) const;
 
   NextTokenConfig c_;
   int64_t planned_rows_ = 0;        // the largest batch the run buffers were planned for
   bool planned_backward_ = false;   // ... including the backward buffers
-  std::vector<float> E_, P_, Wq_, Wk_, Wv_, H_;          // parameters (torch layouts)
-  std::vector<float> dE_, dP_, dWq_, dWk_, dWv_, dH_;    // gradients
-  std::vector<float> rope_;                              // (T, D): (cos, sin) pairs
+  const PositionKind* kind_ = nullptr;
+  std::unique_ptr<PositionEncoding> pos_;                // the kind's part of the model
+  std::vector<float> E_, Wq_, Wk_, Wv_, H_;              // parameters (torch layouts)
+  std::vector<float> dE_, dWq_, dWk_, dWv_, dH_;         // gradients
   std::vector<int32_t> touched_;
-  float alibi_slope_ = 0;
   // activations and scratch, sized for the last batch
   std::vector<float> x0_, q_, k_, v_, h_, A_, dh_, dx0_, dq_, dk_, dv_;
   std::vector<float> WqT_, WkT_, WvT_, HT_, dHT_, logits_, chunkT_, tmpT_, tmpS_, tmpS2_;

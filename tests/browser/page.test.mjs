@@ -9,7 +9,14 @@
 // Size limits (engine and page budget messages on fields and plots): limits.test.mjs.
 // Shared setup (server, browser, test runner): harness.mjs.
 import fs from 'node:fs';
+import path from 'node:path';
 import { assert, canvasStats, renders, startHarness, typeInto, waitRenders } from './harness.mjs';
+import { loadEngine } from '../js/load-engine.mjs';
+
+// The engine's registry of positional kinds, from the same build the page loads.
+const h0 = process.argv.includes('--site') ? process.argv[process.argv.indexOf('--site') + 1] : 'build/web';
+const positionalKinds = (await loadEngine(path.resolve(h0))).positionalKinds();
+const kindNames = positionalKinds.map((k) => k.name);
 
 const h = await startHarness('page tests');
 const { test, openPage, consoleErrors, foreignRequests, shot } = h;
@@ -343,17 +350,51 @@ await test('train view: a character-level next-token model trains a few hundred 
   await page.screenshot({ path: shot('train-map.png'), fullPage: true });
 });
 
-await test('train view: compare positional encodings plots five curves', async () => {
+await test('train view: compare positional encodings plots one curve per kind of the engine', async () => {
   await typeInto(page, 'f-cmp', '120');
   await page.click('#train-compare');
   await page.waitForFunction(() => document.querySelector('#view-train').dataset.compared === '1', null, { timeout: 30000 });
   const note = await page.textContent('#compare-note');
-  for (const k of ['none', 'learned', 'sinusoidal', 'rope', 'alibi']) assert(new RegExp(`${k} \\d`).test(note), `note lacks ${k}: ${note}`);
+  for (const k of kindNames) assert(new RegExp(`${k} \\d`).test(note), `note lacks ${k}: ${note}`);
   assert(/^Held-out loss \(last 10% of the text, 2,048 tokens, not trained on\) after 120 steps/.test(note), `note: ${note}`);
   console.log(`     (${note})`);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const s = await page.$eval('#compare-loss canvas', canvasStats);
   assert(s.colors > 5, 'compare chart blank');
+});
+
+await test('train view: the encoding choices are M.positionalKinds(); a link sets a kind and its parameters, which train', async () => {
+  // the last kind with a parameter, set by the link, with one good and one bad parameter value
+  const kind = [...positionalKinds].reverse().find((k) => k.params.length && k.provides !== 'none');
+  const [p0] = kind.params;
+  const good = p0.integer ? Math.max(p0.min, Math.min(p0.max, 8)) : (p0.min + p0.default) / 2;
+  const p = await openPage(`#view=train&enc=char&pos=${kind.name}&${kind.name}.${p0.name}=${good}&${kind.name}.${p0.name}x=1&${kind.name}.${p0.name}=${p0.max * 2 + 1}`);
+  await waitRenders(p, 'train', 0);
+  const options = await p.$$eval('#f-pos option', (os) => os.map((o) => [o.value, o.textContent, o.title]));
+  assert(JSON.stringify(options) === JSON.stringify(positionalKinds.map((k) => [k.name, k.label, k.description])), `options ${JSON.stringify(options)}`);
+  assert((await p.$eval('#f-pos', (el) => el.value)) === kind.name, 'pos from the link');
+  assert((await p.textContent('#pos-help')) === kind.description, 'help text');
+  const key = `${kind.name}.${p0.name}`;
+  assert(await p.isVisible(`.field[data-key="${key}"]`), 'parameter field of the chosen kind');
+  const others = positionalKinds.filter((k) => k.name !== kind.name).flatMap((k) => k.params.map((q) => `${k.name}.${q.name}`));
+  for (const o of others) assert(await p.isHidden(`.field[data-key="${o}"]`), `field ${o} shown for ${kind.name}`);
+  assert(Number(await p.$eval(`.field[data-key="${key}"] input`, (el) => el.value)) === good, 'parameter from the link');
+  const messages = await p.textContent('#url-messages');
+  assert(messages.includes(`ignored ${key}=${p0.max * 2 + 1} (${key} must be`), `bad value not listed: ${messages}`);
+  assert(messages.includes(`unknown setting '${key}x'`), `unknown key not listed: ${messages}`);
+  await p.click('#train-play');
+  await p.waitForFunction(() => Number(document.querySelector('#view-train').dataset.steps) >= 100, null, { timeout: 30000 });
+  await p.click('#train-play');
+  const first = await dataNum(p, 'firstLoss');
+  const last = await dataNum(p, 'lastLoss');
+  assert(last < first, `${kind.name} run did not learn: ${first} -> ${last}`);
+  console.log(`     (${kind.name}, ${key}=${good}: loss ${first.toFixed(3)} -> ${last.toFixed(3)})`);
+  await p.screenshot({ path: shot('train-kind.png'), fullPage: true });
+  const other = positionalKinds.find((k) => k.params.length && k.name !== kind.name);
+  await p.selectOption('#f-pos', other.name);
+  assert(await p.isHidden(`.field[data-key="${key}"]`) && await p.isVisible(`.field[data-key="${other.name}.${other.params[0].name}"]`), 'fields follow the kind');
+  await p.waitForFunction((n) => location.hash.includes(`pos=${n}`), other.name, { timeout: 10000 });
+  await p.close();
 });
 
 await test('train view: learning rate NaN, dimension 0 and a diverging rate give messages, not crashes', async () => {

@@ -23,7 +23,7 @@ using namespace embedlab::cli;
 
 namespace {
 
-const CommandSpec* const kCommands[] = {&kInit,      &kLookup,        &kPosenc,      &kTokenize, &kDecode,
+const CommandSpec* const kCommands[] = {&kInit, &kLookup, &kPosenc, &kKinds, &kTokenize, &kDecode,
                                         &kBpeTrain,  &kWindows,       &kBenchLookup, &kBenchTokenize,
                                         &kBenchTrain, &kTrain,        &kNeighbours,  &kAnalogy,  &kPca};
 constexpr size_t kNumCommands = sizeof(kCommands) / sizeof(kCommands[0]);

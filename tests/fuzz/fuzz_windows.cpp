@@ -5,7 +5,8 @@
 // Properties: bad parameters fail with an Error; num_samples == window_count; the batch count
 // follows drop_last; the sample starts are a permutation of 0, stride, 2 stride...; each batch's
 // rows are ids[s : s + L] and ids[s + 1 : s + L + 1]; batch indices outside the range fail; the
-// skip-gram pairs number 2wn - w(w + 1) (w = min(window, n - 1)) and pair ids[i] with ids[j].
+// skip-gram pairs number 2wn - w(w + 1) (w = min(window, n - 1)) and pair ids[i] with ids[j];
+// input_tokens() counts the batched samples; samples() cuts the last ones to their first ids.
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <algorithm>
@@ -82,6 +83,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         refused = true;
       }
       fuzz::require(refused, "batch indices outside [0, num_batches) fail");
+    }
+    const int64_t batched = o.drop_last ? count - count % b : count;
+    fuzz::require(ds.batched_samples() == batched, "batched_samples() is the samples in some batch");
+    int64_t tokens = 0;
+    if (!__builtin_mul_overflow(batched, o.max_length, &tokens)) {
+      fuzz::require(ds.input_tokens() == tokens, "input_tokens() = batched_samples() x max_length");
+    }
+    // a viewer's slice: the last two samples, cut to 3 ids
+    const int64_t first = std::max<int64_t>(0, count - 2), m = std::min<int64_t>(o.max_length, 3);
+    const WindowBatch cut = ds.samples(first, 5, 3);
+    fuzz::require(cut.rows == count - first && cut.max_length == m, "samples() stops at the last sample");
+    for (int64_t r = 0; r < cut.rows; ++r) {
+      const int64_t s = ds.sample_starts()[first + r];
+      for (int64_t t = 0; t < m; ++t) {
+        fuzz::require(cut.inputs[r * m + t] == ids[s + t] && cut.targets[r * m + t] == ids[s + t + 1],
+                      "samples() rows are the windows' first ids");
+      }
     }
   });
   fuzz::expect_errors([&] {

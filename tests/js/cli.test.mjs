@@ -318,6 +318,7 @@ describe('output', () => {
   it('lists every command and every flag in --help, generated from the declarations', () => {
     const r = run(['--help']);
     assert.equal(r.status, 0);
+    assert.match(r.stdout, /^  embedlab kinds$/m, 'kinds');
     for (const c of ['init', 'lookup', 'posenc', 'tokenize', 'decode', 'bpe-train', 'windows', 'bench lookup',
       'bench tokenize', 'bench train', 'train', 'neighbours', 'analogy', 'pca']) {
       assert.match(r.stdout, new RegExp(`^  embedlab ${c} `, 'm'), c);
@@ -325,7 +326,7 @@ describe('output', () => {
       const help = run([...c.split(' '), '--help']);
       assert.equal(help.status, 0, c);
       const line = r.stdout.split('\n').find((l) => l.startsWith(`  embedlab ${c} `));
-      for (const [, flag] of help.stdout.matchAll(/^ {2}(?:-o, )?--([a-z-]+)/gm)) {
+      for (const [, flag] of help.stdout.matchAll(/^ {2}(?:-o, )?--([a-z0-9-]+)/gm)) {
         if (flag !== 'memory-limit') assert.ok(line.includes(`--${flag}`), `${c} --${flag}`);
         const bad = run([...c.split(' '), `--${flag}`, `--${flag}`]);
         assert.doesNotMatch(bad.stderr, /is not an option/, `${c} --${flag}`);

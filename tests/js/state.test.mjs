@@ -1,7 +1,11 @@
 // URL hash state of the page (web/src/state.js): parse, serialize, fallbacks with messages.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULTS, describeIgnored, parseHash, parseValue, paramSpec, serializeHash } from '../../web/src/state.js';
+import { DEFAULTS, describeIgnored, parseHash, parseValue, paramSpec, serializeHash, setPositionalKinds } from '../../web/src/state.js';
+import { loadEngine } from './load-engine.mjs';
+
+// The page registers the engine's positional kinds before it reads a link (main.js start()).
+setPositionalKinds((await loadEngine()).positionalKinds());
 
 describe('state.parseHash', () => {
   it('an empty hash gives the defaults and no messages', () => {

@@ -251,3 +251,70 @@ describe('BpeTrainer', () => {
     tr.delete();
   });
 });
+
+describe('Tokenizer.make, sentences and window samples: the engine path shared with the CLI', () => {
+  it('makes every kind through the engine factory, with the options that apply', () => {
+    const gpt2 = M.Tokenizer.make('gpt2');
+    assert.deepEqual([...gpt2.encode('Hello world')], [15496, 995]);
+    const word = M.Tokenizer.make('word', 'The cat. the CAT', { lowercase: true });
+    assert.equal(word.kind, 'word');
+    assert.deepEqual(word.tokenStrings([4, 5, 6]), ['the', 'cat', '.']);
+    const trained = M.Tokenizer.make('bpe', verdict, { vocabSize: 300 });
+    const tr = new M.BpeTrainer(verdict, 300);
+    while (!tr.done) tr.step(64);
+    const loaded = M.Tokenizer.make('bpe', null, { merges: tr.save() });
+    tr.delete();
+    assert.equal(trained.vocabSize, 300);
+    assert.deepEqual([...trained.encode(verdict)], [...loaded.encode(verdict)]);
+    for (const t of [gpt2, word, trained, loaded]) t.delete();
+    assert.throws(() => M.Tokenizer.make('gpt2', '', { lowercase: true }),
+      { message: 'tokenizer: lowercase, min_count and max_size apply to whitespace, word and char, not gpt2' });
+    assert.throws(() => M.Tokenizer.make('bpe', verdict), { message: "tokenizer: bpe needs merges (a merge file's text) or vocab_size (to train on the corpus)" });
+    assert.throws(() => M.Tokenizer.make('bytes', ''), { message: "tokenizer: unknown kind 'bytes', expected gpt2, whitespace, word, char or bpe" });
+    assert.throws(() => M.Tokenizer.make('word', '', { lower: true }),
+      { message: "Tokenizer.make: unknown option 'lower', expected lowercase, minCount, maxSize, vocabSize, merges" });
+    assert.throws(() => M.Tokenizer.make('bpe', 'abc', { vocabSize: 100 }), { message: 'bpe train: vocab_size must be >= 256, got 100' });
+  });
+
+  it('splits sentences by the engine rule: one per line, CRLF as LF, blank lines skipped', () => {
+    const text = 'the cat\r\n\n \t\nthe hat';
+    const tok = M.Tokenizer.make('whitespace', text);
+    const s = M.sentences(tok, text);
+    assert.deepEqual([...s.ids], [4, 5, 4, 6]);
+    assert.ok(s.sentenceStarts instanceof Float64Array);
+    assert.deepEqual([...s.sentenceStarts], [0, 2, 4]);
+    assert.equal(tok.sentences('').ids.length, 0);
+    assert.throws(() => M.sentences({}, text), { message: 'sentences: tokenizer must be an M.Tokenizer, got [object Object]' });
+    tok.delete();
+  });
+
+  it('cuts any run of samples in the engine, batches included', () => {
+    const ids = Int32Array.from({ length: 20 }, (_, i) => i);
+    const ds = M.slidingWindows(ids, { maxLength: 4, stride: 3, batchSize: 4 });
+    assert.deepEqual([ds.numSamples, ds.numBatches, ds.inputTokens], [6, 1, 16]);
+    const w = ds.samples(1, 2, 2);
+    assert.equal(w.rows, 2);
+    assert.deepEqual([...w.starts], [3, 6]);
+    assert.deepEqual([...w.inputs], [3, 4, 6, 7]);
+    assert.deepEqual([...w.targets], [4, 5, 7, 8]);
+    assert.deepEqual([...ds.samples(5, 10).inputs], [15, 16, 17, 18]); // the dropped last sample too
+    assert.deepEqual([...ds.batch(0).inputs], [...ds.samples(0, 4).inputs]);
+    assert.throws(() => ds.samples(7, 1), { message: 'windows samples: first sample 7 out of range [0, 7)' });
+    assert.throws(() => ds.samples(0, 1, 0), { message: 'slidingWindows.samples: maxIds 0 must be an integer in [1, 2147483647]' });
+  });
+});
+
+describe('projectorTsv and npyBytes: the table writers of the CLI', () => {
+  it('formats values as %.9g, escapes labels and writes .npy bytes', () => {
+    const t = Float32Array.of(0.5, -1e-5, 3, 1 / 3);
+    const { vectors, metadata } = M.projectorTsv(t, 2, 2, ['a\tb', '']);
+    assert.equal(vectors, '0.5\t-9.99999975e-06\n3\t0.333333343\n');
+    assert.equal(metadata, 'a\\tb\n\n');
+    const npy = M.npyBytes(t, 2, 2);
+    assert.ok(npy instanceof Uint8Array);
+    assert.equal(new TextDecoder().decode(npy.subarray(1, 6)), 'NUMPY');
+    assert.deepEqual([...new Float32Array(npy.slice(npy.length - 16).buffer)], [...t]);
+    assert.throws(() => M.projectorTsv(t, 2, 2, ['a']), { message: 'projectorTsv: got 1 labels for 2 rows' });
+    assert.throws(() => M.npyBytes(t, 3, 2), { message: 'write_npy: table of 4 values is not 3 x 2' });
+  });
+});

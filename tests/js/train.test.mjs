@@ -30,16 +30,10 @@ function sameBits(a, b) {
   return true;
 }
 
-// One sentence per non-empty line, as the CLI reads word2vec input.
+// word2vec's sentences by the engine's rule (src/data/sentences.hpp), the CLI's too.
 function sentences(tok) {
-  const ids = [], starts = [0];
-  for (const line of text.split('\n')) {
-    const l = tok.encode(line);
-    if (l.length === 0) continue;
-    ids.push(...l);
-    starts.push(ids.length);
-  }
-  return { ids: Int32Array.from(ids), starts };
+  const { ids, sentenceStarts } = M.sentences(tok, text);
+  return { ids, starts: sentenceStarts };
 }
 
 let M;

@@ -10,7 +10,8 @@
 // came from the link land on their own field too.
 import { EngineClient } from './engine-client.js';
 import { failedField } from './error-target.js';
-import { describeIgnored, parseHash, serializeHash } from './state.js';
+import { describeIgnored, parseHash, serializeHash, setPositionalKinds } from './state.js';
+import { buildPositionFields, showPositionHelp } from './views/position-fields.js';
 import { decodeText, encodeText } from './text-link.js';
 import { Controls } from './views/controls.js';
 import { PlotError } from './views/plot-error.js';
@@ -25,7 +26,10 @@ const statusEl = document.getElementById('engine-status');
 const urlMessages = document.getElementById('url-messages');
 const engine = new EngineClient('./worker.js');
 
-let { state, ignored } = parseHash(location.hash);
+// The hash is read once the engine has sent its registry of positional kinds (start(), below).
+let state = null;
+let ignored = [];
+let positionalKinds = [];
 let lastChanged = null;
 let lastWrittenHash = null;
 
@@ -77,6 +81,7 @@ async function refresh(name) {
 }
 
 function showView(name) {
+  if (!state) return;
   if (state.view !== name && views[state.view] && views[state.view].view.pause) views[state.view].view.pause(); // training stops off-screen
   state.view = name;
   for (const sec of document.querySelectorAll('.view')) sec.hidden = sec.dataset.view !== name;
@@ -87,10 +92,12 @@ function showView(name) {
 }
 
 function onChange(key, value) {
+  if (!state) return; // the engine has not sent its registry yet (start())
   state[key] = value;
   lastChanged = key;
   if (key === 'corpus' && value !== 'custom') state.txt = ''; // the link drops text it no longer shows
-  if (key === 'model') controls.showFieldsForModel(value);
+  if (key === 'model' || key === 'pos') controls.showFieldsForModel(state.model, state.pos);
+  if (key === 'pos') showPositionHelp(controls.form, positionalKinds, value);
   if (TEXT_KEYS.includes(key)) state.at = 0; // other ids: start the token strip from the top
   if (key === 'cmap' || key === 'logy') {
     for (const v of Object.values(views)) v.view.recolor(state);
@@ -190,15 +197,21 @@ for (const b of document.querySelectorAll('.tabs button')) {
   b.addEventListener('click', () => showView(b.dataset.view));
 }
 
-window.addEventListener('hashchange', () => {
-  if (location.hash === lastWrittenHash) return;
+// Reads the link into the state, the controls and the views, then draws the view it names.
+function readLink() {
   ({ state, ignored } = parseHash(location.hash));
   showIgnored(ignored);
   controls.fill(state);
-  controls.showFieldsForModel(state.model);
+  controls.showFieldsForModel(state.model, state.pos);
+  showPositionHelp(controls.form, positionalKinds, state.pos);
   document.body.classList.toggle('embed', state.embed);
   for (const v of Object.values(views)) v.dirty = true;
   loadLinkText().then(() => showView(views[state.view] ? state.view : 'table'));
+}
+
+window.addEventListener('hashchange', () => {
+  if (!state || location.hash === lastWrittenHash) return;
+  readLink();
 });
 
 // The user's text from the link goes to the worker before the first view asks for tokens.
@@ -215,11 +228,16 @@ async function loadLinkText() {
   }
 }
 
-showIgnored(ignored);
-controls.fill(state);
-controls.showFieldsForModel(state.model);
-document.body.classList.toggle('embed', state.embed);
-loadLinkText().then(() => showView(views[state.view] ? state.view : 'table'));
+// The registry of positional kinds (from the engine) -> the pos select, its parameter fields,
+// their URL keys and the compare run; then the link is read and the first view drawn.
+function start(kinds) {
+  positionalKinds = kinds;
+  const keys = setPositionalKinds(kinds);
+  TRAIN_KEYS.push(...keys);
+  for (const f of buildPositionFields(controls.form, kinds)) controls.bind(f);
+  views.train.view.setKinds(kinds);
+  readLink();
+}
 
 // "working…" after 300 ms of open requests, so quick answers do not flicker the badge
 let busyTimer = null;
@@ -246,6 +264,7 @@ engine.onCrash = (message) => {
 
 engine.ready.then(
   (info) => {
+    start(info.positionalKinds);
     readyText = `engine ready (${info.isa})`;
     statusEl.textContent = readyText;
     statusEl.classList.add('ok');

@@ -14,8 +14,11 @@
 //                                  ignored: [{key: 'seed', value: 'abc', reason: 'seed must be an integer in [0, 9007199254740991]'}]}
 //   serializeHash({...DEFAULTS, D: 8}) -> 'D=8'
 
-// Each entry: kind int | num (finite, > min) | bool | enum | optint (an integer or empty = none)
-// | b64 (base64url text, the user's compressed text).
+// Each entry: kind int | num (finite, > min) | real (finite, in [min, max]) | bool | enum | optint
+// (an integer or empty = none) | b64 (base64url text, the user's compressed text).
+// The positional encodings come from the engine's registry (M.positionalKinds(), sent with the
+// worker's ready message): setPositionalKinds() fills the values of `pos` and adds one key per
+// parameter of every kind, "<kind>.<param>" (e.g. "rope.base"), so no kind is named here.
 // Ranges here are "could ever make sense" bounds, not engine limits.
 export const PARAMS = [
   { key: 'view', kind: 'enum', def: 'table', values: ['table', 'positions', 'text', 'windows', 'bpe', 'train'] },
@@ -38,7 +41,7 @@ export const PARAMS = [
   { key: 'B', kind: 'int', def: 4, min: 1, max: 1 << 20 },
   { key: 'bpeV', kind: 'int', def: 300, min: 257, max: 1 << 20 },
   { key: 'model', kind: 'enum', def: 'next', values: ['next', 'skipgram', 'cbow'] },
-  { key: 'pos', kind: 'enum', def: 'learned', values: ['none', 'learned', 'sinusoidal', 'rope', 'alibi'] },
+  { key: 'pos', kind: 'enum', def: 'learned', values: [] }, // values: setPositionalKinds()
   { key: 'tD', kind: 'int', def: 32, min: 1, max: 4096 },
   { key: 'ctx', kind: 'int', def: 32, min: 1, max: 1 << 16 },
   { key: 'tB', kind: 'int', def: 16, min: 1, max: 1 << 16 },
@@ -56,7 +59,41 @@ export const PARAMS = [
 
 const BY_KEY = new Map(PARAMS.map((p) => [p.key, p]));
 
-export const DEFAULTS = Object.freeze(Object.fromEntries(PARAMS.map((p) => [p.key, p.def])));
+// Mutable only through setPositionalKinds(), which adds the keys of the kinds' parameters.
+export const DEFAULTS = Object.fromEntries(PARAMS.map((p) => [p.key, p.def]));
+
+// The URL key of a kind's parameter.
+export const positionParamKey = (kind, param) => `${kind}.${param}`;
+
+// kinds: M.positionalKinds() -> the keys it added ('rope.base', ...). `pos` accepts exactly the
+// kinds' names (its default must be one of them); each parameter becomes an int or real key
+// with the engine's default and range, inserted after `pos`.
+export function setPositionalKinds(kinds) {
+  const pos = BY_KEY.get('pos');
+  pos.values = kinds.map((k) => k.name);
+  if (!pos.values.includes(pos.def)) pos.def = DEFAULTS.pos = pos.values[0];
+  const added = [];
+  let at = PARAMS.indexOf(pos) + 1;
+  for (const k of kinds) {
+    for (const q of k.params) {
+      const key = positionParamKey(k.name, q.name);
+      if (BY_KEY.has(key)) continue;
+      const p = { key, kind: q.integer ? 'int' : 'real', def: q.default, min: q.min, max: q.max, posKind: k.name, posParam: q.name };
+      PARAMS.splice(at++, 0, p);
+      BY_KEY.set(key, p);
+      DEFAULTS[key] = q.default;
+      added.push(key);
+    }
+  }
+  return added;
+}
+
+// state -> {name: value} of the parameters of the state's kind (the engine's posParams).
+export function positionParams(state, kind = state.pos) {
+  const out = {};
+  for (const p of PARAMS) if (p.posKind === kind && state[p.key] !== undefined) out[p.posParam] = state[p.key];
+  return out;
+}
 
 function rangeText(p) {
   return `[${p.min}, ${p.max}]`;
@@ -82,6 +119,12 @@ export function parseValue(p, raw) {
       if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(s)) return { ok: false, reason: `${p.key} must be a number in (${p.min}, ${p.max}]` };
       const v = Number(s);
       if (!Number.isFinite(v) || v <= p.min || v > p.max) return { ok: false, reason: `${p.key} must be a number in (${p.min}, ${p.max}]` };
+      return { ok: true, value: v };
+    }
+    case 'real': {
+      if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(s)) return { ok: false, reason: `${p.key} must be a number in [${p.min}, ${p.max}]` };
+      const v = Number(s);
+      if (!Number.isFinite(v) || v < p.min || v > p.max) return { ok: false, reason: `${p.key} must be a number in [${p.min}, ${p.max}]` };
       return { ok: true, value: v };
     }
     case 'b64':

@@ -33,7 +33,7 @@ const loading = createEmbedlab().then(
       ...text.handlers,
       ...makeTrainHandlers(M, text.ensureTokens),
     });
-    self.postMessage({ id: READY_ID, type: 'ready', ok: true, result: { isa: M.isa() } });
+    self.postMessage({ id: READY_ID, type: 'ready', ok: true, result: { isa: M.isa(), positionalKinds: M.positionalKinds() } });
   },
   (err) => {
     self.postMessage({ id: READY_ID, type: 'ready', ok: false, message: `engine: failed to load: ${err && err.message}` });

@@ -221,7 +221,32 @@
   M.ropeTable = (positions, dim) => check(M._ropeTable(Number(positions), Number(dim)));
   M.ropeApply = (x, positions, dim, offset) =>
     check(M._ropeApply(toFloats(x, 'ropeApply'), Number(positions), Number(dim), Number(offset || 0)));
-  M.alibi = (heads, positions) => check(M._alibi(Number(heads), Number(positions)));
+  // The registry of positional-encoding kinds (embed/positions/registry.hpp), in the engine's
+  // order: [{name, label, description, provides: 'none'|'additive'|'rotation'|'bias', trainable,
+  // evenDim, params: [{name, default, min, max, integer, help, option}]}]. A fresh copy each call.
+  let kinds = null;
+  M.positionalKinds = () => {
+    if (!kinds) {
+      const raw = check(M._positionalKinds());
+      kinds = raw.map((k) => ({
+        name: fromUtf8(k.name), label: fromUtf8(k.label), description: fromUtf8(k.description),
+        provides: fromUtf8(k.provides), trainable: k.trainable, evenDim: k.evenDim,
+        params: k.params.map((p) => ({ name: fromUtf8(p.name), default: p.default, min: p.min, max: p.max,
+          integer: p.integer, help: fromUtf8(p.help), option: fromUtf8(p.option) })),
+      }));
+    }
+    return structuredClone(kinds);
+  };
+  // A kind's table: M.positionTable(kind, {positions, dim, heads, seed, params}) -> {shape, data}:
+  // (T, D), or (heads, T, T) for bias kinds; seed: a number draws learned tables from it,
+  // undefined from the module's generator (manualSeed).
+  M.positionTable = (kind, o) => {
+    o = o || {};
+    return check(M._positionTable(String(kind), Number(o.positions), Number(o.dim ?? 1), Number(o.heads ?? 1),
+      o.seed ?? undefined, o.params ?? undefined));
+  };
+  // Older names of kind tables: (H, T, T) biases of H heads.
+  M.alibi = (heads, positions) => M.positionTable('alibi', { positions, heads }).data;
   M.positionSimilarity = (table, positions, dim, opts) =>
     check(M._positionSimilarity(toFloats(table, 'positionSimilarity'), Number(positions), Number(dim), !!(opts && opts.cosine)));
   M.benchLookup = (o) => {

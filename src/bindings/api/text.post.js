@@ -1,10 +1,13 @@
 // Part of the public JS API (see embed.post.js for the conventions); uses the helpers in M._api.
 // ---- tokenizers, sliding windows, BPE training ---------------------------------------------
 //   const tok = M.Tokenizer.gpt2();                 // or fromCorpus('word', text, {lowercase}) / fromBpe(file)
+//   M.Tokenizer.make('bpe', text, { vocabSize: 300 });   // any kind, one engine factory
+//   M.sentences(tok, text);                         // {ids, sentenceStarts}: word2vec's sentences
 //   const ids = tok.encode('Hello world');          // Int32Array [15496, 995]
 //   tok.decode(ids);                                // 'Hello world'
 //   const ds = M.slidingWindows(ids, { maxLength: 4, stride: 4, batchSize: 4 });
 //   ds.batch(0);                                    // {rows, inputs: Int32Array(rows*4), targets}
+//   ds.samples(5, 2, 3);                            // samples 5, 6: their first 3 ids (a viewer's slice)
 //   const tr = new M.BpeTrainer(text, 512);  tr.step(10);  // [{left, right, id, count, token}]
 // Text goes to C++ as UTF-8 bytes and comes back as bytes decoded here (see embed.post.js), so
 // every string, a leading U+FEFF included, survives exactly; Uint8Array inputs are raw bytes.
@@ -51,6 +54,23 @@
     }
     // A trained BPE from the text of a merge file (BpeTrainer.save()).
     static fromBpe(file) { return new Tokenizer((h) => h.initBpe(text(file, 'Tokenizer.fromBpe'))); }
+    // Any kind through the engine's one factory (src/tokenizer/tokenizer_kinds.hpp):
+    // 'gpt2'; 'whitespace' | 'word' | 'char' built from corpus with {lowercase, minCount, maxSize};
+    // 'bpe' from {merges: a merge file's text} or trained on corpus to {vocabSize} ids.
+    // Options that do not apply to the kind are errors ("tokenizer: ... not gpt2").
+    static make(kind, corpus, opts) {
+      const where = 'Tokenizer.make';
+      opts = opts || {};
+      knownKeys(opts, ['lowercase', 'minCount', 'maxSize', 'vocabSize', 'merges'], where);
+      const o = {};
+      if (opts.lowercase != null) o.lowercase = !!opts.lowercase;
+      if (opts.minCount != null) o.minCount = integer(opts.minCount, where, 'minCount', 1, 2147483647);
+      if (opts.maxSize != null) o.maxSize = integer(opts.maxSize, where, 'maxSize', 0, 2147483647);
+      if (opts.vocabSize != null) o.vocabSize = integer(opts.vocabSize, where, 'vocabSize', -2147483648, 2147483647);
+      const merges = opts.merges == null ? undefined : text(opts.merges, where);
+      const c = corpus == null ? new Uint8Array(0) : text(corpus, where);
+      return new Tokenizer((h) => h.init(String(kind), c, merges, o));
+    }
     _live(where) {
       if (!this._h) throw new Error(`${where}: this Tokenizer was deleted`);
       return this._h;
@@ -77,6 +97,9 @@
       for (let k = 0, start = 0; k < ends.length; start = ends[k], k++) out[k] = fromUtf8(bytes.subarray(start, ends[k]));
       return out;
     }
+    // word2vec's sentences of a text (src/data/sentences.hpp: one per line, CRLF read as LF,
+    // blank lines skipped) -> {ids: Int32Array (n), sentenceStarts: Float64Array (S+1)}.
+    sentences(t) { return check(this._live('sentences').sentences(text(t, 'sentences'))); }
     // Float64Array (vocabSize) of corpus counts for word/char vocabularies; null for BPE kinds.
     counts() { return check(this._live('counts').counts()) ?? null; }
     delete() {
@@ -85,6 +108,11 @@
     }
   }
   M.Tokenizer = Tokenizer;
+  // M.sentences(tokenizer, text): the same as tokenizer.sentences(text).
+  M.sentences = function sentences(tokenizer, t) {
+    if (!(tokenizer instanceof Tokenizer)) throw new Error(`sentences: tokenizer must be an M.Tokenizer, got ${describe(tokenizer)}`);
+    return tokenizer.sentences(t);
+  };
 
   class BpeTrainer {
     // new BpeTrainer(text, vocabSize >= 256): byte-level BPE over GPT-2 pre-tokenized pieces.
@@ -123,8 +151,10 @@
   }
   M.BpeTrainer = BpeTrainer;
 
-  // LLMs-from-scratch create_dataloader_v1 over ids:
-  // {numSamples, numBatches, inputTokens, starts (Int32Array, batch order), batch(b) -> {rows, inputs, targets}}.
+  // LLMs-from-scratch create_dataloader_v1 over ids: {numSamples, numBatches, inputTokens,
+  // starts (Int32Array, batch order), batch(b) -> {rows, inputs, targets},
+  // samples(first, count, maxIds = maxLength) -> {rows, starts, inputs, targets}}; the engine
+  // (src/data/windows.hpp) cuts every batch and sample.
   M.slidingWindows = function slidingWindows(ids, opts) {
     opts = opts || {};
     knownKeys(opts, ['maxLength', 'stride', 'batchSize', 'shuffle', 'seed', 'dropLast'], 'slidingWindows');
@@ -133,18 +163,20 @@
     const S = integer(opts.stride ?? 128, 'slidingWindows', 'stride', -2147483648, 2147483647);
     const B = integer(opts.batchSize ?? 4, 'slidingWindows', 'batchSize', -2147483648, 2147483647);
     const seed = integer(opts.seed ?? 0, 'slidingWindows', 'seed', 0, Number.MAX_SAFE_INTEGER);
-    const r = check(M._slidingWindows(v, L, S, B, !!opts.shuffle, seed, opts.dropLast !== false));
+    const shuffle = !!opts.shuffle, dropLast = opts.dropLast !== false;
+    const r = check(M._slidingWindows(v, L, S, B, shuffle, seed, dropLast));
     r.maxLength = L;
     r.batchSize = B;
+    r.samples = (first, count, maxIds) => {
+      const where = 'slidingWindows.samples';
+      integer(first, where, 'first', 0, 2147483647);
+      integer(count, where, 'count', 0, 2147483647);
+      integer(maxIds ?? L, where, 'maxIds', 1, 2147483647);
+      return check(M._windowSamples(v, L, S, B, shuffle, seed, dropLast, first, count, maxIds ?? L));
+    };
     r.batch = (b) => {
       integer(b, 'slidingWindows batch', 'batch index', 0, r.numBatches - 1);
-      const first = b * B, rows = Math.min(B, r.starts.length - first);
-      const inputs = new Int32Array(rows * L), targets = new Int32Array(rows * L);
-      for (let k = 0; k < rows; k++) {
-        const s = r.starts[first + k];
-        inputs.set(v.subarray(s, s + L), k * L);
-        targets.set(v.subarray(s + 1, s + L + 1), k * L);
-      }
+      const { rows, inputs, targets } = r.samples(b * B, B, L);
       return { rows, inputs, targets };
     };
     return r;

@@ -15,8 +15,34 @@
 
   const WORD2VEC_KEYS = ['sg', 'vectorSize', 'window', 'negative', 'minCount', 'sample', 'alpha', 'minAlpha',
     'epochs', 'cbowMean', 'batchWords', 'seed', 'counts'];
-  const NEXT_TOKEN_KEYS = ['vocabSize', 'vectorSize', 'context', 'pos', 'scale', 'tie', 'alibiSlope', 'seed',
+  const NEXT_TOKEN_KEYS = ['vocabSize', 'vectorSize', 'context', 'pos', 'posParams', 'scale', 'tie', 'seed',
     'batchSize', 'stride', 'optimizer', 'lr', 'weightDecay'];
+  // The flat option of every positional parameter (ropeBase, ...): option -> {kind, name}.
+  let flatPositionOptions = null;
+  function positionOptions() {
+    if (!flatPositionOptions) {
+      flatPositionOptions = new Map();
+      for (const k of M.positionalKinds()) for (const p of k.params) flatPositionOptions.set(p.option, { kind: k.name, name: p.name });
+    }
+    return flatPositionOptions;
+  }
+  // opts -> {pos, posParams} with the flat options of the chosen kind folded into posParams;
+  // a flat option of another kind is an error naming both.
+  function positionParams(opts, where) {
+    const pos = opts.pos ?? 'learned';
+    const params = {};
+    if (opts.posParams != null) {
+      if (typeof opts.posParams !== 'object') throw new Error(`${where}: posParams must be an object, got ${describe(opts.posParams)}`);
+      Object.assign(params, opts.posParams);
+    }
+    for (const [option, p] of positionOptions()) {
+      if (opts[option] === undefined) continue;
+      if (p.kind !== pos) throw new Error(`${where}: ${option} applies to pos '${p.kind}', not '${pos}'`);
+      if (typeof opts[option] !== 'number') throw new Error(`${where}: ${option} must be a number, got ${describe(opts[option])}`);
+      params[p.name] = opts[option];
+    }
+    return params;
+  }
   const INTEGER_KEYS = new Set(['vectorSize', 'window', 'negative', 'minCount', 'epochs', 'batchWords', 'seed',
     'vocabSize', 'context', 'batchSize', 'stride']);
 
@@ -24,9 +50,11 @@
   function options(opts, keys, where) {
     opts = opts || {};
     const out = {};
+    const flat = keys === NEXT_TOKEN_KEYS ? positionOptions() : new Map();
     for (const [k, v] of Object.entries(opts)) {
-      if (!keys.includes(k)) throw new Error(`${where}: unknown option '${k}', expected ${keys.join(', ')}`);
-      if (v === undefined || k === 'counts') continue;
+      if (flat.has(k)) continue; // folded into posParams by positionParams()
+      if (!keys.includes(k)) throw new Error(`${where}: unknown option '${k}', expected ${[...keys, ...flat.keys()].join(', ')}`);
+      if (v === undefined || k === 'counts' || k === 'posParams') continue;
       if (k === 'pos' || k === 'optimizer') {
         if (typeof v !== 'string') throw new Error(`${where}: ${k} must be a string, got ${describe(v)}`);
       } else if (['sg', 'cbowMean', 'scale', 'tie'].includes(k)) {
@@ -52,6 +80,7 @@
         throw new Error(message || 'Trainer: construction failed');
       }
       this._settings = check(this._h.settings());
+      if (this._settings.pos instanceof Uint8Array) this._settings.pos = M._api.fromUtf8(this._settings.pos);
     }
     // ids: all sentences' ids concatenated; sentenceStarts: S+1 offsets (sentence k is
     // ids[starts[k], starts[k+1])). Options as gensim's Word2Vec, camelCased: sg (false: CBOW),
@@ -69,11 +98,13 @@
       return new Trainer((h) => h.initWord2Vec(v, starts, counts, o));
     }
     // ids: the training stream. Options: vocabSize (required), vectorSize 64, context 32,
-    // batchSize 16, stride (= context), pos 'none'|'learned'|'sinusoidal'|'rope'|'alibi' ('learned'),
-    // scale false (sqrt(D) on token rows), tie false (head = token table), alibiSlope 0.5, optimizer
-    // 'sgd'|'adam'|'adamw' ('adam'), lr (0.1 for sgd, else 1e-3), weightDecay (0.01 for adamw, else 0), seed 1.
+    // batchSize 16, stride (= context), pos: a name of M.positionalKinds() ('learned'), posParams
+    // {name: value} of that kind (or its flat options, e.g. ropeBase), scale false
+    // (sqrt(D) on token rows), tie false (head = token table), optimizer 'sgd'|'adam'|'adamw'
+    // ('adam'), lr (0.1 for sgd, else 1e-3), weightDecay (0.01 for adamw, else 0), seed 1.
     static nextToken(ids, opts) {
       const o = options(opts, NEXT_TOKEN_KEYS, 'Trainer.nextToken');
+      o.posParams = positionParams(opts || {}, 'Trainer.nextToken');
       if (o.vocabSize === undefined) throw new Error('Trainer.nextToken: the vocabSize option is required');
       const v = toIds(ids, 'Trainer.nextToken', o.vocabSize);
       return new Trainer((h) => h.initNextToken(v, o));

@@ -14,9 +14,10 @@
 //                  grid: nn.Embedding(vocabSize, 16) drawn from seed, for the growing table}
 //
 // loadCorpus(name) -> Promise<string> is injected (fetch in the worker, fs in Node tests).
-// Tokenizers: 'gpt2' (tiktoken gpt2 ids), 'whitespace' | 'word' | 'char' (vocabularies built
-// from the same text, specials <pad> <unk> <sos> <eos> first), 'bpe' (trained on the text up
-// to bpeV ids by M.BpeTrainer).
+// Tokenizers come from the engine's factory (M.Tokenizer.make): 'gpt2' (tiktoken gpt2 ids),
+// 'whitespace' | 'word' | 'char' (vocabularies built from the same text, specials <pad> <unk>
+// <sos> <eos> first), 'bpe' (trained on the text up to bpeV ids). Windows are cut by the engine
+// (M.slidingWindows(...).samples), as for the CLI's windows command.
 //
 // Engine calls name the payload arguments they depend on (blame, protocol.js), so a failure
 // ("windows: stride must be >= 1, got 0", a size the engine refuses) lands on that field.
@@ -43,18 +44,12 @@ export function makeTextPipeline(M, loadCorpus) {
     return t;
   }
 
+  // The engine's one tokenizer factory (M.Tokenizer.make); lower applies to the vocabulary
+  // kinds, bpeV to BPE trained on the text.
   function makeTokenizer(enc, text, lower, bpeV) {
-    if (enc === 'gpt2') return M.Tokenizer.gpt2();
-    if (enc === 'bpe') {
-      const tr = new M.BpeTrainer(text, bpeV);
-      try {
-        while (!tr.done) tr.step(256);
-        return tr.tokenizer();
-      } finally {
-        tr.delete();
-      }
-    }
-    return M.Tokenizer.fromCorpus(enc, text, { lowercase: !!lower });
+    if (enc === 'bpe') return M.Tokenizer.make('bpe', text, { vocabSize: bpeV });
+    if (enc === 'gpt2') return M.Tokenizer.make('gpt2');
+    return M.Tokenizer.make(enc, text, { lowercase: !!lower });
   }
 
   function setText({ text }) {
@@ -120,17 +115,20 @@ export function makeTextPipeline(M, loadCorpus) {
   function windows({ L, stride, B, first = 0, count = 8 }) {
     const c = live('windows');
     const ds = blame(['L', 'stride', 'B'], () => M.slidingWindows(c.ids, { maxLength: L, stride, batchSize: B }));
+    const f = Math.max(0, Math.min(first | 0, Math.max(0, ds.numSamples - 1)));
+    const want = Math.ceil(Math.min(count, MAX_WINDOWS)); // NaN: none
+    const n = want > 0 ? Math.min(ds.numSamples - f, want) : 0;
+    // the engine cuts the windows; the page draws the first ids of a window only
+    const cut = ds.samples(f, n, MAX_WINDOW_IDS);
+    const shown = Math.min(L, MAX_WINDOW_IDS);
     const out = [];
     const used = new Set();
-    const f = Math.max(0, Math.min(first | 0, Math.max(0, ds.numSamples - 1)));
-    const shown = Math.min(L, MAX_WINDOW_IDS); // the page draws the first ids of a window only
-    for (let k = f; k < Math.min(ds.numSamples, f + Math.min(count, MAX_WINDOWS)); k++) {
-      const s = ds.starts[k];
-      const inputs = c.ids.slice(s, s + shown);
-      const targets = c.ids.slice(s + 1, s + shown + 1);
+    for (let r = 0; r < cut.rows; r++) {
+      const inputs = cut.inputs.slice(r * shown, (r + 1) * shown);
+      const targets = cut.targets.slice(r * shown, (r + 1) * shown);
       for (const id of inputs) used.add(id);
       for (const id of targets) used.add(id);
-      out.push({ index: k, start: s, inputs, targets });
+      out.push({ index: f + r, start: cut.starts[r], inputs, targets });
     }
     const idList = [...used];
     const names = idList.length ? c.tok.tokenStrings(Int32Array.from(idList)) : [];

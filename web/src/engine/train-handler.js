@@ -5,8 +5,8 @@
 //                -> info {settings, rows, tokens, labels (of the drawn table rows), estimate {bytes, msPerStep, tokensPerStep}, remapped}
 //   trainStep    {budgetMs = 40, maxSteps} -> {points: [[step, loss]...], stats, table grid, positions?}
 //   trainReset   {} -> info (the same run from step 0)
-//   trainCompare {...trainStart payload, steps, kinds = all five} -> {kinds, curves: {pos: [[step, loss]...]}, heldOutLoss: {pos: loss}, heldOutTokens, ms}
-//   trainExport  {} -> {vectors: 'vectors.tsv text', metadata: 'metadata.tsv text', rows, cols, step}
+//   trainCompare {...trainStart payload, steps, kinds = every kind of M.positionalKinds()} -> {kinds, curves: {pos: [[step, loss]...]}, heldOutLoss: {pos: loss}, heldOutTokens, ms}
+//   trainExport  {} -> {vectors: 'vectors.tsv text', metadata: 'metadata.tsv text', npy (Uint8Array), rows, cols, step}
 //   trainNeighbours {query: 'thou' | 'king - man + woman', k} -> {query, analogy, step, neighbours: [{row, label, cosine}]}
 //   trainStart/trainReset/trainStep replies also carry map: {points (rows*2), explained [2]} (PCA, at most every 250 ms);
 //   trainStart carries rowLabels (the token text of every row)
@@ -14,7 +14,7 @@
 //
 // Next-token on GPT-2 ids: only the ids that occur are trained (remapped to 0..R-1 in id
 // order), so the output layer is R wide instead of 50,257 (1,416 rows for the-verdict).
-// word2vec: one sentence per non-empty line (as gensim users feed LineSentence); the trainer
+// word2vec: one sentence per line, blank lines skipped (tok.sentences, the CLI's rule); the trainer
 // keeps its own vocabulary (min_count), `vocabIds()` maps rows back to token ids.
 // The estimate comes from one measured step (then reset), so it reflects this machine.
 //
@@ -45,18 +45,6 @@ function remap(ids) {
   return { ids: ids.map((id) => dense[id]), rowIds: Int32Array.from(rowIds) };
 }
 
-function lines(tok, text) {
-  const all = [];
-  const starts = [0];
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    const e = tok.encode(line);
-    for (const id of e) all.push(id);
-    starts.push(all.length);
-  }
-  return { ids: Int32Array.from(all), starts };
-}
-
 function paramBytes(s, rows) {
   // parameters: token table + output table (+ position table, 4 D x D attention matrices)
   const D = s.vectorSize;
@@ -69,8 +57,12 @@ function paramBytes(s, rows) {
 export function makeTrainHandlers(M, ensureTokens) {
   let run = null; // {tr, make, rowIds, strings, model, pos}
 
+  // The payload's parameters of kind `pos` ('<kind>.<param>' keys, state.js) -> posParams.
   function nextOpts(p, pos) {
-    return { vectorSize: p.tD, context: p.ctx, batchSize: p.tB, pos, optimizer: p.opt, lr: p.lr, seed: p.seed };
+    const posParams = {};
+    const prefix = `${pos}.`;
+    for (const [k, v] of Object.entries(p)) if (k.startsWith(prefix) && v !== undefined && v !== null) posParams[k.slice(prefix.length)] = v;
+    return { vectorSize: p.tD, context: p.ctx, batchSize: p.tB, pos, posParams, optimizer: p.opt, lr: p.lr, seed: p.seed };
   }
 
   async function prepare(p) {
@@ -81,7 +73,8 @@ export function makeTrainHandlers(M, ensureTokens) {
       const make = (pos, on = ids) => blame(NEXT_ARGS, () => M.Trainer.nextToken(on, { vocabSize: rowIds.length, ...nextOpts(p, pos) }));
       return { ids, rowIds, strings, tokens: c.ids.length, make };
     }
-    const { ids, starts } = lines(c.tok, c.text);
+    // the engine's sentence rule (src/data/sentences.hpp), the CLI's too
+    const { ids, sentenceStarts: starts } = blame(['corpus', 'enc'], () => c.tok.sentences(c.text));
     const counts = c.tok.counts();
     const opts = { sg: p.model === 'skipgram', vectorSize: p.tD, window: p.win, minCount: p.minc, epochs: p.ep, alpha: p.alpha, seed: p.seed };
     if (counts) opts.counts = counts;
@@ -143,7 +136,9 @@ export function makeTrainHandlers(M, ensureTokens) {
   }
 
   function positions() {
-    if (run.model !== 'next' || run.pos !== 'learned') return null;
+    if (run.model !== 'next') return null;
+    const kind = M.positionalKinds().find((k) => k.name === run.pos);
+    if (!kind || !kind.trainable || kind.provides !== 'additive') return null; // a trained (T, D) table only
     const t = run.tr.table('position');
     blame(['ctx'], () => checkPageBudget('train', 'position similarity', [t.rows, t.rows]));
     const sim = blame(['ctx'], () => M.positionSimilarity(t.data, t.rows, t.cols, { cosine: true }));
@@ -188,7 +183,7 @@ export function makeTrainHandlers(M, ensureTokens) {
     const cut = Math.floor(prep.ids.length * 0.9);
     const train = prep.ids.subarray(0, cut);
     const heldOut = prep.ids.subarray(cut);
-    const kinds = p.kinds || ['none', 'learned', 'sinusoidal', 'rope', 'alibi'];
+    const kinds = p.kinds || M.positionalKinds().map((k) => k.name); // every kind of the registry
     const curves = {};
     const heldOutLoss = {};
     const t0 = performance.now();
@@ -209,24 +204,16 @@ export function makeTrainHandlers(M, ensureTokens) {
     return { kinds, curves, heldOutLoss, heldOutTokens: heldOut.length, ms: performance.now() - t0 };
   }
 
-  // The current input table in the Embedding Projector's format: vectors.tsv (one row per
-  // line, tab-separated, 9 significant digits) and metadata.tsv (one token per line, no header
-  // since there is one column; tabs and newlines escaped as \t and \n).
+  // The current input table as the CLI writes it (the engine's writers, src/io/table_writers.hpp):
+  // vectors.tsv and metadata.tsv of the Embedding Projector (%.9g values; labels escaped as
+  // \t \n \r \\) and the .npy bytes of `embedlab train --out`.
   function trainExport() {
     if (!run) throw new Error('export: start a run first');
     const t = run.tr.table('input');
-    const lines = [];
-    for (let r = 0; r < t.rows; r++) {
-      const row = [];
-      for (let c = 0; c < t.cols; c++) row.push(Number(t.data[r * t.cols + c].toPrecision(9)));
-      lines.push(row.join('\t'));
-    }
-    const meta = [];
-    for (let r = 0; r < t.rows; r++) {
-      const s = run.strings && r < run.strings.length ? run.strings[r] : `row ${r}`;
-      meta.push(s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') || '(empty)');
-    }
-    return { vectors: `${lines.join('\n')}\n`, metadata: `${meta.join('\n')}\n`, rows: t.rows, cols: t.cols, step: run.step || 0 };
+    const labels = Array.from({ length: t.rows }, (_, r) => (run.strings && r < run.strings.length ? run.strings[r] : `row ${r}`));
+    const { vectors, metadata } = M.projectorTsv(t.data, t.rows, t.cols, labels);
+    const npy = M.npyBytes(t.data, t.rows, t.cols);
+    return { vectors, metadata, npy, rows: t.rows, cols: t.cols, step: run.step || 0 };
   }
 
   // Row of a token text: exact, then lower-cased, then with a leading space (GPT-2 words

@@ -21,7 +21,7 @@ export function parseField(key, raw) {
     if (!Number.isSafeInteger(v)) return { ok: false, message: `${key}: ${s} is too large for this page` };
     return { ok: true, value: v };
   }
-  if (p.kind === 'num') {
+  if (p.kind === 'num' || p.kind === 'real') {
     // NaN and Infinity go through on purpose: the engine names them ("learning rate must be finite")
     if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$|^nan$|^[-+]?inf(inity)?$/i.test(s)) return { ok: false, message: `${key}: "${s}" is not a number` };
     const v = /^nan$/i.test(s) ? NaN : /inf/i.test(s) ? (s.startsWith('-') ? -Infinity : Infinity) : Number(s);
@@ -35,24 +35,27 @@ export class Controls {
     this.form = form;
     this.onChange = onChange;
     this.timers = new Map();
-    for (const field of form.querySelectorAll('.field')) {
-      const key = field.dataset.key;
-      const input = field.querySelector('input, select');
-      if (input.type === 'checkbox') {
-        input.addEventListener('change', () => this.emit(key, input.checked));
-      } else if (input.tagName === 'SELECT') {
-        input.addEventListener('change', () => this.emit(key, input.value));
-      } else {
-        input.addEventListener('input', () => this.debounced(key, input));
-        input.addEventListener('keydown', (e) => {
-          if (e.key === 'Enter') {
-            e.preventDefault();
-            this.flush(key, input);
-          }
-        });
-      }
-    }
+    for (const field of form.querySelectorAll('.field')) this.bind(field);
     form.addEventListener('submit', (e) => e.preventDefault());
+  }
+
+  // Listens to one .field (also for fields added later, such as the positional parameters).
+  bind(field) {
+    const key = field.dataset.key;
+    const input = field.querySelector('input, select');
+    if (input.type === 'checkbox') {
+      input.addEventListener('change', () => this.emit(key, input.checked));
+    } else if (input.tagName === 'SELECT') {
+      input.addEventListener('change', () => this.emit(key, input.value));
+    } else {
+      input.addEventListener('input', () => this.debounced(key, input));
+      input.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter') {
+          e.preventDefault();
+          this.flush(key, input);
+        }
+      });
+    }
   }
 
   field(key) {
@@ -108,9 +111,12 @@ export class Controls {
     for (const k of keys) this.setError(k, '');
   }
 
-  // Training fields that apply to one model only (data-models="next" / "skipgram cbow").
-  showFieldsForModel(model) {
-    for (const f of this.form.querySelectorAll('.field[data-models]')) f.hidden = !f.dataset.models.split(' ').includes(model);
+  // Training fields that apply to one model only (data-models="next" / "skipgram cbow"), and
+  // parameters that apply to one positional kind only (data-pos="rope").
+  showFieldsForModel(model, pos) {
+    for (const f of this.form.querySelectorAll('.field[data-models]')) {
+      f.hidden = !f.dataset.models.split(' ').includes(model) || (f.dataset.pos !== undefined && f.dataset.pos !== pos);
+    }
   }
 
   // Shows only the controls that matter for a view (data-views="table positions" on a group).

@@ -1,9 +1,10 @@
 // View 6: training in the browser. Play runs `trainStep` requests back to back (each one a
 // ~40 ms slice of steps in the worker), so the page keeps painting; the loss curve, the
 // tokens/s readout and the embedding-table heatmap update at most once per frame. For the
-// next-token model with learned positions it also shows the learned position x position
-// cosine similarity next to the sinusoidal one. "Compare encodings" trains the same model
-// with each positional encoding (same text, same seed) and plots the curves together.
+// next-token model with a trained additive position table it also shows the learned position x
+// position cosine similarity next to the sinusoidal one. "Compare encodings" trains the same
+// model with each positional kind of the engine's registry (setKinds: same text, same seed) and
+// plots the curves together.
 //
 //   const view = new TrainView(root, engine, {onError: (err) => ...}  // err.message, err.fields);
 //   view.render(trainStartReply, state);   // a fresh run at step 0
@@ -47,7 +48,8 @@ export class TrainView {
     this.legend = new Legend($('train-legend'), { caption: 'weight value', width: 220 });
     this.learnedSim = new Heatmap($('train-pos-learned'), { xLabel: 'position n', yLabel: 'position m', square: true, maxHeight: 260 });
     this.sinSim = new Heatmap($('train-pos-sin'), { xLabel: 'position n', yLabel: 'position m', square: true, maxHeight: 260 });
-    this.compare = new LossChart($('compare-loss'), { series: ['none', 'learned', 'sinusoidal', 'rope', 'alibi'] });
+    this.kinds = []; // the engine's positional kinds (setKinds)
+    this.compare = null; // one curve per kind, made by setKinds
     this.scatter = new Scatter($('train-map'), { labelled: 30 });
     this.mapNote = $('map-note');
     this.freeze = $('map-freeze');
@@ -76,6 +78,15 @@ export class TrainView {
     });
   }
 
+  // kinds: M.positionalKinds(), from the worker's ready message.
+  setKinds(kinds) {
+    this.kinds = kinds;
+    this.compare = new LossChart(this.root.querySelector('#compare-loss'), { series: kinds.map((k) => k.name) });
+    this.root.querySelector('#compare-intro').textContent =
+      `Trains the next-token model once per encoding (${kinds.map((k) => k.label).join(', ')}) on the same text with the same seed and plots the ${kinds.length} loss curves. ` +
+      'Without any position signal the attention head cannot tell word order, which shows most clearly on character-level text.';
+  }
+
   setStale(text) {
     this.el.stale.textContent = text || '';
     this.el.stale.hidden = !text;
@@ -98,7 +109,7 @@ export class TrainView {
     this.root.dataset.steps = '0';
     this.chart.setLog(state.logy);
     this.chart.setData([[], []]);
-    this.compare.setLog(state.logy);
+    if (this.compare) this.compare.setLog(state.logy);
     const s = r.settings;
     this.el.model.textContent = MODEL_TEXT[state.model];
     const e = r.estimate;
@@ -109,7 +120,8 @@ export class TrainView {
       (r.remapped ? ` Only the ${r.remapped.toLocaleString('en')} ids that occur in the text get rows (remapped in id order).` : '');
     this.el.message.textContent = '';
     this.exportNote.textContent = 'Embedding Projector format (projector.tensorflow.org → Load).';
-    this.el.posCard.hidden = !(state.model === 'next' && state.pos === 'learned');
+    const kind = this.kinds.find((k) => k.name === state.pos);
+    this.el.posCard.hidden = !(state.model === 'next' && kind && kind.trainable && kind.provides === 'additive');
     this.root.querySelector('#compare-card').hidden = state.model !== 'next'; // positions belong to the next-token model
     this.el.tableNote.textContent = state.model === 'next' ? 'token embedding table (input), one row per token of the text' : 'word2vec input vectors (wv), one row per word kept by min_count';
     this.drawTables(r);
@@ -221,17 +233,17 @@ export class TrainView {
   async runCompare() {
     this.pause();
     this.el.cmpBtn.disabled = true;
-    const kinds = ['none', 'learned', 'sinusoidal', 'rope', 'alibi'];
+    const kinds = this.kinds.map((k) => k.name);
     const steps = this.state.cmp;
     const payload = { ...TrainView.payload(this.state), steps };
     const curves = {};
     const held = {};
     let heldOutTokens = 0;
     let ms = 0;
-    const est = this.last && this.last.estimate ? ` (≈ ${formatNumber((5 * steps * this.last.estimate.msPerStep) / 1000)} s in all)` : '';
+    const est = this.last && this.last.estimate ? ` (≈ ${formatNumber((kinds.length * steps * this.last.estimate.msPerStep) / 1000)} s in all)` : '';
     try {
       for (const [i, k] of kinds.entries()) {
-        this.el.cmpNote.textContent = `training ${i + 1} of 5 (${k}), ${steps} steps each, in the worker${est}…`;
+        this.el.cmpNote.textContent = `training ${i + 1} of ${kinds.length} (${k}), ${steps} steps each, in the worker${est}…`;
         const r = await this.engine.request('trainCompare', { ...payload, kinds: [k] }, { steps: 'cmp' });
         curves[k] = r.curves[k];
         held[k] = r.heldOutLoss[k];
@@ -299,7 +311,7 @@ export class TrainView {
   recolor(state) {
     this.state = { ...this.state, cmap: state.cmap, logy: state.logy };
     this.chart.setLog(state.logy);
-    this.compare.setLog(state.logy);
+    if (this.compare) this.compare.setLog(state.logy);
     this.chart.setData([this.steps || [], this.losses || []]);
   }
 }

@@ -1,0 +1,95 @@
+// The positional-encoding registry is the one list of kinds: the wasm module's
+// M.positionalKinds(), the CLI's `embedlab kinds`, the page's URL values (state.js) and its
+// select (views/position-fields.js, checked in the browser by tests/browser/page.test.mjs) all
+// come from it, and every kind trains through the CLI and the bindings to the same numbers.
+import { describe, it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadEngine, repoRoot } from './load-engine.mjs';
+import { DEFAULTS, paramSpec, parseHash, positionParams, serializeHash, setPositionalKinds } from '../../web/src/state.js';
+
+const cli = path.join(repoRoot, 'build/native/embedlab');
+let M;
+let kinds;
+before(async () => {
+  M = await loadEngine();
+  kinds = M.positionalKinds();
+  setPositionalKinds(kinds);
+});
+
+describe('M.positionalKinds()', () => {
+  it('lists every kind with a description, what it provides and its parameters', () => {
+    assert.deepEqual(kinds.map((k) => k.name).slice(0, 5), ['none', 'sinusoidal', 'learned', 'rope', 'alibi']);
+    for (const k of kinds) {
+      assert.ok(k.description.length > 20, k.name);
+      assert.ok(['none', 'additive', 'rotation', 'bias'].includes(k.provides), k.name);
+      for (const p of k.params) assert.ok(p.min <= p.default && p.default <= p.max, `${k.name}.${p.name}`);
+    }
+  });
+
+  it('is the list the CLI prints (`embedlab kinds`)', () => {
+    const cliKinds = JSON.parse(execFileSync(cli, ['kinds'], { encoding: 'utf8' })).positional;
+    const shape = (k) => ({ name: k.name, label: k.label, description: k.description, provides: k.provides, trainable: k.trainable,
+      params: k.params.map((p) => ({ name: p.name, default: p.default, min: p.min, max: p.max, integer: p.integer, help: p.help })) });
+    assert.deepEqual(cliKinds.map(shape), kinds.map(shape));
+  });
+});
+
+describe('the page state takes its encodings from the registry', () => {
+  it('the pos values equal M.positionalKinds()', () => {
+    assert.deepEqual(paramSpec('pos').values, kinds.map((k) => k.name));
+  });
+
+  it('every parameter is a URL key with the engine default and range', () => {
+    for (const k of kinds) {
+      for (const p of k.params) {
+        const spec = paramSpec(`${k.name}.${p.name}`);
+        assert.equal(spec.def, p.default);
+        assert.equal(DEFAULTS[`${k.name}.${p.name}`], p.default);
+        assert.deepEqual([spec.min, spec.max], [p.min, p.max]);
+      }
+    }
+    const { state, ignored } = parseHash('#pos=alibi&alibi.slope=0.125&rope.base=5e13&rope.base=500.5');
+    assert.equal(state.pos, 'alibi');
+    assert.deepEqual(positionParams(state), { slope: 0.125 });
+    assert.deepEqual(ignored.map((i) => i.reason), ['rope.base must be a number in [1, 1000000000000]']);
+    assert.equal(state['rope.base'], 500.5);
+    assert.equal(serializeHash(state), 'pos=alibi&rope.base=500.5&alibi.slope=0.125');
+    assert.deepEqual(parseHash('#pos=spiral').ignored[0].reason, `pos must be one of ${kinds.map((k) => k.name).join(', ')}`);
+  });
+});
+
+describe('every kind trains the same through the CLI and the bindings', () => {
+  it('the held-out loss of a short char run is equal in both builds for every kind', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kinds-'));
+    const text = fs.readFileSync(path.join(repoRoot, 'web/corpora/the-verdict.txt'), 'utf8').slice(0, 6000);
+    const file = path.join(dir, 'text.txt');
+    fs.writeFileSync(file, text);
+    const tok = M.Tokenizer.fromCorpus('char', text);
+    const ids = tok.encode(text);
+    const cut = ids.length - Math.floor(ids.length * 0.1);
+    for (const k of kinds) {
+      const out = JSON.parse(execFileSync(cli, ['train', '--model', 'next-token', '--encoding', 'char', '--pos', k.name, '--seed', '3',
+        '--steps', '20', '--vector-size', '16', '--context', '16', '--batch-size', '4', '--lr', '0.01', file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+      const tr = M.Trainer.nextToken(ids.subarray(0, cut), { vocabSize: tok.vocabSize, vectorSize: 16, context: 16, batchSize: 4, pos: k.name, lr: 0.01, seed: 3 });
+      const st = tr.step(20);
+      assert.equal(st.totalSteps, 20);
+      assert.equal(Number(tr.evaluate(ids.subarray(cut)).toPrecision(9)), out.valid_loss, k.name);
+      assert.deepEqual(out.settings.pos_params, tr.settings.posParams, k.name);
+      tr.delete();
+    }
+    tok.delete();
+    fs.rmSync(dir, { recursive: true });
+  });
+
+  it('a parameter of another kind is refused by name in both', () => {
+    assert.throws(() => M.Trainer.nextToken([1, 2, 3], { vocabSize: 4, pos: 'rope', alibiSlope: 0.5 }),
+      { message: "Trainer.nextToken: alibiSlope applies to pos 'alibi', not 'rope'" });
+    assert.throws(() => execFileSync(cli, ['train', '--model', 'next-token', '--encoding', 'char', '--pos', 'rope', '--seed', '1',
+      '--alibi-slope', '0.5', path.join(repoRoot, 'web/corpora/the-verdict.txt')], { stdio: 'pipe' }),
+      (e) => /--alibi-slope: applies to --pos alibi, not --pos rope/.test(String(e.stderr)));
+  });
+});

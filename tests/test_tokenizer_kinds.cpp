@@ -1,0 +1,95 @@
+// The tokenizer factory (tokenizer/tokenizer_kinds.hpp): one way to build every kind, for the
+// CLI, the bindings and the page.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "tokenizer/tokenizer_kinds.hpp"
+
+using namespace embedlab;
+
+TEST_CASE("make_tokenizer builds every kind from its name", "[tokenizer][kinds]") {
+  const std::string corpus = "the cat the hat\nThe cat sat on the mat, the cat sat.\n";
+
+  SECTION("the registry lists gpt2, whitespace, word, char and bpe, vocabularies marked") {
+    std::vector<std::string> names;
+    for (const TokenizerKind& k : tokenizer_kinds()) {
+      names.push_back(k.name);
+      CHECK(std::string(k.description).size() > 10);
+    }
+    CHECK(names == std::vector<std::string>{"gpt2", "whitespace", "word", "char", "bpe"});
+    CHECK(find_tokenizer_kind("word")->vocabulary);
+    CHECK_FALSE(find_tokenizer_kind("bpe")->vocabulary);
+    CHECK(find_tokenizer_kind("bytes") == nullptr);
+  }
+
+  SECTION("gpt2 gives tiktoken's ids and ignores the corpus") {
+    Tokenizer t = make_tokenizer("gpt2", corpus, {});
+    CHECK(t.kind() == "gpt2");
+    CHECK(t.encode("Hello world") == std::vector<int32_t>{15496, 995});
+  }
+
+  SECTION("a vocabulary kind is built from the corpus with its options") {
+    Tokenizer t = make_tokenizer("whitespace", "the cat the hat", {});
+    CHECK(t.kind() == "whitespace");
+    CHECK(t.vocab_size() == 7);  // <pad> <unk> <sos> <eos> the cat hat
+    CHECK(t.encode("the dog") == std::vector<int32_t>{4, 1});
+    TokenizerOptions o;
+    o.lowercase = true;
+    o.min_count = 2;
+    Tokenizer w = make_tokenizer("word", corpus, o);
+    // words seen twice or more, lower-cased: the (5), cat (3), sat (2)
+    CHECK(w.vocab_size() == 7);
+    CHECK(w.encode("THE CAT SAT") == std::vector<int32_t>{4, 5, 6});
+    CHECK(make_tokenizer("char", "abca", {}).vocab_size() == 7);
+  }
+
+  SECTION("bpe trained on the corpus equals bpe loaded from its merges") {
+    TokenizerOptions train;
+    train.vocab_size = 260;
+    Tokenizer a = make_tokenizer("bpe", corpus, train);
+    CHECK(a.kind() == "bpe");
+    CHECK(a.vocab_size() == 260);
+    TokenizerOptions load;
+    load.merges = a.bpe()->save();
+    Tokenizer b = make_tokenizer("bpe", "", load);
+    CHECK(b.vocab_size() == 260);
+    CHECK(a.encode(corpus) == b.encode(corpus));
+    CHECK(a.encode(corpus).size() < corpus.size());
+  }
+
+  SECTION("options that do not apply to the kind are refused, naming the kind") {
+    TokenizerOptions lower;
+    lower.lowercase = true;
+    REQUIRE_THROWS_WITH(make_tokenizer("gpt2", corpus, lower),
+                        "tokenizer: lowercase, min_count and max_size apply to whitespace, word and char, not gpt2");
+    TokenizerOptions max;
+    max.max_size = 10;
+    REQUIRE_THROWS_WITH(make_tokenizer("bpe", corpus, max),
+                        "tokenizer: lowercase, min_count and max_size apply to whitespace, word and char, not bpe");
+    TokenizerOptions size;
+    size.vocab_size = 300;
+    REQUIRE_THROWS_WITH(make_tokenizer("word", corpus, size), "tokenizer: merges and vocab_size apply to bpe only, not word");
+  }
+
+  SECTION("bpe needs exactly one of merges and vocab_size") {
+    REQUIRE_THROWS_WITH(make_tokenizer("bpe", corpus, {}),
+                        "tokenizer: bpe needs merges (a merge file's text) or vocab_size (to train on the corpus)");
+    TokenizerOptions both;
+    both.vocab_size = 300;
+    both.merges = "";
+    REQUIRE_THROWS_WITH(make_tokenizer("bpe", corpus, both), "tokenizer: bpe takes merges or vocab_size, not both");
+  }
+
+  SECTION("an unknown kind names the kinds; the engine's own checks follow") {
+    REQUIRE_THROWS_WITH(make_tokenizer("bytes", corpus, {}),
+                        "tokenizer: unknown kind 'bytes', expected gpt2, whitespace, word, char or bpe");
+    TokenizerOptions small;
+    small.vocab_size = 100;
+    REQUIRE_THROWS_WITH(make_tokenizer("bpe", corpus, small), "bpe train: vocab_size must be >= 256, got 100");
+    TokenizerOptions bad;
+    bad.min_count = 0;
+    REQUIRE_THROWS_WITH(make_tokenizer("word", corpus, bad), "vocab: min_count must be >= 1, got 0");
+  }
+}
