@@ -7,7 +7,9 @@ For each case: torch.manual_seed(seed), then the modules in embedlab's draw orde
 nn.Linear(D, V, bias=False) unless tied), one batch of inputs/targets, and
   loss, every parameter's gradient, and the loss after one torch.optim.Adam(lr) step.
 RoPE rotates interleaved pairs (x[2i], x[2i+1]) at position p by p * 10000^(-2i/D); sinusoidal
-adds Vaswani's table; ALiBi adds -slope (i - j) to the scaled scores.
+adds Vaswani's table; ALiBi adds -slope (i - j) to the scaled scores; T5 adds a learned
+nn.Embedding(num_buckets, 1) bias indexed by HF transformers' T5Attention._relative_position_bucket
+(bidirectional=False), drawn right after the token table like learned positions.
 Usage: /usr/bin/python3 scripts/gen-next-token-reference.py > tests/reference/next_token_torch.json
 """
 import json
@@ -40,6 +42,23 @@ def sinusoidal(T, D):
     return pe.float()
 
 
+def t5_bucket(relative_position, num_buckets, max_distance):
+    """HF transformers T5Attention._relative_position_bucket with bidirectional=False (verbatim)."""
+    relative_buckets = 0
+    relative_position = -torch.min(relative_position, torch.zeros_like(relative_position))
+    max_exact = num_buckets // 2
+    is_small = relative_position < max_exact
+    relative_position_if_large = max_exact + (
+        torch.log(relative_position.float() / max_exact)
+        / math.log(max_distance / max_exact)
+        * (num_buckets - max_exact)
+    ).to(torch.long)
+    relative_position_if_large = torch.min(
+        relative_position_if_large, torch.full_like(relative_position_if_large, num_buckets - 1))
+    relative_buckets += torch.where(is_small, relative_position, relative_position_if_large)
+    return relative_buckets
+
+
 def case(V, D, T, B, seed, pos, tie, scale, lr, pos_params=None):
     pos_params = pos_params or {}
     torch.manual_seed(seed)
@@ -48,6 +67,12 @@ def case(V, D, T, B, seed, pos, tie, scale, lr, pos_params=None):
     if pos == "learned":
         P = nn.Embedding(T, D)
         params["position"] = P.weight
+    if pos == "t5":
+        nb, md = pos_params.get("num_buckets", 32), pos_params.get("max_distance", 128)
+        rel = nn.Embedding(nb, 1)
+        params["relative position bias"] = rel.weight
+        ctx = torch.arange(T)
+        buckets = t5_bucket(ctx[None, :] - ctx[:, None], nb, md)  # (T, T): memory j - query i
     q, k, v = (nn.Linear(D, D, bias=False) for _ in range(3))
     params.update(query=q.weight, key=k.weight, value=v.weight)
     if not tie:
@@ -70,6 +95,8 @@ def case(V, D, T, B, seed, pos, tie, scale, lr, pos_params=None):
         if pos == "alibi":
             ctx = torch.arange(T)
             a = a - pos_params.get("slope", 0.5) * (ctx[:, None] - ctx[None, :]).float()
+        if pos == "t5":
+            a = a + rel(buckets)[..., 0][None]
         a = a.masked_fill(torch.triu(torch.ones(T, T, dtype=torch.bool), 1), float("-inf")).softmax(-1)
         h = h0 + a @ Vv
         logits = h @ (tok.weight if tie else params["head"]).T
@@ -93,5 +120,7 @@ cases = [case(11, 8, 6, 3, 7, "learned", False, False, 0.01),
          case(13, 8, 5, 2, 3, "rope", True, True, 0.01),
          case(9, 6, 4, 2, 5, "none", False, False, 0.05),
          case(10, 8, 6, 2, 11, "sinusoidal", False, True, 0.01),
-         case(10, 6, 6, 3, 13, "alibi", True, False, 0.02, {"slope": 0.25})]
+         case(10, 6, 6, 3, 13, "alibi", True, False, 0.02, {"slope": 0.25}),
+         case(12, 8, 12, 2, 17, "t5", False, False, 0.05, {"num_buckets": 6, "max_distance": 8}),
+         case(9, 6, 40, 2, 19, "t5", True, True, 0.01)]
 print(json.dumps({"generated_by": "scripts/gen-next-token-reference.py (torch " + torch.__version__ + ")", "cases": cases}))

@@ -160,9 +160,83 @@ TEST_CASE("ALiBi biases", "[positional]") {
   }
 }
 
+// HF transformers T5Attention._relative_position_bucket(bidirectional=False) for n = i - j,
+// worked by hand: max_exact = num_buckets / 2; n < max_exact -> n; else max_exact +
+// floor(log(n / max_exact) / log(max_distance / max_exact) * (num_buckets - max_exact)), capped.
+static int64_t hf_bucket(int64_t n, int64_t num_buckets, int64_t max_distance) {
+  const int64_t max_exact = num_buckets / 2;
+  if (n < max_exact) return n;
+  const double f = std::log(double(n) / max_exact) / std::log(double(max_distance) / max_exact) * (num_buckets - max_exact);
+  return std::min<int64_t>(num_buckets - 1, max_exact + static_cast<int64_t>(f));
+}
+
+TEST_CASE("T5 relative position bias", "[positional][t5]") {
+  const PositionKind& k = find_position_kind("t5");
+  // Set the learned biases to 0, 1, 2, ...: the added bias then is the bucket itself.
+  auto buckets = [&](int64_t T, PositionValues v) {
+    Generator g(0);
+    auto enc = k.make({T, 8, 1}, k.resolve("t5", v), g);
+    for (ParamView p : enc->params())
+      for (size_t b = 0; b < p.size; ++b) p.data[b] = static_cast<float>(b);
+    std::vector<float> row(static_cast<size_t>(T), 0.0f);
+    enc->add_bias(0, T - 1, row.data());  // row[j] = bucket(T - 1 - j)
+    std::vector<int64_t> out(static_cast<size_t>(T));
+    for (int64_t n = 0; n < T; ++n) out[n] = static_cast<int64_t>(row[T - 1 - n]);
+    return out;
+  };
+
+  SECTION("the worked example of the header: 32 buckets, max_distance 128") {
+    const auto b = buckets(6000, {});
+    CHECK(b[15] == 15);
+    CHECK(b[16] == 16);
+    CHECK(b[20] == 17);
+    CHECK(b[127] == 31);
+    CHECK(b[5000] == 31);
+  }
+  SECTION("buckets equal HF's _relative_position_bucket for every distance and several settings") {
+    for (auto [nb, md] : {std::pair{32, 128}, {8, 20}, {16, 64}, {2, 2}, {64, 1000}}) {
+      const auto b = buckets(3000, {{"num_buckets", nb}, {"max_distance", md}});
+      for (int64_t n = 0; n < 3000; ++n) {
+        INFO("num_buckets " << nb << " max_distance " << md << " distance " << n);
+        REQUIRE(b[n] == hf_bucket(n, nb, md));
+      }
+    }
+  }
+  SECTION("buckets never decrease with the distance and stay below num_buckets") {
+    const auto b = buckets(2000, {{"num_buckets", 10}, {"max_distance", 50}});
+    for (size_t n = 1; n < b.size(); ++n) CHECK((b[n] >= b[n - 1] && b[n] < 10));
+  }
+  SECTION("the bias gradient sums dS over the pairs of each bucket") {
+    Generator g(0);
+    auto enc = k.make({4, 8, 1}, k.resolve("t5", {{"num_buckets", 4}, {"max_distance", 3}}), g);
+    // buckets for n = 0..3: 0, 1, then log-spaced: n = 2 -> 2 + floor(log(1) ...) = 2, n = 3 -> 3
+    std::vector<float> dS(16, 1.0f);
+    enc->zero_grad();
+    enc->backward_bias(0, dS.data());
+    const ParamView p = enc->params()[0];
+    CHECK(std::vector<float>(p.grad, p.grad + p.size) == std::vector<float>{4, 3, 2, 1});  // pairs at distance n: 4 - n
+  }
+  SECTION("bad parameters are refused with the value and the limit") {
+    REQUIRE_THROWS_WITH(k.resolve("next-token", {{"num_buckets", 2.5}}), "next-token: t5 num_buckets 2.5 must be an integer in [2, 1024]");
+    REQUIRE_THROWS_WITH(k.resolve("next-token", {{"buckets", 3}}), "next-token: t5 has no parameter 'buckets', expected num_buckets, max_distance");
+    Generator g(0);
+    REQUIRE_THROWS_WITH(k.make({4, 8, 1}, k.resolve("x", {{"num_buckets", 32}, {"max_distance", 16}}), g),
+                        "t5: max_distance 16 must be greater than num_buckets / 2 = 16");
+  }
+  SECTION("the table is causal, (heads, T, T), and drawn like nn.Embedding(num_buckets, heads)") {
+    const PositionTable t = kind_table("t5", 5, 0, 2, {}, 3);
+    CHECK(t.shape == std::vector<int64_t>{2, 5, 5});
+    Generator g(3);
+    std::vector<float> B(32 * 2);
+    g.normal(B.data(), B.size());
+    CHECK(t.data[(1 * 5 + 4) * 5 + 1] == B[3 * 2 + 1]);  // head 1, i - j = 3 -> bucket 3
+    CHECK(std::isinf(t.data[(0 * 5 + 1) * 5 + 2]));
+  }
+}
+
 TEST_CASE("the positional registry", "[positional]") {
   SECTION("lists every kind once, by name, each with a description") {
-    CHECK(position_kind_names() == "none, sinusoidal, learned, rope, alibi");
+    CHECK(position_kind_names() == "none, sinusoidal, learned, rope, alibi, t5");
     for (const PositionKind* k : position_kinds()) {
       CHECK(&find_position_kind(k->name) == k);
       CHECK(std::string(k->description).size() > 20);
@@ -171,7 +245,7 @@ TEST_CASE("the positional registry", "[positional]") {
   }
   SECTION("an unknown name lists the known ones") {
     REQUIRE_THROWS_WITH(find_position_kind("spiral"),
-                        "position kind: unknown kind 'spiral', expected one of none, sinusoidal, learned, rope, alibi");
+                        "position kind: unknown kind 'spiral', expected one of none, sinusoidal, learned, rope, alibi, t5");
   }
   SECTION("defaults are filled in and every default is within its own range") {
     for (const PositionKind* k : position_kinds()) {

@@ -93,3 +93,33 @@ describe('every kind trains the same through the CLI and the bindings', () => {
       (e) => /--alibi-slope: applies to --pos alibi, not --pos rope/.test(String(e.stderr)));
   });
 });
+
+describe('t5: the relative position bias', () => {
+  it('is in the registry with its parameters, URL keys and flat options', () => {
+    assert.deepEqual(kinds.find((k) => k.name === 't5').params.map((p) => [p.name, p.default, p.min, p.max, p.option]),
+      [['num_buckets', 32, 2, 1024, 't5NumBuckets'], ['max_distance', 128, 2, 1048576, 't5MaxDistance']]);
+    const { state, ignored } = parseHash('#pos=t5&t5.num_buckets=16&t5.max_distance=4000000');
+    assert.deepEqual(positionParams(state), { num_buckets: 16, max_distance: 128 });
+    assert.deepEqual(ignored.map((i) => i.reason), ['t5.max_distance must be an integer in [2, 1048576]']);
+  });
+
+  it('trains with its own bias table and refuses parameters out of range', () => {
+    const ids = Int32Array.from({ length: 300 }, (_, i) => (i * 7) % 11);
+    const tr = M.Trainer.nextToken(ids, { vocabSize: 11, vectorSize: 8, context: 12, pos: 't5', t5NumBuckets: 6, t5MaxDistance: 8, seed: 2, lr: 0.01 });
+    const t = tr.table('position');
+    assert.deepEqual([t.rows, t.cols], [6, 1]);
+    const before = Array.from(t.data);
+    const a = tr.step(30).loss;
+    const b = tr.step(30).loss;
+    assert.ok(b < a, `${a} -> ${b}`);
+    assert.notDeepEqual(Array.from(tr.table('position').data), before);
+    assert.deepEqual(tr.settings.posParams, { num_buckets: 6, max_distance: 8 });
+    tr.delete();
+    assert.throws(() => M.Trainer.nextToken(ids, { vocabSize: 11, pos: 't5', posParams: { num_buckets: 32, max_distance: 16 } }),
+      { message: 't5: max_distance 16 must be greater than num_buckets / 2 = 16' });
+    const cliOut = JSON.parse(execFileSync(cli, ['posenc', '--kind', 't5', '--positions', '4', '--dim', '2', '--seed', '1', '--t5-num-buckets', '4', '--t5-max-distance', '3']));
+    const js = M.positionTable('t5', { positions: 4, heads: 2, seed: 1, params: { num_buckets: 4, max_distance: 3 } });
+    assert.deepEqual(cliOut.shape, js.shape);
+    assert.deepEqual(cliOut.data.map((v) => (v === null ? -Infinity : v)), Array.from(js.data, (v) => Number(v.toPrecision(9))));
+  });
+});

@@ -14,6 +14,7 @@
   X(learned)                       \
   X(rope)                          \
   X(alibi)                         \
+  X(t5)                            \
   /* end of the list */
 
 namespace embedlab {
