@@ -125,7 +125,6 @@
     constructor(numEmbeddings, embeddingDim, opts) {
       const o = embeddingOptions(opts, 'Embedding');
       this._h = new M._Embedding();
-      if (opts && opts._pretrained) return;
       this._init(() => this._h.init(Number(numEmbeddings), Number(embeddingDim), o.paddingIdx, o.maxNorm, o.scale));
     }
     _init(call) {
