@@ -382,3 +382,55 @@ TEST_CASE("next-token plans every buffer of the model and the trainer at constru
     CHECK(std::isfinite(tr.step(2).loss));
   }
 }
+
+TEST_CASE("Length extrapolation: the trained model on longer windows", "[next-token][extrapolation]") {
+  NextTokenSettings s;
+  s.model.vocab_size = 11;
+  s.model.dim = 8;
+  s.model.context = 8;
+  s.model.seed = 3;
+  s.batch_size = 4;
+  s.optimizer.lr = 0.01;
+  const std::vector<int32_t> ids = cyclic(11, 300);
+
+  SECTION("at T it is evaluate(), with the attention row of the last position") {
+    s.model.pos = "rope";
+    NextTokenTrainer tr(ids, s);
+    tr.step(10);
+    const auto e = tr.evaluate_at(ids, 8);
+    CHECK(e.loss == tr.evaluate(ids));
+    REQUIRE(e.attention.size() == 8);
+    float sum = 0;
+    for (float w : e.attention) sum += w;
+    CHECK(sum == Approx(1.0).margin(1e-5));
+  }
+  SECTION("every kind that extrapolates runs at 2T and 4T; its parameters are the trained ones") {
+    for (const PositionKind* k : position_kinds()) {
+      if (!k->extrapolates) continue;
+      s.model.pos = k->name;
+      NextTokenTrainer tr(ids, s);
+      tr.step(20);
+      INFO("pos " << k->name);
+      for (int64_t L : {16, 32}) {
+        const auto e = tr.evaluate_at(ids, L, 5);
+        CHECK(std::isfinite(e.loss));
+        REQUIRE(e.attention.size() == static_cast<size_t>(L));
+        for (int64_t j = 6; j < L; ++j) CHECK(e.attention[j] == 0.0f);  // causal: nothing after position 5
+      }
+      // a model of the same context with the trained parameters loaded gives the same loss
+      NextTokenModel copy(tr.model().config());
+      copy.load_parameters(tr.model());
+      WindowOptions o;
+      o.max_length = 8, o.stride = 8, o.batch_size = 4;
+      const WindowBatch b = SlidingWindows(ids, o).batch(0);
+      CHECK(copy.loss(b.inputs, b.targets, b.rows) == tr.model().loss(b.inputs, b.targets, b.rows));
+    }
+  }
+  SECTION("learned positions have no rows beyond T, and say so") {
+    s.model.pos = "learned";
+    NextTokenTrainer tr(ids, s);
+    REQUIRE_THROWS_WITH(tr.evaluate_at(ids, 16), "next-token evaluate: learned positions have no rows beyond T = 8 (asked for 16)");
+    REQUIRE_THROWS_WITH(tr.evaluate_at(ids, 8, 8), "next-token evaluate: attention position 8 out of range [0, 8)");
+    REQUIRE_THROWS_WITH(tr.evaluate_at(ids, 0), "next-token evaluate: length must be >= 1, got 0");
+  }
+}

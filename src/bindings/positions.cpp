@@ -79,7 +79,7 @@ val rope_apply_copy(val x, double T, double D, double offset) {
     return copy_out(v);
   });
 }
-// The registry -> [{name, label, description, provides, trainable, evenDim, jsNames,
+// The registry -> [{name, label, description, provides, trainable, evenDim, extrapolates,
 // params: [{name, default, min, max, integer, help, option}]}], strings as UTF-8 bytes (the JS
 // wrapper decodes them). `option` is the flat JS option of a parameter (ropeBase).
 val positional_kinds() {
@@ -93,6 +93,7 @@ val positional_kinds() {
       o.set("provides", bytes_out(position_role_name(k->provides)));
       o.set("trainable", k->trainable);
       o.set("evenDim", k->even_dim);
+      o.set("extrapolates", k->extrapolates);
       val params = val::array();
       for (const PositionParam& p : k->params) {
         val q = val::object();

@@ -176,6 +176,21 @@ class TrainerHandle {
   val vocab_ids() {
     return guard("Trainer.vocabIds", [&] { return w2v_ ? copy_out(w2v_->vocab_ids()) : val::undefined(); });
   }
+  // ids, window length, attention position (-1: the last) -> {loss, length, at, attention: Float32Array (length)}
+  val evaluate_at(val ids, double length, double at) {
+    const char* where = "Trainer.evaluateAt";
+    return guard(where, [&] {
+      const int64_t L = size_arg(where, "length", length);
+      const int64_t a = int_arg(where, "at", at, -1, kInt32Max);
+      const NextTokenTrainer::Evaluation e = live_next().evaluate_at(copy_in<int32_t>(where, "ids", ids), L, a);
+      val o = val::object();
+      o.set("loss", e.loss);
+      o.set("length", static_cast<double>(e.length));
+      o.set("at", static_cast<double>(e.at));
+      o.set("attention", copy_out(e.attention));
+      return o;
+    });
+  }
   double evaluate(val ids) {
     return guard("Trainer.evaluate", [&] {
       return live_next().evaluate(copy_in<int32_t>("Trainer.evaluate", "ids", ids));
@@ -227,7 +242,8 @@ EMSCRIPTEN_BINDINGS(train) {
       .function("settings", &TrainerHandle::settings)
       .function("table", &TrainerHandle::table)
       .function("vocabIds", &TrainerHandle::vocab_ids)
-      .function("evaluate", &TrainerHandle::evaluate);
+      .function("evaluate", &TrainerHandle::evaluate)
+      .function("evaluateAt", &TrainerHandle::evaluate_at);
   function("_benchNextToken", &bench_next_token_js);
   function("_benchWord2Vec", &bench_word2vec_js);
 }

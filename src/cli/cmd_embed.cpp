@@ -150,6 +150,7 @@ int cmd_kinds(Args& a, std::ostream& out) {
         << ",\"description\":" << json_string(k->description)
         << ",\"provides\":" << json_string(position_role_name(k->provides))
         << ",\"trainable\":" << (k->trainable ? "true" : "false") << ",\"even_dim\":" << (k->even_dim ? "true" : "false")
+        << ",\"extrapolates\":" << (k->extrapolates ? "true" : "false")
         << ",\"params\":[";
     for (size_t i = 0; i < k->params.size(); ++i) {
       const PositionParam& p = k->params[i];

@@ -173,6 +173,7 @@ int train_next_token(Args& a, std::ostream& out) {
   const std::string which = a.text_or("table", "input");
   const int64_t steps = a.integer_or("steps", 1000, 0, INT32_MAX);
   const double valid_fraction = a.number_or("valid-fraction", 0.1, 0, 0.9);
+  const std::vector<int32_t> eval_lengths = a.has("eval-lengths") ? a.int_list("eval-lengths") : std::vector<int32_t>{};
   NextTokenSettings s = next_token_settings(a);
   const std::string file = a.operands()[0];
   a.finish("train --model next-token");
@@ -208,6 +209,19 @@ int train_next_token(Args& a, std::ostream& out) {
               << static_cast<int64_t>(st.tokens_per_s) << " tokens/s\n";
   }
   const double valid_loss = valid.size() > static_cast<size_t>(s.model.context) ? tr.evaluate(valid) : NAN;
+  // length extrapolation: the held-out loss on windows of each asked length; a kind that cannot
+  // run that long gets its reason instead of a number
+  std::string by_length = "[";
+  for (int32_t L : eval_lengths) {
+    std::string item = "{\"length\":" + std::to_string(L) + ",\"loss\":";
+    try {
+      item += json_number(tr.evaluate_at(valid, L).loss) + "}";
+    } catch (const Error& e) {
+      item += "null,\"error\":" + json_string(e.what()) + "}";
+    }
+    by_length += (by_length.size() > 1 ? "," : "") + item;
+  }
+  by_length += "]";
   const NextTokenModel& m = tr.model();
   const int64_t V = s.model.vocab_size, D = s.model.dim;
   if (outputs.any()) {
@@ -234,7 +248,8 @@ int train_next_token(Args& a, std::ostream& out) {
             << ",\"lr\":" << json_number(s.optimizer.lr) << ",\"weight_decay\":" << json_number(s.optimizer.weight_decay)
             << ",\"seed\":" << s.model.seed << "},\"vocab\":" << V << ",\"steps\":" << done
             << ",\"loss\":" << json_number(last) << ",\"first_loss\":" << json_number(first)
-            << ",\"valid_loss\":" << json_number(valid_loss) << ",\"tokens\":" << tokens
+            << ",\"valid_loss\":" << json_number(valid_loss) << ",\"valid_loss_by_length\":" << by_length
+            << ",\"tokens\":" << tokens
             << ",\"seconds\":" << json_number(sec) << ",\"tokens_per_s\":" << json_number(tokens / sec) << "}\n";
   return 0;
 }
@@ -317,7 +332,8 @@ std::vector<FlagSpec> train_flags() {
       {"weight-decay", "W", "next-token: weight decay (adamw 0.01, else 0)"},
       {"scale", nullptr, "next-token: multiply token vectors by sqrt(D)"},
       {"tie", nullptr, "next-token: the head reuses the token table"},
-      {"valid-fraction", "0.1", "next-token: the held-out tail of the ids, in [0, 0.9]"}};
+      {"valid-fraction", "0.1", "next-token: the held-out tail of the ids, in [0, 0.9]"},
+      {"eval-lengths", "32,64,128", "next-token: also the held-out loss on windows of these lengths (length extrapolation)"}};
   f.insert(f.end(), n.begin(), n.end());
   const std::vector<FlagSpec> p = position_param_flags("next-token: ");
   f.insert(f.end(), p.begin(), p.end());

@@ -128,22 +128,62 @@ TrainStats NextTokenTrainer::step(int64_t n) {
   return st;
 }
 
-double NextTokenTrainer::evaluate(std::span<const int32_t> ids) {
-  check_stream("next-token evaluate", ids, settings_.model);
+namespace {
+
+// Mean loss of model m over the non-overlapping windows of its context in ids, batches of B;
+// the attention row `at` of the first window when asked for.
+double windows_loss(NextTokenModel& m, std::span<const int32_t> ids, int64_t B, int64_t at, std::vector<float>* attention) {
+  const int64_t T = m.config().context;
+  check_stream("next-token evaluate", ids, m.config());
   WindowOptions o;
-  o.max_length = settings_.model.context;
-  o.stride = settings_.model.context;
-  o.batch_size = settings_.batch_size;
+  o.max_length = T;
+  o.stride = T;
+  o.batch_size = B;
   o.drop_last = false;
   SlidingWindows w(ids, o);
   double total = 0;
   int64_t rows = 0;
   for (int64_t b = 0; b < w.num_batches(); ++b) {
     const WindowBatch wb = w.batch(b);
-    total += model_.loss(wb.inputs, wb.targets, wb.rows) * static_cast<double>(wb.rows);
+    total += m.loss(wb.inputs, wb.targets, wb.rows) * static_cast<double>(wb.rows);
     rows += wb.rows;
+    if (b == 0 && attention) {  // (B, T, T) of this batch: row `at` of window 0
+      const std::vector<float>& A = m.attention();
+      attention->assign(A.begin() + at * T, A.begin() + (at + 1) * T);
+    }
   }
   return total / static_cast<double>(rows);
+}
+
+}  // namespace
+
+double NextTokenTrainer::evaluate(std::span<const int32_t> ids) {
+  return windows_loss(model_, ids, settings_.batch_size, 0, nullptr);
+}
+
+NextTokenTrainer::Evaluation NextTokenTrainer::evaluate_at(std::span<const int32_t> ids, int64_t length, int64_t at) {
+  const char* where = "next-token evaluate";
+  const int64_t T = settings_.model.context;
+  check_at_least(where, "length", length, 1);
+  if (at < 0) at = length - 1;
+  check_index(where, "attention position", at, 0, length);
+  Evaluation e;
+  e.length = length, e.at = at;
+  if (length == T) {
+    e.loss = windows_loss(model_, ids, settings_.batch_size, at, &e.attention);
+    return e;
+  }
+  const PositionKind& kind = model_.position_kind();
+  if (!kind.extrapolates) {
+    fail(where, std::string(kind.name) + " positions have no rows beyond T = " + std::to_string(T) +
+                    " (asked for " + std::to_string(length) + ")");
+  }
+  NextTokenConfig c = model_.config();
+  c.context = length;
+  NextTokenModel longer(c);  // validates and plans the longer windows
+  longer.load_parameters(model_);
+  e.loss = windows_loss(longer, ids, settings_.batch_size, at, &e.attention);
+  return e;
 }
 
 }  // namespace embedlab

@@ -49,6 +49,17 @@ class NextTokenTrainer {
   // Mean loss over the non-overlapping windows of ids (forward only, batches of B); needs
   // at least T + 1 ids.
   double evaluate(std::span<const int32_t> ids);
+  // Length extrapolation: the same trained model on windows of `length` positions (T, 2T, 4T...):
+  // the mean loss over the non-overlapping windows of ids (needs length + 1 ids), and the
+  // attention weights (length) of position `at` (default: the last) in the first window, zero
+  // past `at`. A kind that cannot run past T (learned: no position rows beyond T) throws
+  // "next-token evaluate: learned positions have no rows beyond T = 32 (asked for 64)".
+  struct Evaluation {
+    double loss = 0;
+    int64_t length = 0, at = 0;
+    std::vector<float> attention;
+  };
+  Evaluation evaluate_at(std::span<const int32_t> ids, int64_t length, int64_t at = -1);
 
   const NextTokenSettings& settings() const { return settings_; }
   int64_t steps_done() const { return total_steps_; }

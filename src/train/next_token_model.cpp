@@ -132,6 +132,19 @@ std::vector<ParamView> NextTokenModel::params() {
   return p;
 }
 
+void NextTokenModel::load_parameters(NextTokenModel& from) {
+  std::vector<ParamView> to = params(), src = from.params();
+  if (to.size() != src.size()) fail("next-token", "the models have different parameters");
+  for (size_t i = 0; i < to.size(); ++i) {
+    if (std::string(to[i].name) != src[i].name || to[i].size != src[i].size) {
+      fail("next-token", std::string("parameter ") + src[i].name + " (" + std::to_string(src[i].rows) + " x " +
+                             std::to_string(src[i].cols) + ") does not fit " + to[i].name + " (" +
+                             std::to_string(to[i].rows) + " x " + std::to_string(to[i].cols) + ")");
+    }
+    std::copy(src[i].data, src[i].data + src[i].size, to[i].data);
+  }
+}
+
 void NextTokenModel::check_batch(std::span<const int32_t> inputs, std::span<const int32_t> targets,
                                  int64_t B) const {
   check_at_least("next-token", "batch rows", B, 1);

@@ -85,6 +85,9 @@ class NextTokenModel {
   double loss(std::span<const int32_t> inputs, std::span<const int32_t> targets, int64_t B);
 
   std::vector<ParamView> params();
+  // Copies every parameter of `from` (same vocabulary, width and kind; the context may differ
+  // when the kind extrapolates): the same trained model, run on windows of another length.
+  void load_parameters(NextTokenModel& from);
   // Rows of the token table that got a gradient in the last backward (ascending).
   const std::vector<int32_t>& touched_rows() const { return touched_; }
 

@@ -222,14 +222,15 @@
     check(M._ropeApply(toFloats(x, 'ropeApply'), Number(positions), Number(dim), Number(offset || 0)));
   // The registry of positional-encoding kinds (embed/positions/registry.hpp), in the engine's
   // order: [{name, label, description, provides: 'none'|'additive'|'rotation'|'bias', trainable,
-  // evenDim, params: [{name, default, min, max, integer, help, option}]}]. A fresh copy each call.
+  // evenDim, extrapolates (runs on windows longer than T), params: [{name, default, min, max,
+  // integer, help, option}]}]. A fresh copy each call.
   let kinds = null;
   M.positionalKinds = () => {
     if (!kinds) {
       const raw = check(M._positionalKinds());
       kinds = raw.map((k) => ({
         name: fromUtf8(k.name), label: fromUtf8(k.label), description: fromUtf8(k.description),
-        provides: fromUtf8(k.provides), trainable: k.trainable, evenDim: k.evenDim,
+        provides: fromUtf8(k.provides), trainable: k.trainable, evenDim: k.evenDim, extrapolates: k.extrapolates,
         params: k.params.map((p) => ({ name: fromUtf8(p.name), default: p.default, min: p.min, max: p.max,
           integer: p.integer, help: fromUtf8(p.help), option: fromUtf8(p.option) })),
       }));

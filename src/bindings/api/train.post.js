@@ -129,6 +129,16 @@
       const h = this._live('evaluate');
       return check(h.evaluate(toIds(ids, 'Trainer.evaluate', this._settings.vocabSize ?? 2147483647)));
     }
+    // next-token, length extrapolation: the trained model on windows of `length` positions ->
+    // {loss, length, at, attention: Float32Array (length), the weights of position `at` (default
+    // the last) in the first window}. A kind without rows past the context throws
+    // "next-token evaluate: learned positions have no rows beyond T = 32 (asked for 64)".
+    evaluateAt(ids, { length, at = -1 } = {}) {
+      const h = this._live('evaluateAt');
+      integer(length, 'Trainer.evaluateAt', 'length', 1, 2147483647);
+      integer(at, 'Trainer.evaluateAt', 'at', -1, 2147483647);
+      return check(h.evaluateAt(toIds(ids, 'Trainer.evaluateAt', this._settings.vocabSize ?? 2147483647), length, at));
+    }
     delete() {
       if (this._h) this._h.delete();
       this._h = null;

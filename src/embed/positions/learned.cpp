@@ -79,6 +79,7 @@ const PositionKind& learned_positions() {
       .params = {},
       .trainable = true,
       .even_dim = false,
+      .extrapolates = false,
       .plan = [](MemoryPlan& p, const PositionShape& s, const PositionValues&, int moments) {
         p.add("position table", {s.T, s.D}, kFloat32);
         p.add("position table gradient", {s.T, s.D}, kFloat32);

@@ -114,6 +114,9 @@ struct PositionKind {
   std::vector<PositionParam> params;
   bool trainable = false;  // the model learns parameters of this kind
   bool even_dim = false;   // needs an even D
+  // The model can run on windows longer than the context it was made for (its parameters do
+  // not depend on T); false for tables with one row per position.
+  bool extrapolates = true;
 
   // Buffers make() allocates for a model: tables, their gradients and `moments` optimizer
   // buffers per trainable tensor (0 for SGD, 2 for Adam).
