@@ -8,10 +8,17 @@
 // takes its policy from its own response, not from the page's meta tag). Nothing a client
 // sends crashes the server: a malformed URL (/%ZZ) or a NUL byte is 400, a path outside DIR
 // 403, a missing file 404, any other failure 500. It is not meant for the open internet.
+//
+// Compression: .html, .js, .mjs, .css, .wasm, .json, .map and .txt go out brotli- or
+// gzip-compressed (Content-Encoding, Vary: Accept-Encoding) when the request's Accept-Encoding
+// allows it (br preferred; q=0 refuses), otherwise as they are. Each file is compressed once
+// and kept in memory while its size and mtime are unchanged. The wasm stays application/wasm,
+// so browsers compile it while it streams in (WebAssembly.instantiateStreaming).
 // Tested in tests/js/static-server.test.mjs.
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 const TYPES = {
@@ -20,6 +27,39 @@ const TYPES = {
   '.txt': 'text/plain; charset=utf-8', '.png': 'image/png', '.svg': 'image/svg+xml', '.md': 'text/plain; charset=utf-8',
   '.map': 'application/json',
 };
+
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.wasm', '.json', '.map', '.txt', '.svg', '.md']);
+
+// Accept-Encoding header -> 'br' | 'gzip' | null (the server's preference among what is allowed).
+export function pickEncoding(header) {
+  const allowed = new Map();
+  for (const part of String(header || '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)).find(Boolean);
+    allowed.set(name, q ? Number(q[1]) : 1);
+  }
+  const ok = (name) => (allowed.has(name) ? allowed.get(name) > 0 : allowed.has('*') && allowed.get('*') > 0);
+  if (ok('br')) return 'br';
+  if (ok('gzip')) return 'gzip';
+  return null;
+}
+
+// file -> {size, mtimeMs, br?, gzip?}: compressed bodies, made on first request.
+const packed = new Map();
+function compressed(file, stat, data, encoding) {
+  let entry = packed.get(file);
+  if (!entry || entry.size !== stat.size || entry.mtimeMs !== stat.mtimeMs) {
+    entry = { size: stat.size, mtimeMs: stat.mtimeMs };
+    packed.set(file, entry);
+  }
+  if (!entry[encoding]) {
+    entry[encoding] = encoding === 'br'
+      ? zlib.brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } })
+      : zlib.gzipSync(data, { level: 9 });
+  }
+  return entry[encoding];
+}
 
 // Used when DIR/index.html has no CSP meta tag: same-origin everything, nothing inline.
 export const FALLBACK_CSP = "default-src 'self'; object-src 'none'; base-uri 'none'";
@@ -78,7 +118,23 @@ export function serve(root, port = 0) {
           text(res, missing ? 404 : 500, missing ? `not found: ${r.rel}` : 'could not read the file');
           return;
         }
-        send(res, 200, { 'content-type': TYPES[path.extname(r.file)] || 'application/octet-stream' }, req.method === 'HEAD' ? undefined : data);
+        const ext = path.extname(r.file);
+        const headers = { 'content-type': TYPES[ext] || 'application/octet-stream' };
+        let body = data;
+        if (COMPRESSIBLE.has(ext)) {
+          headers.vary = 'Accept-Encoding';
+          const encoding = data.length > 256 ? pickEncoding(req.headers['accept-encoding']) : null;
+          if (encoding) {
+            try {
+              body = compressed(r.file, fs.statSync(r.file), data, encoding);
+              headers['content-encoding'] = encoding;
+            } catch {
+              body = data; // the file changed under us: send it as read
+            }
+          }
+        }
+        headers['content-length'] = body.length;
+        send(res, 200, headers, req.method === 'HEAD' ? undefined : body);
       });
     } catch {
       if (!res.headersSent) text(res, 500, 'internal error');

@@ -13,7 +13,8 @@ const { test, openPage, consoleErrors, shot } = h;
 const SIM_65536 = /^[\w ]+: similarity matrix 65536 x 65536 float32 need 16\.0 GiB; the limit here is 2\.0 GiB$/;
 const plotError = (page, view) => page.textContent(`#view-${view} .plot-error-message`);
 const plotNote = (page, view) => page.textContent(`#view-${view} .plot-error-note`);
-const heatmaps = (page, view) => page.$$eval(`#view-${view} .heatmap-canvas`, (els, fn) => els.map((el) => new Function(`return (${fn})`)()(el)), canvasStats.toString());
+// the encoding cards (the positions view also draws bias-panel heatmaps: .cards3 holds the three tables)
+const heatmaps = (page, view) => page.$$eval(view === 'positions' ? `#view-${view} .cards3 .heatmap-canvas` : `#view-${view} .heatmap-canvas`, (els, fn) => els.map((el) => new Function(`return (${fn})`)()(el)), canvasStats.toString());
 
 let page;
 

@@ -150,6 +150,7 @@ describe('text pipeline handlers', async () => {
   const { repoRoot } = await import('./load-engine.mjs');
   const { makeTextPipeline } = await import('../../web/src/engine/text-handler.js');
   const { makeTrainHandlers } = await import('../../web/src/engine/train-handler.js');
+  const { makeCompareHandlers } = await import('../../web/src/engine/compare-handler.js');
   const { getEncoding } = await import('js-tiktoken');
   const read = async (name) => fs.readFileSync(path.join(repoRoot, 'web', 'corpora', `${name}.txt`), 'utf8');
   let T;
@@ -157,7 +158,7 @@ describe('text pipeline handlers', async () => {
   before(async () => {
     const M = await loadEngine();
     const text = makeTextPipeline(M, read);
-    T = makeDispatcher({ ...text.handlers, ...makeTrainHandlers(M, text.ensureTokens) });
+    T = makeDispatcher({ ...text.handlers, ...makeTrainHandlers(M, text.ensureTokens), ...makeCompareHandlers(M, text.ensureTokens) });
   });
   const verdict = { corpus: 'the-verdict', enc: 'gpt2', lower: false, bpeV: 300 };
 
@@ -263,11 +264,14 @@ describe('text pipeline handlers', async () => {
   it('compare refuses a step count it would have to keep in JS, on the compare field', async () => {
     const p = { ...verdict, enc: 'char', model: 'next', pos: 'learned', tD: 8, ctx: 8, tB: 4, opt: 'adam', lr: 0.01, alpha: 0.025, win: 5, minc: 2, ep: 5, seed: 1 };
     for (const steps of [1e9, 0, 2.5]) {
-      const r = await T(makeRequest(62, 'trainCompare', { ...p, steps, kinds: ['none'] }, { steps: 'cmp' }));
+      const r = await T(makeRequest(62, 'compareStart', { ...p, steps, kinds: ['none'] }, { steps: 'cmp' }));
       assert.deepEqual(r, { id: 62, ok: false, message: `compare: steps ${steps} out of range [1, 100000]`, fields: ['cmp'] });
     }
-    const ok = await T(makeRequest(63, 'trainCompare', { ...p, steps: 3, kinds: ['none'] }, { steps: 'cmp' }));
-    assert.equal(ok.result.curves.none.length, 3);
+    const ok = await T(makeRequest(63, 'compareStart', { ...p, steps: 3, kinds: ['none'] }, { steps: 'cmp' }));
+    assert.equal(ok.ok, true, ok.message);
+    const step = await T(makeRequest(64, 'compareStep', { budgetMs: 1000 }));
+    assert.equal(step.result.points.length, 3);
+    assert.equal(step.result.finished, true);
   });
 
   it('GPT-2 ids train on a remapped table with one row per distinct id', async () => {

@@ -2,7 +2,10 @@
 // 'table' request driven by the real wasm module (web/src/engine/table-handler.js).
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { PendingRequests, blame, blamed, collectTransfers, makeDispatcher, makeRequest } from '../../web/src/protocol.js';
+import {
+  CANCELLED, JobBoard, NO_JOB, PROGRESS_DELAY_MS, PendingRequests, blame, blamed, collectTransfers, isCancel, isProgress,
+  makeCancel, makeDispatcher, makeProgress, makeRequest, replyCancelled,
+} from '../../web/src/protocol.js';
 import { errorTarget, failedField } from '../../web/src/error-target.js';
 
 describe('protocol.makeDispatcher', () => {
@@ -199,5 +202,202 @@ describe('error-target.errorTarget', () => {
     // fields outside the view, or none: the message patterns and the last change decide as before
     assert.equal(failedField({ message: 'sinusoidal: dim must be even, got 3', fields: ['zzz'] }, keys, 'seed'), 'pd');
     assert.equal(failedField({ message: size }, keys, 'sim'), 'sim');
+  });
+});
+
+// Long jobs: progress messages from the worker, cancel messages that bypass its queue
+// (protocol.js header). The worker's onmessage is modelled by `deliver` below: cancel marks the
+// board at once, a request is opened on the board and queued behind the one before it.
+describe('protocol: long jobs report progress and can be cancelled', () => {
+  // A fake clock advanced by every yield, so progress timing does not depend on the machine.
+  function rig(handlers) {
+    let clock = 0;
+    const posted = [];
+    const board = new JobBoard((m) => posted.push(m), {
+      yieldTask: () => new Promise((r) => setTimeout(r, 0)).then(() => (clock += 30)),
+      now: () => clock,
+    });
+    const dispatch = makeDispatcher(handlers, board);
+    let queue = Promise.resolve();
+    const replies = [];
+    const deliver = (msg) => {
+      if (isCancel(msg)) return board.cancel(msg.id);
+      board.open(msg.id);
+      const done = queue.then(() => dispatch(msg)).then((r) => (replies.push(r), r));
+      queue = done;
+      return done;
+    };
+    return { board, posted, replies, deliver };
+  }
+  let chunks = 0;
+  const handlers = {
+    long: async ({ n }, job) => {
+      for (let i = 1; i <= n; i++) {
+        chunks++;
+        await job.tick(i, n, `chunk ${i}`);
+      }
+      return n;
+    },
+    quick: ({ x }) => x,
+  };
+
+  it('messages: progress {id, type, done, total, note}, cancel {id, type}, the cancelled reply', () => {
+    assert.deepEqual(makeProgress(3, 5, 10, 'rows'), { id: 3, type: 'progress', done: 5, total: 10, note: 'rows' });
+    assert.deepEqual(makeCancel(3), { id: 3, type: 'cancel' });
+    assert.deepEqual(replyCancelled(3), { id: 3, ok: false, cancelled: true, message: CANCELLED });
+    assert.ok(isProgress(makeProgress(1, 0, 1)) && !isProgress({ id: 1, ok: true }) && !isProgress(null));
+    assert.ok(isCancel(makeCancel(2)) && !isCancel(makeRequest(2, 'cancel2')) && !isCancel({ type: 'cancel' }));
+  });
+
+  it('a job posts progress once it has run PROGRESS_DELAY_MS, then throttled, and replies with its result', async () => {
+    chunks = 0;
+    const { posted, deliver } = rig(handlers);
+    const reply = await deliver(makeRequest(1, 'long', { n: 40 }));
+    assert.deepEqual(reply, { id: 1, ok: true, result: 40 });
+    assert.equal(chunks, 40);
+    assert.ok(posted.length >= 5 && posted.length < 40, `${posted.length} progress messages`);
+    assert.ok(posted.every((m) => isProgress(m) && m.id === 1 && m.total === 40));
+    assert.ok(posted[0].done * 30 >= PROGRESS_DELAY_MS, `first progress at chunk ${posted[0].done}`);
+    const dones = posted.map((m) => m.done);
+    assert.deepEqual(dones, [...dones].sort((a, b) => a - b));
+    assert.match(posted.at(-1).note, /^chunk \d+$/);
+  });
+
+  it('a cancel stops a running job at its next chunk; the reply says cancelled; later requests run', async () => {
+    chunks = 0;
+    const { board, posted, deliver } = rig(handlers);
+    const running = deliver(makeRequest(5, 'long', { n: 1000 }));
+    const queued = deliver(makeRequest(6, 'quick', { x: 'after' }));
+    while (posted.length === 0) await new Promise((r) => setTimeout(r, 0));
+    assert.equal(deliver(makeCancel(5)), true); // handled now, not behind request 5 in the queue
+    assert.deepEqual(await running, { id: 5, ok: false, cancelled: true, message: 'cancelled' });
+    assert.ok(chunks < 1000 && chunks <= posted.at(-1).done + 1, `ran ${chunks} chunks after the cancel`);
+    assert.deepEqual(await queued, { id: 6, ok: true, result: 'after' });
+    assert.equal(board.isCancelled(5), false, 'the board forgets settled requests');
+  });
+
+  it('a request cancelled while queued never runs; cancelling a settled or unknown request does nothing', async () => {
+    chunks = 0;
+    const { deliver } = rig(handlers);
+    const first = deliver(makeRequest(1, 'long', { n: 3 }));
+    const second = deliver(makeRequest(2, 'long', { n: 3 }));
+    deliver(makeCancel(2));
+    assert.deepEqual(await first, { id: 1, ok: true, result: 3 });
+    assert.deepEqual(await second, { id: 2, ok: false, cancelled: true, message: 'cancelled' });
+    assert.equal(chunks, 3, 'request 2 ran');
+    assert.equal(deliver(makeCancel(1)), false);
+    assert.equal(deliver(makeCancel(99)), false);
+    assert.deepEqual(await deliver(makeRequest(3, 'quick', { x: 1 })), { id: 3, ok: true, result: 1 });
+  });
+
+  it('an error that only looks cancelled is an ordinary failure', async () => {
+    const { deliver } = rig({
+      fake: () => {
+        throw Object.assign(new Error('cancelled'), { cancelled: true });
+      },
+    });
+    assert.deepEqual(await deliver(makeRequest(1, 'fake')), { id: 1, ok: false, message: 'cancelled' });
+  });
+
+  it('without a board handlers get NO_JOB: never cancelled, tick resolves', async () => {
+    let seen = null;
+    const dispatch = makeDispatcher({ h: async (p, job) => ((seen = job), await job.tick(1, 2, 'x'), 'ok') });
+    assert.deepEqual(await dispatch(makeRequest(1, 'h')), { id: 1, ok: true, result: 'ok' });
+    assert.equal(seen, NO_JOB);
+    assert.equal(NO_JOB.cancelled, false);
+  });
+
+  it('the page side: progress goes to the request\'s onProgress; a cancelled reply rejects with err.cancelled', async () => {
+    const p = new PendingRequests();
+    const seen = [];
+    const a = p.open('positions', { onProgress: (m) => seen.push(m) });
+    assert.equal(p.has(a.id), true);
+    assert.equal(p.progress(makeProgress(a.id, 1, 4, 'rows')), true);
+    assert.equal(p.progress(makeProgress(99, 1, 4)), false);
+    assert.equal(p.progress({ id: a.id, ok: true, result: 1 }), false, 'a reply is not progress');
+    assert.deepEqual(seen, [makeProgress(a.id, 1, 4, 'rows')]);
+    p.settle(replyCancelled(a.id));
+    await assert.rejects(a.promise, (err) => err.cancelled === true && err.message === 'cancelled');
+    assert.equal(p.has(a.id), false);
+    assert.equal(p.progress(makeProgress(a.id, 2, 4)), false, 'no progress after the reply');
+    const b = p.open('table');
+    p.settle({ id: b.id, ok: false, message: 'lookup: token id 6 out of range [0, 6)' });
+    await assert.rejects(b.promise, (err) => err.cancelled === undefined);
+  });
+});
+
+// The two long jobs of the page on the real engine: the positions view at large T and the BPE
+// tokenizer build. Their results are the engine's numbers, bit for bit, and they stop on cancel.
+describe('protocol: the page\'s long jobs on the wasm engine', () => {
+  let M;
+  before(async () => {
+    const { loadEngine } = await import('./load-engine.mjs');
+    M = await loadEngine();
+  });
+
+  it('positions: the grid and the distance check equal the full position_similarity, bit for bit', async () => {
+    const { makePositionsHandler } = await import('../../web/src/engine/positions-handler.js');
+    const { bitsEqual, strideSample, toeplitzDeviation } = await import('../../web/src/arrays.js');
+    const h = makePositionsHandler(M);
+    for (const [T, D, sim, maxSide] of [[16, 8, 'cos', 384], [300, 12, 'dot', 64], [700, 64, 'cos', 384], [129, 10, 'cos', 50]]) {
+      const r = await h.positions({ seed: 5, T, D, sim, maxSide });
+      const tables = { sinusoidal: M.sinusoidal(T, D), learned: (M.manualSeed(5), M.learnedPositions(T, D)), rope: M.ropeTable(T, D) };
+      for (const k of r.kinds) {
+        const full = M.positionSimilarity(tables[k.name], T, D, { cosine: sim === 'cos' });
+        const g = strideSample(full, T, T, maxSide, maxSide);
+        assert.ok(bitsEqual(g.data, k.similarity.data), `${k.name} T=${T} D=${D} ${sim}: grid differs`);
+        assert.deepEqual([...k.similarity.rowIndex], [...g.rowIndex]);
+        assert.equal(k.similarity.sampled, g.sampled);
+        assert.equal(k.toeplitz, toeplitzDeviation(full, T), `${k.name} T=${T} D=${D} ${sim}: distance check differs`);
+      }
+    }
+  });
+
+  it('positions at T = 8192 reports progress and stops within one chunk of a cancel', async () => {
+    const { makePositionsHandler } = await import('../../web/src/engine/positions-handler.js');
+    const posted = [];
+    const board = new JobBoard((m) => posted.push(m));
+    const dispatch = makeDispatcher(makePositionsHandler(M), board);
+    board.open(1);
+    const t0 = performance.now();
+    const reply = dispatch(makeRequest(1, 'positions', { seed: 1, T: 8192, D: 64, sim: 'cos', maxSide: 384 }));
+    while (posted.length < 2) await new Promise((r) => setTimeout(r, 20));
+    const tCancel = performance.now();
+    board.cancel(1);
+    assert.deepEqual(await reply, replyCancelled(1));
+    assert.ok(performance.now() - tCancel < 300, `stopped ${Math.round(performance.now() - tCancel)} ms after the cancel`);
+    assert.ok(posted.every((m) => m.id === 1 && m.done > 0 && m.done < m.total), JSON.stringify(posted.at(-1)));
+    assert.match(posted.at(-1).note, /^distance check, sinusoidal \(1 of 3\): row \d+ of 8192$/);
+    assert.ok(tCancel - t0 < 2000);
+  });
+
+  it('the BPE tokenizer build yields: progress, cancel, and the ids of Tokenizer.make(\'bpe\')', async () => {
+    const fs = await import('node:fs');
+    const { makeTextPipeline } = await import('../../web/src/engine/text-handler.js');
+    const shakespeare = fs.readFileSync(new URL('../../web/corpora/tinyshakespeare.txt', import.meta.url), 'utf8');
+    const big = shakespeare.repeat(3); // 3.3 MB
+    const text = makeTextPipeline(M, async () => big, { putText: async () => {}, getText: async () => null });
+    const posted = [];
+    const board = new JobBoard((m) => posted.push(m));
+    const dispatch = makeDispatcher(text.handlers, board);
+    const payload = { corpus: 'tinyshakespeare', enc: 'bpe', lower: false, bpeV: 3000 };
+    board.open(1);
+    const reply = dispatch(makeRequest(1, 'tokenize', payload));
+    while (posted.length < 1) await new Promise((r) => setTimeout(r, 10));
+    board.cancel(1);
+    assert.deepEqual(await reply, replyCancelled(1));
+    assert.match(posted[0].note, /^training BPE: [\d,]+ of 3,000 ids$/);
+    assert.equal(posted[0].total, 3000 - 256);
+    // again, to the end: the same ids as the engine's one-call factory
+    board.open(2);
+    const ok = await dispatch(makeRequest(2, 'tokenize', payload));
+    assert.equal(ok.ok, true, ok.message);
+    const direct = M.Tokenizer.make('bpe', big, { vocabSize: 3000 });
+    const ids = direct.encode(big);
+    assert.equal(ok.result.tokens, ids.length);
+    assert.equal(ok.result.vocabSize, 3000);
+    const slice = await dispatch(makeRequest(3, 'tokenSlice', { start: 1000, count: 200 }));
+    assert.deepEqual([...slice.result.ids], [...ids.subarray(1000, 1200)]);
+    direct.delete();
   });
 });

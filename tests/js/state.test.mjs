@@ -139,4 +139,14 @@ describe('state.parseValue', () => {
     assert.deepEqual(parseValue(p, '65536'), { ok: true, value: 65536 });
     assert.equal(parseValue(p, '65537').ok, false);
   });
+  it('bpeV accepts 256 (bytes only, no merges) like the engine, and refuses 255 with the range', async () => {
+    const p = paramSpec('bpeV');
+    assert.deepEqual(parseValue(p, '256'), { ok: true, value: 256 });
+    assert.deepEqual(parseValue(p, '255'), { ok: false, reason: 'bpeV must be an integer in [256, 1048576]' });
+    const M = await loadEngine();
+    const t = new M.BpeTrainer('hello hello world', p.min);
+    assert.deepEqual(t.step(4), []);
+    t.delete();
+    assert.throws(() => new M.BpeTrainer('hello', p.min - 1), /vocab_size must be >= 256/);
+  });
 });

@@ -5,23 +5,24 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
+import zlib from 'node:zlib';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FALLBACK_CSP, metaCsp, serve } from '../../scripts/static-server.mjs';
+import { FALLBACK_CSP, metaCsp, pickEncoding, serve } from '../../scripts/static-server.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const pageHtml = fs.readFileSync(path.join(repo, 'web', 'index.html'), 'utf8');
 const PAGE_CSP = metaCsp(pageHtml);
 
 // raw GET (the path is sent exactly as given, no URL normalisation) -> {status, headers, body}
-function get(port, rawPath, method = 'GET') {
+function get(port, rawPath, method = 'GET', headers = {}) {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: rawPath, method }, (res) => {
+    const req = http.request({ host: '127.0.0.1', port, path: rawPath, method, headers }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('latin1') }));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('latin1'), raw: Buffer.concat(chunks) }));
     });
     req.on('error', reject);
     req.end();
@@ -51,6 +52,8 @@ describe('static server', () => {
     fs.writeFileSync(path.join(site, 'index.html'), pageHtml);
     fs.writeFileSync(path.join(site, 'worker.js'), 'self.onmessage = () => {};\n');
     fs.writeFileSync(path.join(site, 'embedlab.wasm'), Buffer.from([0, 97, 115, 109, 1, 0, 0, 0]));
+    fs.writeFileSync(path.join(site, 'app.js'), `// ${'x'.repeat(50)}\n${'console.log(1);\n'.repeat(400)}`);
+    fs.writeFileSync(path.join(site, 'big.wasm'), Buffer.concat([Buffer.from([0, 97, 115, 109, 1, 0, 0, 0]), Buffer.alloc(4000, 7)]));
     fs.writeFileSync(path.join(site, 'corpora', 'a b.txt'), 'hello');
     fs.writeFileSync(path.join(tmp, 'secret.txt'), 'TOP-SECRET');
     server = await serve(site, 0);
@@ -119,6 +122,44 @@ describe('static server', () => {
     const head = await get(port, '/worker.js', 'HEAD');
     assert.equal(head.status, 200);
     assert.equal(head.body, '');
+  });
+
+  it('compresses js, wasm, css and html with br or gzip when the request accepts it, keeping type and CSP', async () => {
+    const js = fs.readFileSync(path.join(site, 'app.js'));
+    const wasm = fs.readFileSync(path.join(site, 'big.wasm'));
+    for (const [accept, enc] of [['gzip, deflate, br', 'br'], ['gzip', 'gzip'], ['br;q=0, gzip', 'gzip'], ['*', 'br'], ['identity', undefined], [undefined, undefined]]) {
+      const r = await get(port, '/app.js', 'GET', accept === undefined ? {} : { 'accept-encoding': accept });
+      assert.equal(r.status, 200, accept);
+      assert.equal(r.headers['content-encoding'], enc, accept);
+      assert.equal(r.headers['content-type'], 'text/javascript; charset=utf-8', accept);
+      assert.equal(r.headers['content-security-policy'], PAGE_CSP, accept);
+      assert.equal(r.headers.vary, 'Accept-Encoding', accept);
+      assert.equal(Number(r.headers['content-length']), r.raw.length, accept);
+      const plain = enc === 'br' ? zlib.brotliDecompressSync(r.raw) : enc === 'gzip' ? zlib.gunzipSync(r.raw) : r.raw;
+      assert.deepEqual(plain, js, accept);
+      if (enc) assert.ok(r.raw.length < js.length / 4, `${accept}: ${r.raw.length} of ${js.length} bytes`);
+    }
+    const w = await get(port, '/big.wasm', 'GET', { 'accept-encoding': 'br, gzip' });
+    assert.equal(w.headers['content-type'], 'application/wasm');
+    assert.equal(w.headers['content-encoding'], 'br');
+    assert.deepEqual(zlib.brotliDecompressSync(w.raw), wasm);
+    const html = await get(port, '/', 'GET', { 'accept-encoding': 'gzip' });
+    assert.equal(html.headers['content-encoding'], 'gzip');
+    assert.match(zlib.gunzipSync(html.raw).toString(), /<title>embedlab/);
+    // a changed file is compressed again, not served from the old copy
+    fs.writeFileSync(path.join(site, 'app.js'), `${'let changed = 2;\n'.repeat(300)}`);
+    const again = await get(port, '/app.js', 'GET', { 'accept-encoding': 'br' });
+    assert.match(zlib.brotliDecompressSync(again.raw).toString(), /^let changed = 2;/);
+    fs.writeFileSync(path.join(site, 'app.js'), js);
+    // HEAD: the headers of the compressed answer, no body; tiny files and errors stay plain
+    const head = await get(port, '/app.js', 'HEAD', { 'accept-encoding': 'gzip' });
+    assert.equal(head.headers['content-encoding'], 'gzip');
+    assert.equal(head.body, '');
+    assert.equal((await get(port, '/worker.js', 'GET', { 'accept-encoding': 'br' })).headers['content-encoding'], undefined);
+    assert.equal((await get(port, '/nope.js', 'GET', { 'accept-encoding': 'br' })).headers['content-encoding'], undefined);
+    assert.equal(pickEncoding('gzip;q=0.5, br;q=0'), 'gzip');
+    assert.equal(pickEncoding('*;q=0'), null);
+    assert.equal(pickEncoding(''), null);
   });
 
   it('a directory without a CSP meta tag gets the strict fallback policy', async () => {

@@ -22,3 +22,51 @@ describe('text-link', () => {
     await assert.rejects(decodeText('AAAA'), /^Error: link text: could not be read/);
   });
 });
+
+// Where the worker keeps a custom text (text-handler.js keepText/loadStoredText over storage.js),
+// with an in-memory store in place of IndexedDB; and the marks chips draw for invisible characters.
+describe('custom text: link or this browser\'s storage', async () => {
+  const { loadEngine } = await import('./load-engine.mjs');
+  const { makeTextPipeline, countText } = await import('../../web/src/engine/text-handler.js');
+  const { textHash } = await import('../../web/src/storage.js');
+  const { visibleText } = await import('../../web/src/plots/chips.js');
+  const M = await loadEngine();
+  const saved = new Map();
+  const store = { putText: async (h, b) => void saved.set(h, b), getText: async (h) => saved.get(h) || null };
+  const text = makeTextPipeline(M, async () => 'unused', store).handlers;
+  let x = 3;
+  const noise = Array.from({ length: 30000 }, () => String.fromCharCode(97 + ((x = (x * 48271) % 2147483647) % 26))).join('');
+
+  it('a short text goes in the link, a long one in the store under the SHA-256 of its bytes', async () => {
+    await text.setText({ text: 'Hello world' });
+    const short = await text.keepText({});
+    assert.deepEqual(Object.keys(short), ['txt']);
+    assert.equal(await decodeText(short.txt), 'Hello world');
+    const r = await text.setText({ bytes: new TextEncoder().encode(noise).buffer, name: 'noise.txt' });
+    assert.deepEqual([r.chars, r.bytes, r.name, r.head.length], [30000, 30000, 'noise.txt', 240]);
+    const kept = await text.keepText({});
+    assert.match(kept.txtdb, /^[0-9a-f]{24}$/);
+    assert.equal(kept.txtdb, await textHash(new TextEncoder().encode(noise)));
+    assert.equal(saved.size, 1);
+  });
+  it('a stored text comes back; a missing one is a clear error', async () => {
+    const [hash] = saved.keys();
+    await text.setText({ text: 'something else' });
+    const r = await text.loadStoredText({ hash });
+    assert.equal(r.chars, 30000);
+    const t = await text.tokenize({ corpus: 'custom', enc: 'char', lower: false, bpeV: 300 });
+    assert.equal(t.tokens, 30000);
+    await assert.rejects(text.loadStoredText({ hash: '0'.repeat(24) }), /^Error: text: the text saved for this link is not in this browser's storage/);
+  });
+  it('counts code points and whitespace-separated words like [...s].length and s.split(/\\s+/)', () => {
+    for (const s of ['', ' a  b\n', 'naïve café 🙂 x', '\u3000x\u00a0y\tz ', 'one']) {
+      assert.deepEqual(countText(s), { chars: [...s].length, words: s.split(/\s+/).filter(Boolean).length });
+    }
+  });
+  it('chips show bidi controls and invisible characters as marks', () => {
+    assert.equal(visibleText('\u202Eevil'), '⟨RLO⟩evil');
+    assert.equal(visibleText('a\u200Db\u200B\u2066c\u2069\u00AD\uFEFF\u061C\u200E\u200F'), 'a⟨ZWJ⟩b⟨ZWSP⟩⟨LRI⟩c⟨PDI⟩⟨SHY⟩⟨BOM⟩⟨ALM⟩⟨LRM⟩⟨RLM⟩');
+    assert.equal(visibleText('x\n\t\r\u0001'), 'x↵⇥␍⟨U+0001⟩');
+    assert.equal(visibleText('❤️ naïve'), '❤️ naïve'); // a variation selector stays
+  });
+});

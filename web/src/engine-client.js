@@ -12,13 +12,26 @@
 //
 // `latest(key, type, payload)` is request() for inputs that change quickly (typing in a
 // field): a reply that arrives after a newer request with the same key resolves to null,
-// so an old table never overwrites a newer one.
-import { PendingRequests, READY_ID, makeRequest } from './protocol.js';
+// so an old table never overwrites a newer one; the older request is cancelled (a long job
+// stops at its next chunk, a queued one never runs).
+//
+// Long jobs (protocol.js): the worker sends progress messages for a request; the last argument
+// of request()/latest() takes {onProgress(msg), signal (an AbortSignal: abort() cancels)}, and
+// every progress message also goes to onJob (set by the page, which shows a progress bar with
+// a Cancel button): onJob({phase: 'progress', id, key, done, total, note}) while it runs,
+// onJob({phase: 'end', id, key}) when it settled. engine.cancel(id) stops request id; its
+// promise rejects with err.cancelled = true (the page keeps its last plot).
+//   const ac = new AbortController();
+//   engine.request('positions', {T: 8192, D: 64}, {D: 'pd'}, {signal: ac.signal, onProgress: (p) => bar.show(p)});
+//   ac.abort();
+import { PendingRequests, READY_ID, makeCancel, makeRequest } from './protocol.js';
 
 export class EngineClient {
   constructor(url) {
     this.pending = new PendingRequests();
     this.generation = new Map(); // key -> latest request number
+    this.latestId = new Map(); // key -> id of its newest request (cancelled when superseded)
+    this.onJob = null; // (event) => void, set by the page (see the header)
     this.worker = new Worker(url, { type: 'module' });
     this.ready = new Promise((resolve, reject) => {
       this.resolveReady = resolve;
@@ -41,17 +54,38 @@ export class EngineClient {
       else this.rejectReady(new Error(msg.message));
       return;
     }
+    if (this.pending.progress(msg)) return;
     this.pending.settle(msg);
   }
 
   // fields (optional): {payload argument: page field} where the names differ (protocol.js).
-  request(type, payload, fields) {
-    const { id, promise } = this.pending.open(type);
+  // opts: {onProgress, signal, key} (key: what onJob reports: latest() passes its key; the page
+  // shows a job without one on the visible view). -> a Promise with .id (the id for cancel()).
+  request(type, payload, fields, { onProgress = null, signal = null, key = null } = {}) {
+    const { id, promise } = this.pending.open(type, {
+      onProgress: (msg) => {
+        if (onProgress) onProgress(msg);
+        if (this.onJob) this.onJob({ phase: 'progress', id, key, done: msg.done, total: msg.total, note: msg.note });
+      },
+    });
     this.worker.postMessage(makeRequest(id, type, payload, fields));
     this.busyChanged();
-    const done = () => this.busyChanged();
+    const done = () => {
+      this.busyChanged();
+      if (this.onJob) this.onJob({ phase: 'end', id, key });
+    };
     promise.then(done, done);
+    if (signal) {
+      if (signal.aborted) this.cancel(id);
+      else signal.addEventListener('abort', () => this.cancel(id), { once: true });
+    }
+    promise.id = id;
     return promise;
+  }
+
+  // Stops request id (a no-op once it has settled). Its promise rejects with err.cancelled.
+  cancel(id) {
+    if (this.pending.has(id)) this.worker.postMessage(makeCancel(id));
   }
 
   // Calls onBusy(openRequests) when it changes (the page shows "working…").
@@ -59,11 +93,15 @@ export class EngineClient {
     if (this.onBusy) this.onBusy(this.pending.size);
   }
 
-  async latest(key, type, payload, fields) {
+  async latest(key, type, payload, fields, opts = {}) {
     const n = (this.generation.get(key) || 0) + 1;
     this.generation.set(key, n);
+    const older = this.latestId.get(key);
+    if (older !== undefined) this.cancel(older); // its reply would be dropped anyway
     try {
-      const result = await this.request(type, payload, fields);
+      const pending = this.request(type, payload, fields, { key, ...opts });
+      this.latestId.set(key, pending.id);
+      const result = await pending;
       return this.generation.get(key) === n ? result : null;
     } catch (err) {
       if (this.generation.get(key) !== n) return null;

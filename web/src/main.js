@@ -10,13 +10,14 @@
 // came from the link land on their own field too.
 import { EngineClient } from './engine-client.js';
 import { failedField } from './error-target.js';
-import { describeIgnored, parseHash, serializeHash, setPositionalKinds } from './state.js';
+import { DEFAULTS, describeIgnored, parseHash, serializeHash, setPositionalKinds } from './state.js';
 import { buildPositionFields, showPositionHelp } from './views/position-fields.js';
-import { decodeText, encodeText } from './text-link.js';
+import { decodeText } from './text-link.js';
 import { Controls } from './views/controls.js';
 import { PlotError } from './views/plot-error.js';
+import { JobProgress } from './views/job-progress.js';
 import { POSITION_KEYS, PositionsView } from './views/positions-view.js';
-import { TABLE_KEYS, TableView } from './views/table-view.js';
+import { TABLE_KEYS, TableView, clampTok } from './views/table-view.js';
 import { TEXT_KEYS, TextView } from './views/text-view.js';
 import { WINDOWS_KEYS, WindowsView } from './views/windows-view.js';
 import { BPE_KEYS, BpeView } from './views/bpe-view.js';
@@ -74,8 +75,16 @@ async function refresh(name) {
     await v.view.render(r, state);
     v.view.setStale('');
     v.error.clear();
+    v.progress.clear();
     writeHash();
   } catch (err) {
+    if (err.cancelled) {
+      // Cancel (views/job-progress.js): the last good plot stays, no field is at fault
+      v.progress.cancelled();
+      if (v.view.last) v.view.setStale('cancelled: showing the last plot that finished');
+      return;
+    }
+    v.progress.clear();
     showFailure(v, err);
   }
 }
@@ -85,7 +94,10 @@ function showView(name) {
   if (state.view !== name && views[state.view] && views[state.view].view.pause) views[state.view].view.pause(); // training stops off-screen
   state.view = name;
   for (const sec of document.querySelectorAll('.view')) sec.hidden = sec.dataset.view !== name;
-  for (const b of document.querySelectorAll('.tabs button')) b.setAttribute('aria-selected', String(b.dataset.view === name));
+  for (const b of document.querySelectorAll('.tabs button')) {
+    b.setAttribute('aria-selected', String(b.dataset.view === name));
+    b.tabIndex = b.dataset.view === name ? 0 : -1; // roving tabindex: the selected tab is the tab stop
+  }
   controls.showGroupsFor(name);
   if (views[name] && views[name].dirty) refresh(name);
   writeHash();
@@ -95,7 +107,8 @@ function onChange(key, value) {
   if (!state) return; // the engine has not sent its registry yet (start())
   state[key] = value;
   lastChanged = key;
-  if (key === 'corpus' && value !== 'custom') state.txt = ''; // the link drops text it no longer shows
+  if (key === 'corpus' && value !== 'custom') state.txt = state.txtdb = ''; // the link drops text it no longer shows
+  if (key === 'V') pickedTokenFits();
   if (key === 'model' || key === 'pos') controls.showFieldsForModel(state.model, state.pos);
   if (key === 'pos') showPositionHelp(controls.form, positionalKinds, value);
   if (TEXT_KEYS.includes(key)) state.at = 0; // other ids: start the token strip from the top
@@ -120,6 +133,13 @@ function onChange(key, value) {
 
 const controls = new Controls(document.getElementById('controls'), onChange);
 
+// V lowered below the picked token: the picked token moves to the last row (the table view says so).
+function pickedTokenFits() {
+  const moved = clampTok(state);
+  views.table.view.noteClamp(moved, state.V);
+  if (moved) document.getElementById('f-tok').value = String(state.tok);
+}
+
 // The simple views send one request; windows first (re)tokenizes (the worker queue keeps the order).
 const single = (name, type, View) => (s) => engine.latest(name, type, View.payload(s));
 
@@ -133,6 +153,8 @@ views.table = {
       document.getElementById('f-tok').value = String(row);
       onChange('tok', row);
     },
+    // token strings of table rows when V is the vocabulary of the text settings' tokenizer
+    labels: async (V, ids) => (await engine.request('tableLabels', { ...TextView.payload(state), V, ids })).labels,
   }),
 };
 views.positions = {
@@ -146,13 +168,31 @@ views.text = {
   fetch: single('text', 'tokenize', TextView),
   dirty: true,
   view: new TextView(document.getElementById('view-text'), engine, {
-    onCustomText: async (text) => {
-      const packed = await encodeText(text);
-      state.txt = packed || '';
-      views.text.view.showCustomText(text, packed ? 'Kept in the page link (compressed).' : 'Too long for the page link: kept in this tab only.');
+    // the worker holds the new text (setText reply r): tokens first, then where it is kept
+    onCustomText: async (r) => {
+      state.txt = state.txtdb = '';
       controls.fill({ ...state, corpus: 'custom' });
       document.getElementById('f-corpus').value = 'custom';
       onChange('corpus', 'custom'); // marks text, windows, bpe and train for a refresh
+      await views.text.view.nextRender();
+      const kept = await engine.request('keepText', {}).catch((err) => ({ error: err.message }));
+      state.txt = kept.txt || '';
+      state.txtdb = kept.txtdb || '';
+      const chars = `${r.chars.toLocaleString('en')} characters`;
+      views.text.view.setKeepNote(kept.txt ? `${chars}: kept in the page link (compressed).`
+        : kept.txtdb ? `${chars}: too long for the page link, so saved in this browser (IndexedDB); the link names it (txtdb=${kept.txtdb}) and reopens it after a reload here, not in another browser.`
+          : `${chars}: too long for the page link and not saved (${kept.error}); kept in this tab only.`);
+      writeHash();
+    },
+    tableSettings: () => ({ seed: state.seed, D: state.D, scale: state.scale, enc: state.enc }),
+    // a chip's row, shown in the table view: V = the tokenizer's vocabulary, the picked row
+    onOpenRow: ({ V, id }) => {
+      state.V = V;
+      state.tok = id;
+      views.table.view.noteClamp(null);
+      controls.fill(state);
+      views.table.dirty = true;
+      showView('table');
     },
     onPosition: (at) => {
       state.at = at;
@@ -192,10 +232,32 @@ views.train = {
 };
 
 for (const [name, v] of Object.entries(views)) v.error = new PlotError(document.querySelector(`#view-${name} [data-plot-area]`));
+// Long engine jobs: progress and Cancel in the plot area of the view that asked (a request
+// keyed by a view name), else of the visible view.
+for (const [name, v] of Object.entries(views)) v.progress = new JobProgress(document.querySelector(`#view-${name} [data-plot-area]`), (id) => engine.cancel(id));
+engine.onJob = (e) => {
+  if (e.phase === 'end') {
+    for (const v of Object.values(views)) v.progress.end(e.id);
+    return;
+  }
+  const v = views[e.key] || (state && views[state.view]);
+  if (v) v.progress.show(e);
+};
 
 for (const b of document.querySelectorAll('.tabs button')) {
   b.addEventListener('click', () => showView(b.dataset.view));
 }
+// ARIA tabs pattern: arrow keys (wrapping), Home and End move the focus and show that view.
+document.querySelector('.tabs').addEventListener('keydown', (e) => {
+  const tabs = [...document.querySelectorAll('.tabs button')];
+  const i = tabs.indexOf(document.activeElement);
+  const to = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 }[e.key];
+  if (i < 0 || to === undefined) return;
+  e.preventDefault();
+  const tab = tabs[(to + tabs.length) % tabs.length];
+  tab.focus();
+  showView(tab.dataset.view);
+});
 
 // Reads the link into the state, the controls and the views, then draws the view it names.
 function readLink() {
@@ -214,17 +276,29 @@ window.addEventListener('hashchange', () => {
   readLink();
 });
 
-// The user's text from the link goes to the worker before the first view asks for tokens.
+// The user's text from the link (txt) or from this browser's storage (txtdb) goes to the
+// worker before the first view asks for tokens. Missing: say so, use the built-in corpus.
 async function loadLinkText() {
-  if (!state.txt) return;
+  pickedTokenFits();
+  const key = state.txt ? 'txt' : state.txtdb ? 'txtdb' : null;
+  if (!key) return;
   try {
-    const text = await decodeText(state.txt);
-    await engine.request('setText', { text });
-    views.text.view.showCustomText(text, 'From the page link.');
+    if (key === 'txt') {
+      const text = await decodeText(state.txt);
+      const r = await engine.request('setText', { text });
+      views.text.view.showCustomText({ ...r, text }, 'From the page link.');
+    } else {
+      const r = await engine.request('loadStoredText', { hash: state.txtdb });
+      views.text.view.showCustomText(r, `${r.chars.toLocaleString('en')} characters: from this browser's storage (IndexedDB, txtdb=${state.txtdb}), named by the page link.`);
+    }
   } catch (err) {
-    ignored.push({ key: 'txt', value: state.txt, reason: err.message });
+    ignored.push({ key, value: state[key], reason: err.message });
     showIgnored(ignored);
-    state.txt = '';
+    state.txt = state.txtdb = '';
+    if (state.corpus === 'custom') {
+      state.corpus = DEFAULTS.corpus;
+      controls.fill(state);
+    }
   }
 }
 

@@ -39,7 +39,7 @@ export const PARAMS = [
   { key: 'L', kind: 'int', def: 4, min: 1, max: 1 << 20 },
   { key: 'stride', kind: 'int', def: 4, min: 1, max: 1 << 20 },
   { key: 'B', kind: 'int', def: 4, min: 1, max: 1 << 20 },
-  { key: 'bpeV', kind: 'int', def: 300, min: 257, max: 1 << 20 },
+  { key: 'bpeV', kind: 'int', def: 300, min: 256, max: 1 << 20 }, // 256: the byte tokens only (no merges), as M.BpeTrainer allows
   { key: 'model', kind: 'enum', def: 'next', values: ['next', 'skipgram', 'cbow'] },
   { key: 'pos', kind: 'enum', def: 'learned', values: [] }, // values: setPositionalKinds()
   { key: 'tD', kind: 'int', def: 32, min: 1, max: 4096 },
@@ -52,9 +52,12 @@ export const PARAMS = [
   { key: 'minc', kind: 'int', def: 2, min: 1, max: 1 << 30 },
   { key: 'ep', kind: 'int', def: 5, min: 1, max: 1 << 16 },
   { key: 'logy', kind: 'bool', def: false },
-  { key: 'cmp', kind: 'int', def: 300, min: 1, max: 1 << 20 },
+  { key: 'cmp', kind: 'int', def: 600, min: 1, max: 100000 }, // compare: steps per encoding
+  { key: 'cmpCorpus', kind: 'enum', def: 'tinyshakespeare', values: ['the-verdict', 'tinyshakespeare', 'custom'] }, // compare: text
+  { key: 'cmpEnc', kind: 'enum', def: 'char', values: ['gpt2', 'whitespace', 'word', 'char', 'bpe'] }, // compare: tokenizer
   { key: 'embed', kind: 'bool', def: false }, // 1: only the view (no header, panel or tabs), for iframes
   { key: 'txt', kind: 'b64', def: '', max: 8000 }, // the user's own text, deflated (text-link.js)
+  { key: 'txtdb', kind: 'b64', def: '', max: 64 }, // a text too long for txt: its hash in this browser's IndexedDB (storage.js)
 ];
 
 const BY_KEY = new Map(PARAMS.map((p) => [p.key, p]));

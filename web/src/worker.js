@@ -2,16 +2,19 @@
 // embedlab.js once, announces {type: 'ready'} and answers every request (see protocol.js),
 // failures included, with the C++ message. Handlers live in engine/*-handler.js; this file
 // only wires them. Requests are handled one at a time in arrival order (the module is
-// single-threaded and its generator is global state).
+// single-threaded and its generator is global state). Cancel messages skip that queue: they
+// mark the request on the JobBoard at once, so a long job (which yields between chunks, see
+// protocol.js) stops at its next chunk and a queued one never runs.
 //
 // Built by scripts/build-web.mjs into build/web/worker.js with './embedlab.js' left external
 // (copied next to it), started by engine-client.js as a module worker.
 import createEmbedlab from './embedlab.js';
-import { READY_ID, collectTransfers, makeDispatcher, replyError } from './protocol.js';
+import { JobBoard, READY_ID, collectTransfers, isCancel, makeDispatcher, replyError } from './protocol.js';
 import { makeTableHandler } from './engine/table-handler.js';
 import { makePositionsHandler } from './engine/positions-handler.js';
 import { makeTextPipeline } from './engine/text-handler.js';
 import { makeTrainHandlers } from './engine/train-handler.js';
+import { makeCompareHandlers } from './engine/compare-handler.js';
 
 // Built-in corpora are served next to the page (build/web/corpora/, credited in README.md there).
 async function loadCorpus(name) {
@@ -23,6 +26,7 @@ async function loadCorpus(name) {
 
 let dispatch = null;
 let queue = Promise.resolve();
+const board = new JobBoard((msg) => self.postMessage(msg));
 
 const loading = createEmbedlab().then(
   (M) => {
@@ -32,7 +36,8 @@ const loading = createEmbedlab().then(
       ...makePositionsHandler(M),
       ...text.handlers,
       ...makeTrainHandlers(M, text.ensureTokens),
-    });
+      ...makeCompareHandlers(M, text.ensureTokens),
+    }, board);
     self.postMessage({ id: READY_ID, type: 'ready', ok: true, result: { isa: M.isa(), positionalKinds: M.positionalKinds() } });
   },
   (err) => {
@@ -42,6 +47,11 @@ const loading = createEmbedlab().then(
 
 self.onmessage = (e) => {
   const msg = e.data;
+  if (isCancel(msg)) {
+    board.cancel(msg.id); // now, not after the job it is meant to stop
+    return;
+  }
+  if (msg && Number.isInteger(msg.id) && msg.id > 0) board.open(msg.id);
   queue = queue.then(async () => {
     await loading;
     const reply = dispatch ? await dispatch(msg) : replyError(msg && msg.id, 'engine: the wasm module did not load');

@@ -3,9 +3,10 @@
 //
 //   trainStart   {corpus, enc, lower, bpeV, model, pos, tD, ctx, tB, opt, lr, alpha, win, minc, ep, seed}
 //                -> info {settings, rows, tokens, labels (of the drawn table rows), estimate {bytes, msPerStep, tokensPerStep}, remapped}
-//   trainStep    {budgetMs = 40, maxSteps} -> {points: [[step, loss]...], stats, table grid, positions?}
+//   trainStep    {budgetMs = 40, maxSteps} -> {points: [[step, loss]...], stats (of the last step),
+//                slice: {steps, tokens} (of the whole slice), table grid, positions?}
 //   trainReset   {} -> info (the same run from step 0)
-//   trainCompare {...trainStart payload, steps, kinds = every kind of M.positionalKinds()} -> {kinds, curves: {pos: [[step, loss]...]}, heldOutLoss: {pos: loss}, heldOutTokens, ms}
+//   (comparing the positional kinds: compare-handler.js)
 //   trainExport  {} -> {vectors: 'vectors.tsv text', metadata: 'metadata.tsv text', npy (Uint8Array), rows, cols, step}
 //   trainNeighbours {query: 'thou' | 'king - man + woman', k} -> {query, analogy, step, neighbours: [{row, label, cosine}]}
 //   trainStart/trainReset/trainStep replies also carry map: {points (rows*2), explained [2]} (PCA, at most every 250 ms);
@@ -25,25 +26,16 @@
 import { sampleIndices, strideSample } from '../arrays.js';
 import { blame, blamed } from '../protocol.js';
 import { checkPageBudget } from './limits.js';
+import { positionParamsOf, remap } from './next-token-input.js';
 
 const MAX_TABLE_ROWS = 400;
 const MAX_TABLE_COLS = 128;
 const MAP_EVERY_MS = 250; // PCA of the table at most this often while training
-const MAX_COMPARE_STEPS = 100000; // steps per encoding in trainCompare
+const MAX_LABEL_ORDER = 200; // rows in the map's label order
 // payload arguments a trainer depends on, the likeliest culprit of a size failure first
 const NEXT_ARGS = ['ctx', 'tB', 'tD', 'lr', 'opt', 'pos', 'seed'];
 const W2V_ARGS = ['tD', 'win', 'minc', 'ep', 'alpha', 'seed'];
 const NEXT_STEP_ARGS = ['lr', 'ctx', 'tB', 'tD', 'opt', 'pos', 'seed']; // a failing step: divergence first
-
-function remap(ids) {
-  let max = 0;
-  for (const id of ids) if (id > max) max = id;
-  const dense = new Int32Array(max + 1).fill(-1);
-  for (const id of ids) dense[id] = 0;
-  const rowIds = [];
-  for (let id = 0; id <= max; id++) if (dense[id] === 0) dense[id] = rowIds.push(id) - 1;
-  return { ids: ids.map((id) => dense[id]), rowIds: Int32Array.from(rowIds) };
-}
 
 function paramBytes(s, rows) {
   // parameters: token table + output table (+ position table, 4 D x D attention matrices)
@@ -57,12 +49,8 @@ function paramBytes(s, rows) {
 export function makeTrainHandlers(M, ensureTokens) {
   let run = null; // {tr, make, rowIds, strings, model, pos}
 
-  // The payload's parameters of kind `pos` ('<kind>.<param>' keys, state.js) -> posParams.
   function nextOpts(p, pos) {
-    const posParams = {};
-    const prefix = `${pos}.`;
-    for (const [k, v] of Object.entries(p)) if (k.startsWith(prefix) && v !== undefined && v !== null) posParams[k.slice(prefix.length)] = v;
-    return { vectorSize: p.tD, context: p.ctx, batchSize: p.tB, pos, posParams, optimizer: p.opt, lr: p.lr, seed: p.seed };
+    return { vectorSize: p.tD, context: p.ctx, batchSize: p.tB, pos, posParams: positionParamsOf(p, pos), optimizer: p.opt, lr: p.lr, seed: p.seed };
   }
 
   async function prepare(p) {
@@ -127,7 +115,19 @@ export function makeTrainHandlers(M, ensureTokens) {
       run.rowIds = v;
       run.strings = v.length ? prep.tok.tokenStrings(v) : [];
     }
-    return { ...info(), table: tableGrid(), positions: positions(), map: pcaMap(), rowLabels: run.strings };
+    return { ...info(), table: tableGrid(), positions: positions(), map: pcaMap(), rowLabels: run.strings, rowOrder: rowOrder(prep) };
+  }
+
+  // The rows to label first on the map, most frequent token first (at most MAX_LABEL_ORDER):
+  // next-token rows are ids in id order, so they are sorted by their count in the text; word2vec
+  // rows already are in gensim's vocabulary order (by count).
+  function rowOrder(prep) {
+    const rows = run.tr.table('input').rows;
+    if (run.model !== 'next') return Int32Array.from({ length: Math.min(rows, MAX_LABEL_ORDER) }, (_, i) => i);
+    const counts = new Float64Array(rows);
+    for (const id of prep.ids) counts[id]++;
+    const order = Int32Array.from({ length: rows }, (_, i) => i).sort((a, b) => counts[b] - counts[a] || a - b);
+    return order.slice(0, MAX_LABEL_ORDER);
   }
 
   function tableGrid() {
@@ -151,15 +151,17 @@ export function makeTrainHandlers(M, ensureTokens) {
     const t0 = performance.now();
     let stats = null;
     let n = 0;
+    let tokens = 0; // of every step of the slice (stats only describes the last one)
     const args = run.model === 'next' ? NEXT_STEP_ARGS : W2V_ARGS;
     do {
       stats = blame(args, () => run.tr.step(1));
       n++;
+      tokens += stats.tokens;
       points.push([stats.totalSteps, stats.lastLoss]);
     } while (!stats.finished && n < maxSteps && performance.now() - t0 < budgetMs);
     run.step = stats.totalSteps;
     const map = stats.finished || performance.now() - run.lastMap > MAP_EVERY_MS ? pcaMap() : undefined;
-    return { points, stats, table: tableGrid(), positions: positions(), map };
+    return { points, stats, slice: { steps: n, tokens }, table: tableGrid(), positions: positions(), map };
   }
 
   function trainReset() {
@@ -171,40 +173,6 @@ export function makeTrainHandlers(M, ensureTokens) {
     return { ...r, table: tableGrid(), positions: positions(), map: pcaMap() };
   }
 
-  // Same text, seed and settings for each encoding: trains on the first 90% of the ids and
-  // reports the mean loss on the last 10% (held out, forward only) next to the curves.
-  async function trainCompare(p) {
-    if (p.model !== 'next') throw new Error('compare: positional encodings belong to the next-token model; choose it first');
-    // the curves are kept in JS, one point per step: the step count is a size too
-    if (!(Number.isSafeInteger(p.steps) && p.steps >= 1 && p.steps <= MAX_COMPARE_STEPS)) {
-      throw blamed(new Error(`compare: steps ${p.steps} out of range [1, ${MAX_COMPARE_STEPS}]`), ['steps']);
-    }
-    const prep = await prepare(p);
-    const cut = Math.floor(prep.ids.length * 0.9);
-    const train = prep.ids.subarray(0, cut);
-    const heldOut = prep.ids.subarray(cut);
-    const kinds = p.kinds || M.positionalKinds().map((k) => k.name); // every kind of the registry
-    const curves = {};
-    const heldOutLoss = {};
-    const t0 = performance.now();
-    for (const pos of kinds) {
-      const tr = prep.make(pos, train);
-      try {
-        const pts = [];
-        for (let i = 0; i < p.steps; i++) {
-          const s = tr.step(1);
-          pts.push([s.totalSteps, s.lastLoss]);
-        }
-        curves[pos] = pts;
-        heldOutLoss[pos] = heldOut.length > p.ctx ? tr.evaluate(heldOut) : null;
-      } finally {
-        tr.delete();
-      }
-    }
-    return { kinds, curves, heldOutLoss, heldOutTokens: heldOut.length, ms: performance.now() - t0 };
-  }
-
-  // The current input table as the CLI writes it (the engine's writers, src/io/table_writers.hpp):
   // vectors.tsv and metadata.tsv of the Embedding Projector (%.9g values; labels escaped as
   // \t \n \r \\) and the .npy bytes of `embedlab train --out`.
   function trainExport() {
@@ -299,5 +267,5 @@ export function makeTrainHandlers(M, ensureTokens) {
     return pcaMap();
   }
 
-  return { trainStart, trainStep, trainReset, trainCompare, trainExport, trainNeighbours, trainFreeze };
+  return { trainStart, trainStep, trainReset, trainExport, trainNeighbours, trainFreeze };
 }

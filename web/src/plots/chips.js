@@ -2,23 +2,53 @@
 // hover tooltip with the position, id and raw bytes. Used by the text and windows views.
 // Text always goes in through textContent (user text is never parsed as HTML). Whitespace is
 // made visible: a newline shows as ↵, a tab as ⇥, and spaces keep their width (white-space: pre).
+// Characters that change the reading order or draw nothing (bidi controls, zero-width
+// characters, the soft hyphen, U+FEFF) are shown as marks: "evil" after U+202E reads
+// "⟨RLO⟩evil", never "live" (Unicode TR9; the list follows CVE-2021-42574 "Trojan Source").
 //
-//   const chips = new ChipStrip(container);
+//   const chips = new ChipStrip(container, {onPick: (position, id) => ...});   // onPick: a chip was clicked
 //   chips.render({start, ids, strings, bytes, offsets});   // a tokenSlice reply
 //
 // It draws only what it is given (a window of a few hundred tokens); paging is the view's job.
 
 // Light, distinguishable backgrounds (from ColorBrewer Pastel1/Set3, dark text on all) so
 // neighbouring tokens differ; the id sets the colour, so equal ids look equal.
+const FIRST = 100; // chips drawn at once
+const CHUNK = 50; // chips added per frame after them
+
 export const CHIP_COLORS = ['#fbe1b6', '#cfe3f5', '#dcefd0', '#f3d3e6', '#e6dcf5', '#fff2b3', '#d6efe9', '#f5d9cc'];
 
 export function chipColor(id) {
   return CHIP_COLORS[((id * 2654435761) >>> 0) % CHIP_COLORS.length];
 }
 
-// Display text of a token: control characters made visible.
+// Invisible and reordering characters -> the mark drawn in their place.
+export const INVISIBLE_MARKS = {
+  '\u00AD': 'SHY', '\u034F': 'CGJ', '\u061C': 'ALM', '\u115F': 'HF', '\u1160': 'HJF', '\u180E': 'MVS',
+  '\u200B': 'ZWSP', '\u200C': 'ZWNJ', '\u200D': 'ZWJ', '\u200E': 'LRM', '\u200F': 'RLM',
+  '\u202A': 'LRE', '\u202B': 'RLE', '\u202C': 'PDF', '\u202D': 'LRO', '\u202E': 'RLO',
+  '\u2060': 'WJ', '\u2061': 'FA', '\u2062': 'IT', '\u2063': 'IS', '\u2064': 'IP',
+  '\u2066': 'LRI', '\u2067': 'RLI', '\u2068': 'FSI', '\u2069': 'PDI', '\u3164': 'HF', '\uFEFF': 'BOM',
+  '\uFFA0': 'HWHF',
+};
+const INVISIBLE = new RegExp(`[${Object.keys(INVISIBLE_MARKS).join('')}\\u{E0000}-\\u{E007F}\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]`, 'gu');
+
+function markOf(c) {
+  if (INVISIBLE_MARKS[c]) return `⟨${INVISIBLE_MARKS[c]}⟩`;
+  const cp = c.codePointAt(0);
+  return `⟨U+${cp.toString(16).toUpperCase().padStart(4, '0')}⟩`; // tags, C0/C1 controls
+}
+
+// Display text of a token: control, bidi and invisible characters made visible (variation
+// selectors stay: they only pick an emoji's presentation).
+//   visibleText('a\nb')        -> 'a↵b'
+//   visibleText('\u202Eevil')   -> '⟨RLO⟩evil'
 export function visibleText(s) {
-  return s.replace(/\n/g, '↵').replace(/\t/g, '⇥').replace(/\r/g, '␍');
+  return s
+    .replace(/\n/g, '↵')
+    .replace(/\t/g, '⇥')
+    .replace(/\r/g, '␍')
+    .replace(INVISIBLE, markOf);
 }
 
 export function hexBytes(bytes) {
@@ -40,9 +70,12 @@ export function makeChip(id, text, extraClass = '') {
 }
 
 export class ChipStrip {
-  constructor(container) {
+  constructor(container, { onPick = null } = {}) {
     this.box = document.createElement('div');
     this.box.className = 'chips';
+    // a scroll region: keyboard users reach it with Tab and scroll it with the arrow keys
+    this.box.tabIndex = 0;
+    this.box.setAttribute('aria-label', 'tokens of the text as chips: token text above its id');
     this.tip = document.createElement('div');
     this.tip.className = 'tooltip';
     this.tip.hidden = true;
@@ -52,17 +85,39 @@ export class ChipStrip {
     this.slice = null;
     this.box.addEventListener('mouseover', (e) => this.onHover(e));
     this.box.addEventListener('mouseleave', () => (this.tip.hidden = true));
+    if (onPick) {
+      this.box.addEventListener('click', (e) => {
+        const chip = e.target.closest('.chip');
+        if (!chip || !this.slice) return;
+        const i = Number(chip.dataset.i);
+        for (const c of this.box.querySelectorAll('.chip.picked')) c.classList.remove('picked');
+        chip.classList.add('picked');
+        onPick(this.slice.start + i, this.slice.ids[i]);
+      });
+    }
   }
 
+  // Draws the slice FIRST chips at once, then CHUNK per frame, so no frame spends more than a few ms on layout
+  // and paint (400 chips at once: 35-75 ms of main thread on a busy machine).
   render(slice) {
     this.slice = slice;
-    const frag = document.createDocumentFragment();
-    for (let i = 0; i < slice.ids.length; i++) {
-      const chip = makeChip(slice.ids[i], slice.strings[i]);
-      chip.dataset.i = String(i);
-      frag.append(chip);
-    }
-    this.box.replaceChildren(frag);
+    const gen = (this.gen = (this.gen || 0) + 1);
+    const make = (from, n) => {
+      const frag = document.createDocumentFragment();
+      for (let i = from; i < Math.min(slice.ids.length, from + n); i++) {
+        const chip = makeChip(slice.ids[i], slice.strings[i]);
+        chip.dataset.i = String(i);
+        frag.append(chip);
+      }
+      return frag;
+    };
+    this.box.replaceChildren(make(0, FIRST));
+    const more = (from) => {
+      if (gen !== this.gen || from >= slice.ids.length) return;
+      this.box.append(make(from, CHUNK));
+      requestAnimationFrame(() => more(from + CHUNK));
+    };
+    requestAnimationFrame(() => more(FIRST));
   }
 
   onHover(e) {
@@ -71,7 +126,7 @@ export class ChipStrip {
     const i = Number(chip.dataset.i);
     const s = this.slice;
     const bytes = s.bytes.subarray(s.offsets[i], s.offsets[i + 1]);
-    this.tip.textContent = `token #${s.start + i} · id ${s.ids[i]} · bytes ${hexBytes(bytes)} · ${JSON.stringify(s.strings[i])}`;
+    this.tip.textContent = `token #${s.start + i} · id ${s.ids[i]} · bytes ${hexBytes(bytes)} · ${JSON.stringify(visibleText(s.strings[i]))}`;
     this.tip.hidden = false;
     const c = this.container.getBoundingClientRect();
     const r = chip.getBoundingClientRect();

@@ -1,6 +1,7 @@
 // Histograms of vector lengths, one row per group, on a shared log-scale x axis, with a
 // vertical reference line (the sinusoidal position vectors' length). Used by the "why √D"
-// card. Canvas, redrawn at most once per frame; hover names the group and the bin.
+// card. Canvas, redrawn at most once per frame; hover names the group and the bin. Narrower
+// than 560 px (phones) the labels move above each strip so the histograms keep the width.
 //
 //   const st = new LengthStrips(el);
 //   st.setData({groups: [{label, lengths: Float32Array}], reference: {value: 5.66, label: 'position rows'}});
@@ -11,7 +12,9 @@ import { OKABE_ITO } from './loss-chart.js';
 const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 const BINS = 60;
 const ROW_H = 46;
-const LEFT = 230;
+const LEFT = 230; // labels left of the histograms...
+const NARROW = 560; // ...unless the chart is narrower than this: then labels go above each strip
+const LABEL_H = 30; // narrow layout: the two label lines above a strip
 
 export class LengthStrips {
   constructor(parent) {
@@ -47,9 +50,14 @@ export class LengthStrips {
 
   draw() {
     if (!this.data) return;
-    const width = Math.max(320, this.root.clientWidth);
+    const width = Math.max(300, this.root.clientWidth);
     const rows = this.data.groups.length;
-    const height = rows * ROW_H + 48;
+    // wide: labels in a 230 px column; narrow (phones): labels above their strip, bars full width
+    const narrow = width < NARROW;
+    const left = narrow ? 8 : LEFT;
+    const rowH = narrow ? ROW_H + LABEL_H : ROW_H;
+    const top = narrow ? 24 : 8; // narrow: the reference line's label gets a line of its own
+    const height = rows * rowH + 40 + top;
     const dpr = window.devicePixelRatio || 1;
     this.canvas.width = Math.round(width * dpr);
     this.canvas.height = Math.round(height * dpr);
@@ -58,31 +66,38 @@ export class LengthStrips {
     const ctx = this.canvas.getContext('2d');
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, width, height);
-    const w = width - LEFT - 16;
-    const x = (v) => LEFT + ((Math.log10(v) - this.lo) / (this.hi - this.lo)) * w;
-    this.geom = { w, rows };
+    const w = width - left - 16;
+    const x = (v) => left + ((Math.log10(v) - this.lo) / (this.hi - this.lo)) * w;
+    this.geom = { w, rows, left, rowH, top };
     ctx.font = FONT;
     this.data.groups.forEach((g, r) => {
-      const y0 = 8 + r * ROW_H;
+      const y0 = top + r * rowH + (narrow ? LABEL_H : 0); // top of the strip
       const h = this.hists[r];
       const max = Math.max(...h);
       ctx.fillStyle = OKABE_ITO[r % OKABE_ITO.length];
       for (let b = 0; b < BINS; b++) {
         const bh = (h[b] / max) * (ROW_H - 12);
-        ctx.fillRect(LEFT + (b / BINS) * w, y0 + ROW_H - 8 - bh, w / BINS - 1, bh);
+        ctx.fillRect(left + (b / BINS) * w, y0 + ROW_H - 8 - bh, Math.max(0.5, w / BINS - 1), bh);
       }
       ctx.fillStyle = '#1d2530';
-      ctx.textAlign = 'right';
       ctx.textBaseline = 'middle';
-      ctx.fillText(g.label, LEFT - 10, y0 + ROW_H / 2 - 6);
-      ctx.fillStyle = '#5b6775';
-      ctx.fillText(`median ${formatNumber(median(g.lengths))}`, LEFT - 10, y0 + ROW_H / 2 + 9);
+      if (narrow) {
+        ctx.textAlign = 'left';
+        ctx.fillText(g.label, left, y0 - LABEL_H + 8);
+        ctx.fillStyle = '#5b6775';
+        ctx.fillText(`median ${formatNumber(median(g.lengths))}`, left, y0 - LABEL_H + 22);
+      } else {
+        ctx.textAlign = 'right';
+        ctx.fillText(g.label, LEFT - 10, y0 + ROW_H / 2 - 6);
+        ctx.fillStyle = '#5b6775';
+        ctx.fillText(`median ${formatNumber(median(g.lengths))}`, LEFT - 10, y0 + ROW_H / 2 + 9);
+      }
     });
-    const axisY = 8 + rows * ROW_H;
+    const axisY = top + rows * rowH;
     ctx.strokeStyle = '#9aa3ad';
     ctx.beginPath();
-    ctx.moveTo(LEFT, axisY);
-    ctx.lineTo(LEFT + w, axisY);
+    ctx.moveTo(left, axisY);
+    ctx.lineTo(left + w, axisY);
     ctx.stroke();
     ctx.fillStyle = '#3b4450';
     ctx.textAlign = 'center';
@@ -95,7 +110,7 @@ export class LengthStrips {
         ctx.fillText(formatNumber(v), x(v), axisY + 6);
       }
     }
-    ctx.fillText('vector length ‖x‖ (log scale)', LEFT + w / 2, axisY + 22);
+    ctx.fillText('vector length ‖x‖ (log scale)', left + w / 2, axisY + 22);
     const ref = this.data.reference;
     ctx.strokeStyle = '#000';
     ctx.setLineDash([4, 3]);
@@ -113,12 +128,13 @@ export class LengthStrips {
     if (!this.geom) return;
     const r = this.canvas.getBoundingClientRect();
     const mx = e.clientX - r.left;
-    const row = Math.floor((e.clientY - r.top - 8) / ROW_H);
-    if (mx < LEFT || row < 0 || row >= this.geom.rows) {
+    const { left, rowH, top } = this.geom;
+    const row = Math.floor((e.clientY - r.top - top) / rowH);
+    if (mx < left || row < 0 || row >= this.geom.rows) {
       this.tip.hidden = true;
       return;
     }
-    const b = Math.min(BINS - 1, Math.floor(((mx - LEFT) / this.geom.w) * BINS));
+    const b = Math.min(BINS - 1, Math.floor(((mx - left) / this.geom.w) * BINS));
     const a = 10 ** (this.lo + (b / BINS) * (this.hi - this.lo));
     const z = 10 ** (this.lo + ((b + 1) / BINS) * (this.hi - this.lo));
     this.tip.textContent = `${this.data.groups[row].label}: ${this.hists[row][b]} rows with length ${formatNumber(a)}–${formatNumber(z)}`;

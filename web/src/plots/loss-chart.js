@@ -6,6 +6,9 @@
 //   const chart = new LossChart(el, {series: ['loss'], logY: false});
 //   chart.setData([steps, losses]);      // arrays of equal length (null = gap)
 //   chart.setLog(true);
+// A series may also be an object: {label, color (index into OKABE_ITO or a CSS colour), dash
+// ([5, 4]), width, points (true: draw the points), value: (v, i) => legend text}; options
+// xLabel ('training step') and xLog2 (a base-2 log x axis, for window lengths).
 import { onNextFrame } from './frame.js';
 import uPlot from 'uplot';
 
@@ -13,9 +16,11 @@ import uPlot from 'uplot';
 export const OKABE_ITO = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#CC79A7', '#56B4E9', '#000000'];
 
 export class LossChart {
-  constructor(parent, { series = ['loss'], logY = false, height = 260, yLabel = 'loss (cross-entropy, nats)' } = {}) {
+  constructor(parent, { series = ['loss'], logY = false, height = 260, yLabel = 'loss (cross-entropy, nats)', xLabel = 'training step', xLog2 = false } = {}) {
     this.parent = parent;
-    this.names = series;
+    this.names = series.map((s) => (typeof s === 'string' ? { label: s } : s));
+    this.xLabel = xLabel;
+    this.xLog2 = xLog2;
     this.logY = logY;
     this.height = height;
     this.yLabel = yLabel;
@@ -37,19 +42,21 @@ export class LossChart {
     const opts = {
       width: this.width(),
       height: this.height,
-      scales: { x: { time: false }, y: this.logY ? { distr: 3, log: 10 } : { auto: true } },
+      scales: { x: this.xLog2 ? { time: false, distr: 3, log: 2 } : { time: false }, y: this.logY ? { distr: 3, log: 10 } : { auto: true } },
       series: [
-        { label: 'step' },
-        ...this.names.map((name, i) => ({
-          label: name,
-          stroke: OKABE_ITO[i % OKABE_ITO.length],
-          width: 1.6,
-          points: { show: false },
-          value: (u, v) => (v === null || v === undefined ? '–' : v.toFixed(4)),
+        { label: this.xLabel },
+        ...this.names.map((s, i) => ({
+          label: s.label,
+          stroke: typeof s.color === 'string' ? s.color : OKABE_ITO[(s.color ?? i) % OKABE_ITO.length],
+          width: s.width ?? 1.6,
+          dash: s.dash,
+          spanGaps: !!s.points,
+          points: { show: !!s.points, size: 6 },
+          value: (u, v, si, idx) => (v === null || v === undefined ? '–' : s.value ? s.value(v, idx) : v.toFixed(4)),
         })),
       ],
       axes: [
-        { label: 'training step', stroke: '#3b4450', grid: { stroke: '#eef0f3' } },
+        { label: this.xLabel, stroke: '#3b4450', grid: { stroke: '#eef0f3' } },
         { label: this.logY ? `${this.yLabel}, log scale` : this.yLabel, stroke: '#3b4450', grid: { stroke: '#eef0f3' }, size: 60 },
       ],
       legend: { live: true },

@@ -1,17 +1,21 @@
 // A 2-D scatter of table rows (a PCA projection) on a canvas: axes with the explained
-// variance, a label on the first `labelled` points that do not collide (the most frequent
-// tokens for word vocabularies), hover shows the nearest point's label and coordinates.
-// Each axis spans the 99th percentile of its |coordinate|, so outliers are clipped. Redraws at most
-// once per frame. It does not compute the projection (the worker's M.pca does).
+// variance, a label on the first `labelled` rows of `order` (the most frequent tokens first;
+// default: row order) that do not collide, hover shows the nearest point's label and
+// coordinates. Each axis spans the 99th percentile of its |coordinate|, so outliers are clipped.
+// With frozen axes (a fixed PCA basis) the view still follows the points, but smoothly: each
+// frame moves its centre and scale a fifth of the way to the new ones, so the cloud and its
+// trails stay in the frame as the vectors grow (word2vec starts at +-0.5/D) without jumping. Redraws at most once
+// per frame. It does not compute the projection (the worker's M.pca does).
 //
 //   const sc = new Scatter(el, {labelled: 30});
-//   sc.setData({points: Float32Array (n*2), labels: [n], explained: [e1, e2]});
+//   sc.setData({points: Float32Array (n*2), labels: [n], explained: [e1, e2], order: Int32Array, frozen});
 import { onNextFrame } from './frame.js';
 import { formatNumber, valueTicks } from './scales.js';
 
 const FONT = '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 const M = { left: 48, right: 12, top: 10, bottom: 40 };
 const MAX_TRAIL = 60; // frames of history per labelled point
+const EASE = 0.2; // frozen axes: the fraction of the way to the new extent per frame
 
 export class Scatter {
   constructor(parent, { labelled = 30, height = 420 } = {}) {
@@ -36,13 +40,27 @@ export class Scatter {
     new ResizeObserver(() => this.schedule()).observe(this.root);
   }
 
-  // data.frozen: the axes are fixed, so the labelled points' past positions are kept as trails.
+  // Rows to label, most important first: data.order, else row order.
+  labelledRows() {
+    const n = this.data.points.length / 2;
+    const order = this.data.order || Array.from({ length: Math.min(n, this.labelled) }, (_, i) => i);
+    return Array.from(order).filter((r) => r < n).slice(0, this.labelled);
+  }
+
+  // data.frozen: the basis is fixed, so the labelled points' past positions are kept as trails.
   setData(data) {
     this.data = data;
-    if (!data.frozen) this.trails = [];
-    else {
-      const n = Math.min(data.points.length / 2, this.labelled);
-      this.trails.push(data.points.slice(0, n * 2));
+    if (!data.frozen) {
+      this.trails = [];
+      this.shown = null;
+    } else {
+      const rows = this.labelledRows();
+      const f = new Float32Array(rows.length * 2);
+      rows.forEach((r, i) => {
+        f[2 * i] = data.points[2 * r];
+        f[2 * i + 1] = data.points[2 * r + 1];
+      });
+      this.trails.push(f);
       if (this.trails.length > MAX_TRAIL) this.trails.shift();
     }
     this.schedule();
@@ -52,25 +70,37 @@ export class Scatter {
     this.trails = [];
   }
 
-  // Half-width of each axis around 0: the 99th percentile of |coordinate| (so a few outliers do
-  // not squeeze the cloud into a corner; points beyond are clipped), padded by 15%.
-  extents() {
-    if (this.data.frozen && this.frozenExtents) return this.frozenExtents;
+  // The view of each axis as [centre, half-width]. Refitted PCA coordinates are centred, so the
+  // centre is 0 and the half-width the 99th percentile of |coordinate| (a few outliers do not
+  // squeeze the cloud into a corner; points beyond are clipped), padded by 15%. On frozen axes
+  // the cloud may drift from 0 (the table's mean moves), so the centre is the middle of the
+  // 0.5th..99.5th percentiles and the half-width half their distance, padded by 15%.
+  targetView() {
     const p = this.data.points;
     const n = p.length / 2;
-    const ax = new Float32Array(n);
-    const ay = new Float32Array(n);
-    for (let i = 0; i < n; i++) {
-      ax[i] = Math.abs(p[2 * i]);
-      ay[i] = Math.abs(p[2 * i + 1]);
+    const frozen = !!this.data.frozen;
+    return [0, 1].map((k) => {
+      const a = new Float32Array(n);
+      for (let i = 0; i < n; i++) a[i] = frozen ? p[2 * i + k] : Math.abs(p[2 * i + k]);
+      a.sort();
+      if (!frozen) return [0, Math.max(1e-6, a[Math.max(0, Math.floor(0.99 * (n - 1)))] * 1.15)];
+      const lo = a[Math.floor(0.005 * (n - 1))];
+      const hi = a[Math.ceil(0.995 * (n - 1))];
+      return [(lo + hi) / 2, Math.max(1e-6, ((hi - lo) / 2) * 1.15)];
+    });
+  }
+
+  // Refitted axes jump to the target; frozen ones ease towards it (and ask for another frame
+  // until they are there), so on-screen motion stays readable as motion in the table.
+  view() {
+    const target = this.targetView();
+    if (!this.data.frozen || !this.shown) {
+      this.shown = target;
+      return target;
     }
-    ax.sort();
-    ay.sort();
-    const q = Math.max(0, Math.floor(0.99 * (n - 1)));
-    const e = [Math.max(1e-6, ax[q] * 1.15), Math.max(1e-6, ay[q] * 1.15)];
-    // frozen axes keep their scale too, so motion on screen is motion in the table
-    this.frozenExtents = this.data.frozen ? e : null;
-    return e;
+    this.shown = this.shown.map((v, k) => v.map((x, j) => x + (target[k][j] - x) * EASE));
+    if (this.shown.some((v, k) => Math.abs(v[0] - target[k][0]) + Math.abs(v[1] - target[k][1]) > 1e-3 * target[k][1])) this.schedule();
+    return this.shown;
   }
 
   draw() {
@@ -86,9 +116,9 @@ export class Scatter {
     ctx.clearRect(0, 0, width, this.height);
     const w = width - M.left - M.right;
     const h = this.height - M.top - M.bottom;
-    const [ex, ey] = this.extents();
-    const sx = (v) => M.left + ((v + ex) / (2 * ex)) * w;
-    const sy = (v) => M.top + ((ey - v) / (2 * ey)) * h;
+    const [[cx, ex], [cy, ey]] = this.view();
+    const sx = (v) => M.left + ((v - cx + ex) / (2 * ex)) * w;
+    const sy = (v) => M.top + ((ey - v + cy) / (2 * ey)) * h;
     this.map = { sx, sy };
     ctx.strokeStyle = '#9aa3ad';
     ctx.strokeRect(M.left - 0.5, M.top - 0.5, w + 1, h + 1);
@@ -97,7 +127,7 @@ export class Scatter {
     ctx.strokeStyle = '#eef0f3';
     ctx.textAlign = 'center';
     ctx.textBaseline = 'top';
-    for (const t of valueTicks(-ex, ex, 6)) {
+    for (const t of valueTicks(cx - ex, cx + ex, 6)) {
       ctx.beginPath();
       ctx.moveTo(sx(t), M.top);
       ctx.lineTo(sx(t), M.top + h);
@@ -106,7 +136,7 @@ export class Scatter {
     }
     ctx.textAlign = 'right';
     ctx.textBaseline = 'middle';
-    for (const t of valueTicks(-ey, ey, 6)) {
+    for (const t of valueTicks(cy - ey, cy + ey, 6)) {
       ctx.beginPath();
       ctx.moveTo(M.left, sy(t));
       ctx.lineTo(M.left + w, sy(t));
@@ -125,6 +155,9 @@ export class Scatter {
     ctx.restore();
     const p = this.data.points;
     const n = p.length / 2;
+    let inside = 0;
+    for (let i = 0; i < n; i++) if (Math.abs(p[2 * i] - cx) <= ex && Math.abs(p[2 * i + 1] - cy) <= ey) inside++;
+    this.root.dataset.inView = String(n ? inside / n : 1); // for the browser tests
     ctx.save();
     ctx.beginPath();
     ctx.rect(M.left, M.top, w, h);
@@ -142,11 +175,12 @@ export class Scatter {
         ctx.stroke();
       }
     }
-    // labels for the first rows, skipping any that would overlap one already placed
+    // labels for the first rows of the order, skipping any that would overlap one already placed
     ctx.textAlign = 'left';
     ctx.textBaseline = 'bottom';
     const placed = [];
-    for (let i = 0; i < Math.min(n, this.labelled); i++) {
+    const shownRows = [];
+    for (const i of this.labelledRows()) {
       const x = sx(p[2 * i]);
       const y = sy(p[2 * i + 1]);
       ctx.fillStyle = '#D55E00';
@@ -155,12 +189,14 @@ export class Scatter {
       const box = { x0: x + 3, y0: y - 15, x1: x + 5 + ctx.measureText(text).width, y1: y - 1 };
       if (placed.some((b) => box.x0 < b.x1 && b.x0 < box.x1 && box.y0 < b.y1 && b.y0 < box.y1)) continue;
       placed.push(box);
+      shownRows.push(i);
       ctx.fillStyle = 'rgba(255, 255, 255, 0.75)';
       ctx.fillRect(box.x0 - 1, box.y0 + 1, box.x1 - box.x0, box.y1 - box.y0);
       ctx.fillStyle = '#1d2530';
       ctx.fillText(text, x + 4, y - 2);
     }
     ctx.restore();
+    this.root.dataset.labelled = JSON.stringify(shownRows); // for the browser tests
   }
 
   onHover(e) {

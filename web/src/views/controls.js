@@ -6,6 +6,10 @@
 //
 //   const controls = new Controls(document.getElementById('controls'), (key, value) => ...);
 //   controls.fill(state); controls.setError('D', 'Embedding: ...'); controls.clearErrors(['V', 'D']);
+//
+// On small screens (style.css, max-width 820px) the form is a drawer: the button with
+// aria-controls="<form id>" opens and closes it (aria-expanded) and says how many fields show
+// an error while it is closed.
 import { paramSpec } from '../state.js';
 
 const DEBOUNCE_MS = 180;
@@ -37,6 +41,24 @@ export class Controls {
     this.timers = new Map();
     for (const field of form.querySelectorAll('.field')) this.bind(field);
     form.addEventListener('submit', (e) => e.preventDefault());
+    this.drawer = form.id ? document.querySelector(`button[aria-controls="${form.id}"]`) : null;
+    if (this.drawer) this.drawer.addEventListener('click', () => this.openDrawer(this.drawer.getAttribute('aria-expanded') !== 'true'));
+  }
+
+  // Opens (true) or closes the settings drawer of small screens; on wide screens it is always open.
+  openDrawer(open) {
+    if (!this.drawer) return;
+    this.drawer.setAttribute('aria-expanded', String(open));
+    this.drawer.closest('.panel').classList.toggle('open', open);
+    this.updateDrawer();
+  }
+
+  // The drawer button: "Settings", or "Settings · 1 error" when a visible field shows one.
+  updateDrawer() {
+    if (!this.drawer) return;
+    const n = [...this.form.querySelectorAll('.field.has-error')].filter((f) => !f.closest('[hidden]')).length;
+    this.drawer.textContent = n ? `Settings · ${n} error${n > 1 ? 's' : ''}` : 'Settings';
+    this.drawer.classList.toggle('has-error', n > 0);
   }
 
   // Listens to one .field (also for fields added later, such as the positional parameters).
@@ -98,6 +120,7 @@ export class Controls {
     if (!field) return;
     field.querySelector('.field-error').textContent = message;
     field.classList.toggle('has-error', !!message);
+    this.updateDrawer();
   }
 
   // The visible name of a field ("T", "width", "learning rate") for messages; the key if none.
@@ -119,10 +142,12 @@ export class Controls {
     }
   }
 
-  // Shows only the controls that matter for a view (data-views="table positions" on a group).
+  // Shows only the controls that matter for a view (data-views="table positions" on a group or
+  // on a field: the BPE view has no use for the tokenizer and lower-case fields of its group).
   showGroupsFor(view) {
-    for (const g of this.form.querySelectorAll('.group[data-views]')) {
+    for (const g of this.form.querySelectorAll('.group[data-views], .field[data-views]')) {
       g.hidden = !g.dataset.views.split(' ').includes(view);
     }
+    this.updateDrawer();
   }
 }

@@ -3,30 +3,52 @@
 // x W) with a bit-for-bit check. Draws what the worker's 'table' reply contains (see
 // engine/table-handler.js); it does not talk to the engine itself.
 //
-//   const view = new TableView(document.getElementById('view-table'), {onPick: (row) => ...});
+// When V is the vocabulary size of the text settings' tokenizer (50,257 for GPT-2), rows are
+// tokens: the hover, the window title and the lookup card name each row's token string
+// (asked of the worker through `labels`, after the plot is drawn).
+//
+//   const view = new TableView(document.getElementById('view-table'), {onPick: (row) => ..., labels: (V, ids) => Promise<[text] | null>});
 //   view.render(reply, state);   // reply of engine.request('table', TableView.payload(state))
 //   view.setStale('...')         // an error kept the last good plot: say so
+//   clampTok(state)              // V lowered below the picked token: state.tok = V - 1, returns {from, to} (else null)
+//   view.noteClamp({from, to}, V)
 import { Heatmap } from '../plots/heatmap.js';
 import { Legend } from '../plots/legend.js';
 import { colorDomain, colormap, formatNumber, makeLut } from '../plots/scales.js';
+import { visibleText } from '../plots/chips.js';
 
 const MAX_LISTED_DIMS = 256;
 
 export const TABLE_KEYS = ['seed', 'V', 'D', 'pad', 'scale', 'tok'];
+
+// The picked token must be a row of the table: V lowered to V' <= tok moves it to V' - 1.
+// state (mutated) -> {from, to} | null. V that is not a positive integer is left to the engine's message.
+export function clampTok(state) {
+  const V = state.V;
+  if (!Number.isSafeInteger(V) || V < 1 || !Number.isSafeInteger(state.tok) || state.tok < V) return null;
+  const from = state.tok;
+  state.tok = V - 1;
+  return { from, to: state.tok };
+}
 
 export class TableView {
   static payload(state) {
     return { seed: state.seed, V: state.V, D: state.D, pad: state.pad, scale: state.scale, tok: state.tok, maxRows: 600, maxCols: 512 };
   }
 
-  constructor(root, { onPick }) {
+  constructor(root, { onPick, labels = null }) {
     this.root = root;
+    this.labels = labels;
+    this.names = new Map(); // row -> token string, when V is a tokenizer's vocabulary
+    const tip = (c) => `token ${c.row}${this.nameOf(c.row)}, dim ${c.col}: ${formatNumber(c.value)}  (click to pick)`;
     const $ = (id) => root.querySelector(`#${id}`);
     this.el = {
       shape: $('table-shape'),
       stale: $('table-stale'),
+      tokNote: $('tok-note'),
       caption: $('table-caption'),
       tokLabel: $('tok-label'),
+      rowsNote: $('table-rows-note'),
       identical: $('identical'),
       snippet: $('torch-snippet'),
       rows: $('row-values').querySelector('tbody'),
@@ -36,7 +58,7 @@ export class TableView {
       xLabel: 'dimension (0 … D-1)',
       yLabel: 'token id',
       onPick,
-      formatTip: (c) => `token ${c.row}, dim ${c.col}: ${formatNumber(c.value)}  (click to pick)`,
+      formatTip: tip,
     });
     this.legend = new Legend($('table-legend'), { caption: 'weight value' });
     this.aroundBlock = $('around-block');
@@ -47,9 +69,10 @@ export class TableView {
       maxHeight: 300,
       minHeight: 160,
       onPick,
-      formatTip: (c) => `token ${c.row}, dim ${c.col}: ${formatNumber(c.value)}  (click to pick)`,
+      formatTip: tip,
     });
     this.last = null;
+    this.clampNote = null; // {from, to, V}: shown until the picked token changes
   }
 
   setStale(text) {
@@ -57,8 +80,45 @@ export class TableView {
     this.el.stale.hidden = !text;
   }
 
+  nameOf(row) {
+    return this.names.has(row) ? ` ${JSON.stringify(visibleText(this.names.get(row)))}` : '';
+  }
+
+  // V lowered below the picked token: say where it moved (quietly, under the card title).
+  noteClamp(c, V) {
+    this.clampNote = c ? { ...c, V } : null;
+  }
+
+  // Token strings of the drawn rows, when V is the vocabulary of the text settings' tokenizer.
+  async fetchNames(r) {
+    const ids = [...r.grid.rowIndex, ...(r.around ? r.around.rowIndex : []), r.tok];
+    let labels = null;
+    try {
+      labels = this.labels ? await this.labels(r.V, ids) : null;
+    } catch {
+      labels = null; // names are a bonus: the plot stands without them
+    }
+    if (this.last !== r) return;
+    this.names = new Map();
+    if (labels) ids.forEach((id, i) => this.names.set(id, labels[i]));
+    this.namesV = r.V;
+    this.root.dataset.rowNames = labels ? 'tokens' : 'ids';
+    this.renderNames(r);
+  }
+
+  renderNames(r) {
+    const named = this.names.size > 0;
+    this.el.tokLabel.textContent = `${r.tok}${this.nameOf(r.tok)}`;
+    if (r.around) {
+      const a = r.around;
+      this.aroundTitle.textContent = `every row from ${a.rowOffset} to ${a.rowOffset + a.totalRows - 1}, around token ${r.tok}${this.nameOf(r.tok)}: no rows skipped, same columns and colours as above`;
+    }
+    this.el.rowsNote.textContent = named ? `V = ${r.V.toLocaleString('en')} is the vocabulary of the text view's tokenizer: each row is a token (hover names it).` : '';
+  }
+
   render(r, state) {
     this.last = r;
+    if (this.namesV !== r.V) this.names = new Map();
     this.root.dataset.checksum = r.checksum;
     this.root.dataset.renders = String(Number(this.root.dataset.renders || 0) + 1);
     const cm = colormap(state.cmap);
@@ -84,6 +144,11 @@ export class TableView {
       `Drawn by the engine in ${formatNumber(r.drawMs)} ms; fingerprint of all ${r.V * r.D} values (FNV-1a of the float32 bytes): ${r.checksum}.` +
       (r.paddingIdx !== null ? ` Row ${r.paddingIdx} is padding_idx: all zeros.` : '');
     this.renderRow(r, state);
+    const c = this.clampNote;
+    this.el.tokNote.hidden = !c || c.to !== r.tok;
+    if (c && c.to === r.tok) this.el.tokNote.textContent = `picked token moved from ${c.from} to ${c.to}: V = ${c.V} has rows 0 to ${c.V - 1}.`;
+    this.renderNames(r);
+    this.fetchNames(r);
   }
 
   renderRow(r, state) {

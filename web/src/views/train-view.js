@@ -16,9 +16,11 @@ import { Scatter } from '../plots/scatter.js';
 import { visibleText } from '../plots/chips.js';
 import { colorDomain, formatNumber, makeLut } from '../plots/scales.js';
 import { summarize } from '../arrays.js';
+import { CompareView } from './compare-view.js';
 
 export const TRAIN_KEYS = ['corpus', 'enc', 'lower', 'bpeV', 'model', 'pos', 'tD', 'ctx', 'tB', 'opt', 'lr', 'alpha', 'win', 'minc', 'ep', 'seed'];
 const TRAIN_PAYLOAD_KEYS = TRAIN_KEYS;
+const RATE_WINDOW_MS = 2000; // tokens / s: the average over this much wall time
 
 const MODEL_TEXT = {
   next: 'Next-token model: token embedding (+ position) → one causal self-attention head with a residual → linear head → softmax cross-entropy, trained on sliding windows of the text.',
@@ -39,7 +41,7 @@ export class TrainView {
     this.el = {
       stale: $('train-stale'), model: $('train-model'), estimate: $('train-estimate'), readout: $('train-readout'),
       play: $('train-play'), step: $('train-step'), reset: $('train-reset'), message: $('train-message'),
-      logy: $('train-logy'), posCard: $('train-pos-card'), cmpBtn: $('train-compare'), cmpNote: $('compare-note'),
+      logy: $('train-logy'), posCard: $('train-pos-card'),
       tableNote: $('train-table-note'),
     };
     this.chart = new LossChart($('train-loss'), { series: ['loss'] });
@@ -49,7 +51,7 @@ export class TrainView {
     this.learnedSim = new Heatmap($('train-pos-learned'), { xLabel: 'position n', yLabel: 'position m', square: true, maxHeight: 260 });
     this.sinSim = new Heatmap($('train-pos-sin'), { xLabel: 'position n', yLabel: 'position m', square: true, maxHeight: 260 });
     this.kinds = []; // the engine's positional kinds (setKinds)
-    this.compare = null; // one curve per kind, made by setKinds
+    this.compare = new CompareView(root, engine, { onError });
     this.scatter = new Scatter($('train-map'), { labelled: 30 });
     this.mapNote = $('map-note');
     this.freeze = $('map-freeze');
@@ -67,7 +69,6 @@ export class TrainView {
     this.el.play.addEventListener('click', () => (this.playing ? this.pause() : this.play()));
     this.el.step.addEventListener('click', () => this.stepOnce());
     this.el.reset.addEventListener('click', () => this.reset());
-    this.el.cmpBtn.addEventListener('click', () => this.runCompare());
     $('export-vectors').addEventListener('click', () => this.download('vectors'));
     $('export-metadata').addEventListener('click', () => this.download('metadata'));
     this.exportNote = $('export-note');
@@ -81,10 +82,7 @@ export class TrainView {
   // kinds: M.positionalKinds(), from the worker's ready message.
   setKinds(kinds) {
     this.kinds = kinds;
-    this.compare = new LossChart(this.root.querySelector('#compare-loss'), { series: kinds.map((k) => k.name) });
-    this.root.querySelector('#compare-intro').textContent =
-      `Trains the next-token model once per encoding (${kinds.map((k) => k.label).join(', ')}) on the same text with the same seed and plots the ${kinds.length} loss curves. ` +
-      'Without any position signal the attention head cannot tell word order, which shows most clearly on character-level text.';
+    this.compare.setKinds(kinds);
   }
 
   setStale(text) {
@@ -103,13 +101,15 @@ export class TrainView {
     this.last = { ...r, tableRowIndex: r.table.rowIndex };
     this.labels = r.labels;
     this.rawRowLabels = r.rowLabels || [];
+    this.rowOrder = r.rowOrder || null;
     this.rowLabels = this.rawRowLabels.map(visibleText);
     this.steps = [];
     this.losses = [];
     this.root.dataset.steps = '0';
     this.chart.setLog(state.logy);
     this.chart.setData([[], []]);
-    if (this.compare) this.compare.setLog(state.logy);
+    this.compare.setLog(state.logy);
+    this.compare.setState(state);
     const s = r.settings;
     this.el.model.textContent = MODEL_TEXT[state.model];
     const e = r.estimate;
@@ -123,14 +123,16 @@ export class TrainView {
     const kind = this.kinds.find((k) => k.name === state.pos);
     this.el.posCard.hidden = !(state.model === 'next' && kind && kind.trainable && kind.provides === 'additive');
     this.root.querySelector('#compare-card').hidden = state.model !== 'next'; // positions belong to the next-token model
+    this.root.querySelector('#extrapolation-card').hidden = state.model !== 'next' || !this.compare.last;
     this.el.tableNote.textContent = state.model === 'next' ? 'token embedding table (input), one row per token of the text' : 'word2vec input vectors (wv), one row per word kept by min_count';
     this.drawTables(r);
     this.freeze.checked = false;
     this.scatter.clearTrails();
     this.drawMap(r.map, 0);
+    this.lastRate = null;
     this.readout(null);
     if (!this.el.posCard.hidden) {
-      const sin = await this.engine.request('positions', { seed: state.seed, T: state.ctx, D: state.tD % 2 ? state.tD + 1 : state.tD, sim: 'cos', maxSide: 256 });
+      const sin = await this.engine.request('positions', { seed: state.seed, T: state.ctx, D: state.tD % 2 ? state.tD + 1 : state.tD, sim: 'cos', maxSide: 256, distanceCheck: false });
       this.drawSim(this.sinSim, sin.kinds[0].similarity);
     }
     this.root.dataset.renders = String(Number(this.root.dataset.renders || 0) + 1);
@@ -141,11 +143,13 @@ export class TrainView {
       this.mapNote.textContent = 'No map: PCA needs a table at least 2 wide with 3 rows.';
       return;
     }
-    this.scatter.setData({ points: map.points, labels: this.rowLabels, explained: map.explained, frozen: map.frozen });
+    this.scatter.setData({ points: map.points, labels: this.rowLabels, explained: map.explained, frozen: map.frozen, order: this.rowOrder });
     this.mapNote.textContent =
-      `Each dot is one row of the table projected on its two main directions of variation (PCA by the engine, ` +
-      (map.frozen ? 'axes frozen: the trails show how the labelled rows moved). ' : 'refitted every 250 ms while training, signs kept from the previous frame). ') +
-      `Labelled: the first 30 rows${this.state.model === 'next' ? '' : ' (the most frequent words)'} where they do not overlap; each axis spans 99% of the points. Step ${step}.`;
+      'Each dot is one row of the table projected on its two main directions of variation (PCA by the engine, ' +
+      (map.frozen
+        ? 'axes frozen: the PCA basis stays fixed, so motion is motion in the table, while the view follows the cloud smoothly, its centre and its scale, so the points and the trails of the labelled rows stay in the frame as the vectors grow). '
+        : 'refitted every 250 ms while training, signs kept from the previous frame). ') +
+      `Labelled: the 30 most frequent ${this.state.model === 'next' ? 'tokens of the text' : 'words'} where they do not overlap; each axis spans 99% of the points. Step ${step}.`;
   }
 
   drawSim(hm, grid) {
@@ -161,11 +165,37 @@ export class TrainView {
     if (r.positions) this.drawSim(this.learnedSim, r.positions);
   }
 
-  readout(stats) {
+  // Throughput over wall time: (tokens, steps) counted as replies arrive, averaged over the last
+  // RATE_WINDOW_MS while playing (one step timed alone overstates it: it leaves out the time
+  // between slices, the copies and the drawing). -> {tokensPerSecond, msPerStep} | null
+  rate(slice) {
+    const now = performance.now();
+    const w = this.rateWindow;
+    const last = w[w.length - 1];
+    w.push({ t: now, tokens: last.tokens + slice.tokens, steps: last.steps + slice.steps });
+    while (w.length > 2 && now - w[1].t >= RATE_WINDOW_MS) w.shift();
+    const first = w[0];
+    const dt = now - first.t;
+    if (dt <= 0) return null;
+    return { tokensPerSecond: ((w[w.length - 1].tokens - first.tokens) * 1000) / dt, msPerStep: dt / (w[w.length - 1].steps - first.steps) };
+  }
+
+  readout(stats, rate) {
+    const perS = this.state.model === 'next' ? 'tokens / s' : 'effective words / s';
+    let eta = '–';
+    if (stats && rate) {
+      const total = this.last && this.last.estimate && this.last.estimate.totalSteps;
+      eta = total
+        ? `${formatNumber(Math.max(0, total - stats.totalSteps) * rate.msPerStep / 1000)} s left`
+        : `${formatNumber(rate.msPerStep)} s per 1,000 steps`;
+    }
     const items = stats
-      ? [['step', `${stats.totalSteps}`], ['loss', stats.lastLoss.toFixed(4)], [this.state.model === 'next' ? 'tokens / s' : 'effective words / s', Math.round(stats.tokensPerSecond).toLocaleString('en')], ['learning rate', formatNumber(stats.learningRate)]]
-      : [['step', '0'], ['loss', '–'], ['tokens / s', '–'], ['learning rate', '–']];
+      ? [['step', `${stats.totalSteps}`], ['loss', stats.lastLoss.toFixed(4)],
+        [perS, rate ? Math.round(rate.tokensPerSecond).toLocaleString('en') : '–'], [stats.finished ? 'finished' : 'time', stats.finished ? '–' : eta],
+        ['learning rate', formatNumber(stats.learningRate)]]
+      : [['step', '0'], ['loss', '–'], [perS, '–'], ['time', '–'], ['learning rate', '–']];
     renderStatList(this.el.readout, items);
+    if (rate) this.root.dataset.tokensPerSecond = String(rate.tokensPerSecond);
   }
 
   consume(r) {
@@ -174,7 +204,9 @@ export class TrainView {
       this.losses.push(y);
     }
     this.chart.setData([this.steps, this.losses]);
-    this.readout(r.stats);
+    const rate = r.slice && this.playing ? this.rate(r.slice) : null;
+    if (rate) this.lastRate = rate; // a slice that lands after a pause keeps the last rate
+    this.readout(r.stats, rate || this.lastRate);
     this.drawTables(r);
     if (r.map) this.drawMap(r.map, r.stats.totalSteps);
     this.root.dataset.steps = String(r.stats.totalSteps);
@@ -202,6 +234,7 @@ export class TrainView {
   async play() {
     if (!this.last || this.playing) return;
     this.playing = true;
+    this.rateWindow = [{ t: performance.now(), tokens: 0, steps: 0 }];
     this.el.play.textContent = '❚❚ Pause';
     while (this.playing && (await this.request({ budgetMs: 40 }))) {
       await new Promise((res) => requestAnimationFrame(res));
@@ -223,47 +256,9 @@ export class TrainView {
     this.pause();
     try {
       const r = await this.engine.request('trainReset', {});
-      await this.render({ ...r, labels: this.labels, rowLabels: this.rawRowLabels }, this.state);
+      await this.render({ ...r, labels: this.labels, rowLabels: this.rawRowLabels, rowOrder: this.rowOrder }, this.state);
     } catch (err) {
       this.el.message.textContent = err.message;
-    }
-  }
-
-  // One request per encoding, so the curves appear one by one and the note shows progress.
-  async runCompare() {
-    this.pause();
-    this.el.cmpBtn.disabled = true;
-    const kinds = this.kinds.map((k) => k.name);
-    const steps = this.state.cmp;
-    const payload = { ...TrainView.payload(this.state), steps };
-    const curves = {};
-    const held = {};
-    let heldOutTokens = 0;
-    let ms = 0;
-    const est = this.last && this.last.estimate ? ` (≈ ${formatNumber((kinds.length * steps * this.last.estimate.msPerStep) / 1000)} s in all)` : '';
-    try {
-      for (const [i, k] of kinds.entries()) {
-        this.el.cmpNote.textContent = `training ${i + 1} of ${kinds.length} (${k}), ${steps} steps each, in the worker${est}…`;
-        const r = await this.engine.request('trainCompare', { ...payload, kinds: [k] }, { steps: 'cmp' });
-        curves[k] = r.curves[k];
-        held[k] = r.heldOutLoss[k];
-        heldOutTokens = r.heldOutTokens;
-        ms += r.ms;
-        const xs = curves[kinds[0]].map((p) => p[0]);
-        this.root.querySelector('#compare-loss').hidden = false;
-        this.compare.setData([xs, ...kinds.map((kk) => (curves[kk] ? curves[kk].map((p) => p[1]) : xs.map(() => null)))]);
-      }
-      const text = kinds.map((k) => `${k} ${held[k] === null ? '–' : held[k].toFixed(3)}`).join(', ');
-      const best = kinds.filter((k) => held[k] !== null).sort((a, b) => held[a] - held[b])[0];
-      this.el.cmpNote.textContent =
-        `Held-out loss (last 10% of the text, ${heldOutTokens.toLocaleString('en')} tokens, not trained on) after ${steps} steps: ${text}` +
-        `${best ? `; lowest: ${best}` : ''}. ${formatNumber(ms / 1000)} s in the worker.`;
-      this.root.dataset.compared = '1';
-    } catch (err) {
-      this.el.cmpNote.textContent = err.message; // where the chart would be
-      this.onError(err);
-    } finally {
-      this.el.cmpBtn.disabled = false;
     }
   }
 
@@ -287,9 +282,10 @@ export class TrainView {
     }
   }
 
-  // A setting that needs no new run (compare steps).
+  // A setting that needs no new run (the compare card's text, tokenizer and steps).
   setting(key, value) {
     if (this.state) this.state[key] = value;
+    this.compare.setState(this.state);
   }
 
   // Saves the current table as vectors.tsv / metadata.tsv (Embedding Projector files).
@@ -311,7 +307,7 @@ export class TrainView {
   recolor(state) {
     this.state = { ...this.state, cmap: state.cmap, logy: state.logy };
     this.chart.setLog(state.logy);
-    if (this.compare) this.compare.setLog(state.logy);
+    this.compare.setLog(state.logy);
     this.chart.setData([this.steps || [], this.losses || []]);
   }
 }

@@ -2,10 +2,13 @@
 // builds them: window k starts at k * stride, its input is ids[s : s + L] and its target the
 // same span shifted by one. Shows the counts with the formula, a strip where each window's
 // input and target cells line up under the tokens, and the (input, target) pairs.
+// Batches: window k belongs to batch floor(k / B); with drop_last the windows after the last
+// full batch (k >= numBatches * B) are cut but never trained on, and are drawn as dropped
+// (grey, hatched, "dropped" in the batch column), not hidden.
 // Uses the ids of the text view's tokenizer (the worker keeps them).
 //
 //   view.render(windowsReply, state)   // reply of engine.request('windows', WindowsView.payload(state))
-import { makeChip } from '../plots/chips.js';
+import { makeChip, visibleText } from '../plots/chips.js';
 
 export const WINDOWS_KEYS = ['corpus', 'enc', 'lower', 'bpeV', 'L', 'stride', 'B'];
 const SHOWN_WINDOWS = 6;
@@ -63,9 +66,17 @@ export class WindowsView {
     const { L, stride, B } = state;
     const N = r.tokens;
     const formula = N > L ? `⌊(${N} − ${L} − 1) / ${stride}⌋ + 1 = ${Math.floor((N - L - 1) / stride) + 1}` : `0 (needs more than ${L} tokens)`;
+    const dropped = r.numSamples - r.used;
+    const grouping = r.numBatches
+      ? `Batch b holds windows ${B}·b to ${B}·b + ${B - 1}. `
+      : '';
+    const drop = dropped > 0
+      ? `drop_last=True drops the last ${dropped.toLocaleString('en')} window${dropped > 1 ? 's' : ''} (${r.used}${dropped > 1 ? `–${r.numSamples - 1}` : ''}), which do not fill a batch of ${B}. `
+      : r.numSamples ? 'Every window is in a full batch: drop_last drops nothing. ' : '';
     this.el.summary.textContent =
       `${N.toLocaleString('en')} tokens → ${r.numSamples.toLocaleString('en')} windows of ${L} (formula: ${formula}), ` +
       `${r.numBatches.toLocaleString('en')} batches of ${B} (drop_last), ${r.inputTokens.toLocaleString('en')} input tokens seen per epoch. ` +
+      grouping + drop +
       (stride < L ? `stride ${stride} < max_length ${L}: windows overlap by ${L - stride} tokens.`
         : stride > L ? `stride ${stride} > max_length ${L}: ${stride - L} tokens between windows are never inputs.`
           : 'stride = max_length: windows tile the text without overlap.');
@@ -87,23 +98,31 @@ export class WindowsView {
     const width = Math.min(MAX_STRIP, last + 1);
     const grid = this.el.strip;
     grid.replaceChildren();
-    grid.style.gridTemplateColumns = `7.5em repeat(${width}, minmax(3.2em, 1fr))`;
-    grid.append(cell('position', 'win-label'));
+    grid.style.gridTemplateColumns = `6em 7.5em repeat(${width}, minmax(3.2em, 1fr))`;
+    grid.append(cell('batch', 'win-batch head'), cell('position', 'win-label'));
     for (let p = from; p < from + width; p++) grid.append(cell(String(p), 'win-pos'));
-    grid.append(cell('token', 'win-label'));
+    grid.append(cell('', 'win-batch'), cell('token', 'win-label'));
     for (let p = from; p < from + width; p++) {
       const holder = document.createElement('div');
       holder.className = 'win-tok';
       if (byPos.has(p)) holder.append(makeChip(byPos.get(p), r.strings[byPos.get(p)]));
       grid.append(holder);
     }
+    let prevBatch;
     for (const w of r.windows) {
+      // the batch column names a batch on its first window's input row; dropped windows say so on each
+      const dropped = w.batch === null;
+      const group = dropped ? 'dropped' : `batch-${w.batch % 2 ? 'odd' : 'even'}`;
+      const batchText = dropped ? 'dropped' : w.batch !== prevBatch ? `batch ${w.batch}` : '';
+      prevBatch = w.batch;
       // subtle: rows span the strip's columns [from, from + width); a window covers [start, start + L).
       for (const [kind, start] of [['input', w.start], ['target', w.start + 1]]) {
-        grid.append(cell(`${kind} ${w.index}`, `win-label ${kind}`));
+        const b = cell(kind === 'input' ? batchText : '', `win-batch ${group}${kind === 'input' && batchText ? ' first' : ''}`);
+        if (kind === 'input') b.title = dropped ? `window ${w.index} is not in any batch (drop_last=True)` : `window ${w.index} is row ${w.index % this.state.B} of batch ${w.batch}`;
+        grid.append(b, cell(`${kind} ${w.index}`, `win-label ${kind}${dropped ? ' dropped' : ''}`));
         for (let p = from; p < from + width; p++) {
           const inside = p >= start && p < start + L;
-          grid.append(cell(inside ? (kind === 'input' ? 'x' : 'y') : '', inside ? `win-cell ${kind}` : 'win-cell'));
+          grid.append(cell(inside ? (kind === 'input' ? 'x' : 'y') : '', inside ? `win-cell ${kind}${dropped ? ' dropped' : ''}` : 'win-cell'));
         }
       }
     }
@@ -114,15 +133,17 @@ export class WindowsView {
     body.replaceChildren();
     // the worker sends the first ids of a long window only: '…' marks the rest
     const more = (ids) => (ids.length < this.state.L ? ' …' : '');
-    const show = (ids) => Array.from(ids, (id) => JSON.stringify(r.strings[id])).join(' ') + more(ids);
+    const show = (ids) => Array.from(ids, (id) => JSON.stringify(visibleText(r.strings[id]))).join(' ') + more(ids);
     const list = (ids) => `[${Array.from(ids).join(', ')}${more(ids) ? ', …' : ''}]`;
     for (const w of r.windows) {
       const tr = document.createElement('tr');
-      for (const text of [String(w.index), String(w.start), list(w.inputs), list(w.targets), show(w.inputs), show(w.targets)]) {
+      const batch = w.batch === null ? 'dropped (drop_last)' : String(w.batch);
+      for (const text of [String(w.index), String(w.start), list(w.inputs), list(w.targets), show(w.inputs), show(w.targets), batch]) {
         const td = document.createElement('td');
         td.textContent = text;
         tr.append(td);
       }
+      if (w.batch === null) tr.className = 'dropped';
       body.append(tr);
     }
   }
