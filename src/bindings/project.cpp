@@ -35,7 +35,7 @@ val pca_js(val table, double rows, double dim, double k, val ids, val previous) 
     out.set("components", copy_out(r.components));
     out.set("explained", copy_out(r.explained));
     out.set("variance", copy_out(r.variance));
-    out.set("solver", std::string(r.solver == PcaSolver::Krylov ? "krylov" : "exact"));
+    out.set("solver", std::string(pca_solver_name(r.solver)));
     return out;
   });
 }

@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "bench/bench.hpp"
+#include "bench/bench_table.hpp"
 #include "cli/commands.hpp"
 
 namespace embedlab::cli {
@@ -21,7 +22,25 @@ int cmd_bench_lookup(Args& a, std::ostream& out) {
   return 0;
 }
 
+int cmd_bench_table(Args& a, std::ostream& out) {
+  const int64_t rows = a.integer_or("rows", 50257, 2, INT32_MAX);
+  const int64_t dim = a.integer_or("dim", 768, 4, 65536);
+  const int reps = static_cast<int>(a.integer_or("reps", 7, 1, 1000));
+  a.finish();
+  out << to_json(bench_table(rows, dim, reps)) << "\n";
+  return 0;
+}
+
 }  // namespace
+
+const CommandSpec kBenchTable{
+    "bench table",
+    "Times a top-10 cosine query and PCA to 3 components on a resident (rows, dim) table: JSON figures.",
+    {{"rows", "50257", "rows (default GPT-2's vocabulary)"},
+     {"dim", "768", "columns (default GPT-2's width)"},
+     {"reps", "R", "timed neighbour queries (default 7)"}},
+    {},
+    cmd_bench_table};
 
 const CommandSpec kBenchLookup{
     "bench lookup",

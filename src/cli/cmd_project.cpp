@@ -1,5 +1,7 @@
-// embedlab neighbours | analogy | pca: inspect a trained table (the .npy `embedlab train --out`
-// writes, optionally with the metadata.tsv `--out-tsv` writes for labels).
+// embedlab neighbours | analogy | pca: inspect a table: the .npy `embedlab train --out` writes
+// (optionally with the metadata.tsv `--out-tsv` writes for labels), or any format
+// io/table_import.hpp reads, PATH:TENSOR picking a safetensors tensor; word2vec and GloVe files
+// bring their words as labels (--vocab replaces them).
 //
 // neighbours --table T.npy (--id N | --word W) [--vocab metadata.tsv] [--k 10] [--metric cosine|euclidean]
 //   -> {"metric":"cosine","query":{"id":N,"label":W},"neighbours":[{"id","score","label"},...]}
@@ -17,6 +19,7 @@
 #include "core/file.hpp"
 #include "project/neighbours.hpp"
 #include "project/pca.hpp"
+#include "io/table_import.hpp"
 #include "io/table_readers.hpp"
 
 namespace embedlab::cli {
@@ -24,18 +27,14 @@ namespace embedlab::cli {
 namespace {
 
 struct Loaded {
-  NpyTable table;
-  std::vector<std::string> labels;  // empty without --vocab
+  ImportedTable table;
+  std::vector<std::string> labels;  // --vocab's, else the file's own (word2vec, GloVe), else empty
 };
-
-NpyTable load_table(Args& a) {
-  const std::string path = a.text("table");
-  return parse_npy(read_file("--table", path), "--table " + path);
-}
 
 Loaded load(Args& a, const char* where) {
   Loaded l;
-  l.table = load_table(a);
+  l.table = load_table_arg(a.text("table"));
+  l.labels = l.table.labels;
   if (a.has("vocab")) {
     const std::string vocab = a.text("vocab");
     l.labels = parse_labels(read_file("--vocab", vocab));
@@ -87,7 +86,7 @@ int cmd_neighbours(Args& a, std::ostream& out) {
   if (a.has("id") == a.has("word")) fail("neighbours", "give the query as --id N or as --word W (with --vocab), one of them");
   int32_t id;
   if (a.has("word")) {
-    if (l.labels.empty()) fail("neighbours", "--word needs --vocab metadata.tsv to look words up");
+    if (l.labels.empty()) fail("neighbours", "--word needs --vocab metadata.tsv (or a table with words) to look words up");
     id = row_of(l, a.text("word"), "neighbours");
   } else {
     id = static_cast<int32_t>(a.integer("id", 0, l.table.rows - 1));
@@ -122,7 +121,7 @@ int cmd_analogy(Args& a, std::ostream& out) {
 }
 
 int cmd_pca(Args& a, std::ostream& out) {
-  const NpyTable t = load_table(a);
+  const ImportedTable t = load_table_arg(a.text("table"));
   PcaOptions o;
   o.k = a.integer_or("k", 2, INT32_MIN, INT32_MAX);  // pca() names the valid range
   std::vector<int32_t> ids;
@@ -131,7 +130,7 @@ int cmd_pca(Args& a, std::ostream& out) {
   a.finish();
   const PcaResult r = pca(t.data, t.rows, t.cols, o);
   out << "{\"n\":" << r.n << ",\"k\":" << r.k << ",\"dim\":" << r.dim << ",\"solver\":"
-            << json_string(r.solver == PcaSolver::Krylov ? "krylov" : "exact") << ",\"explained\":[";
+            << json_string(pca_solver_name(r.solver)) << ",\"explained\":[";
   for (int64_t c = 0; c < r.k; ++c) out << (c ? "," : "") << json_number(r.explained[c]);
   out << "],\"variance\":[";
   for (int64_t c = 0; c < r.k; ++c) out << (c ? "," : "") << json_number(r.variance[c]);
@@ -148,7 +147,7 @@ int cmd_pca(Args& a, std::ostream& out) {
 const CommandSpec kNeighbours{
     "neighbours",
     "The k rows nearest to one row of a table: {metric, query, neighbours: [{id, score, label}]}.",
-    {{"table", "T.npy", "the table (.npy, float32 or float64, 2-D)", true},
+    {{"table", "T.npy", "the table: .npy, .safetensors (PATH:TENSOR), vectors.tsv, word2vec .txt/.bin, GloVe", true},
      {"id", "N", "the query row"},
      {"word", "W", "the query word (with --vocab)"},
      {"vocab", "metadata.tsv", "one label per row, as train --out-tsv writes it"},
@@ -160,7 +159,7 @@ const CommandSpec kNeighbours{
 const CommandSpec kAnalogy{
     "analogy",
     "gensim's most_similar(positive, negative): king - man + woman is --positive king,woman --negative man.",
-    {{"table", "T.npy", "the table (.npy)", true},
+    {{"table", "T.npy", "the table: .npy, .safetensors (PATH:TENSOR), vectors.tsv, word2vec .txt/.bin, GloVe", true},
      {"positive", "a,b", "rows (or words with --vocab) to add"},
      {"negative", "c", "rows (or words with --vocab) to subtract"},
      {"vocab", "metadata.tsv", "one label per row"},
@@ -171,7 +170,7 @@ const CommandSpec kAnalogy{
 const CommandSpec kPca{
     "pca",
     "PCA of a table's rows: {n, k, dim, solver, explained, variance, components, points}.",
-    {{"table", "T.npy", "the table (.npy)", true},
+    {{"table", "T.npy", "the table: .npy, .safetensors (PATH:TENSOR), vectors.tsv, word2vec .txt/.bin, GloVe", true},
      {"k", "2", "components"},
      {"ids", "1,2,3", "only these rows (default all)"}},
     {},

@@ -3,7 +3,10 @@
 // to stdout only when it succeeded. Errors are thrown as embedlab::Error and printed by main.
 #pragma once
 
+#include <string>
+
 #include "cli/args.hpp"
+#include "io/table_import.hpp"
 
 namespace embedlab::cli {
 
@@ -14,8 +17,19 @@ extern const CommandSpec kTokenize, kDecode, kBpeTrain, kWindows, kBenchTokenize
 // training: cmd_train.cpp
 extern const CommandSpec kTrain, kBenchTrain;
 // benchmarks: cmd_bench.cpp
-extern const CommandSpec kBenchLookup;
+extern const CommandSpec kBenchLookup, kBenchTable;
 // inspecting tables: cmd_project.cpp
 extern const CommandSpec kNeighbours, kAnalogy, kPca;
+// table files: cmd_io.cpp
+extern const CommandSpec kInspect, kConvert;
+
+// --table PATH[:TENSOR] (cmd_io.cpp): "m.safetensors:wte.weight" -> {"m.safetensors", "wte.weight"}
+// when m.safetensors is a file and the whole is not; else {spec, ""}.
+struct TableArg {
+  std::string path, tensor;
+};
+TableArg split_table_arg(const std::string& spec);
+// The table named by a --table value, in any format io/table_import.hpp reads.
+ImportedTable load_table_arg(const std::string& spec);
 
 }  // namespace embedlab::cli

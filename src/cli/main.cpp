@@ -32,9 +32,10 @@ constexpr int kCannotWrite = 3;
 const CommandSpec* const kCommands[] = {
     &embedlab::cli::kInit,        &embedlab::cli::kLookup,        &embedlab::cli::kPosenc,       &embedlab::cli::kKinds,
     &embedlab::cli::kTokenize,    &embedlab::cli::kDecode,        &embedlab::cli::kBpeTrain,
-    &embedlab::cli::kWindows,     &embedlab::cli::kBenchLookup,   &embedlab::cli::kBenchTokenize,
+    &embedlab::cli::kWindows,     &embedlab::cli::kBenchLookup, &embedlab::cli::kBenchTable,   &embedlab::cli::kBenchTokenize,
     &embedlab::cli::kBenchTrain,  &embedlab::cli::kTrain,         &embedlab::cli::kNeighbours,
-    &embedlab::cli::kAnalogy,     &embedlab::cli::kPca,
+    &embedlab::cli::kAnalogy,     &embedlab::cli::kPca,           &embedlab::cli::kInspect,
+    &embedlab::cli::kConvert,
 };
 
 std::string help_text() {
@@ -104,7 +105,7 @@ int main(int argc, char** argv) {
   if (name == "--help" || name == "-h" || name == "help") return write_stdout(help_text());
   int first = 2;
   if (name == "bench") {
-    if (argc < 3) return report("bench: expected lookup, tokenize or train");
+    if (argc < 3) return report("bench: expected lookup, table, tokenize or train");
     name += std::string(" ") + argv[2];
     first = 3;
   }
@@ -120,7 +121,7 @@ int main(int argc, char** argv) {
       }
       return write_stdout(text);
     }
-    if (first == 3) return report("bench: unknown benchmark '" + std::string(argv[2]) + "', expected lookup, tokenize or train");
+    if (first == 3) return report("bench: unknown benchmark '" + std::string(argv[2]) + "', expected lookup, table, tokenize or train");
     report("unknown command '" + name + "'");
     std::cerr << help_text();
     return kBadInput;

@@ -6,6 +6,7 @@
 #include "core/error.hpp"
 #include "core/file.hpp"
 #include "core/memory.hpp"
+#include "io/half.hpp"
 
 namespace embedlab {
 
@@ -55,8 +56,10 @@ std::vector<int64_t> parse_shape(const std::string& s, const std::string& where)
 
 }  // namespace
 
-NpyTable parse_npy(const std::string& bytes, const std::string& where) {
-  if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0) fail(where, "not a .npy file (no \\x93NUMPY magic)");
+NpyHeader parse_npy_header(std::string_view bytes, const std::string& where) {
+  if (bytes.size() < 10 || bytes.substr(0, 6) != std::string_view("\x93NUMPY", 6)) {
+    fail(where, "not a .npy file (no \\x93NUMPY magic)");
+  }
   const unsigned major = static_cast<unsigned char>(bytes[6]);
   size_t header_len = 0, start = 0;
   auto byte = [&](size_t i) { return static_cast<size_t>(static_cast<unsigned char>(bytes[i])); };
@@ -72,32 +75,41 @@ NpyTable parse_npy(const std::string& bytes, const std::string& where) {
   }
   // subtle: not start + header_len > size, which wraps in a 32-bit size_t for a 4 GiB header length
   if (header_len > bytes.size() - start) fail(where, "the .npy file ends inside its header");
-  const std::string header = bytes.substr(start, header_len);
-  const std::string descr = header_value(header, "descr", where);
-  if (header_value(header, "fortran_order", where) != "False") {
-    fail(where, "Fortran-order arrays are not supported; save with np.ascontiguousarray");
-  }
-  const std::vector<int64_t> shape = parse_shape(header_value(header, "shape", where), where);
+  const std::string header(bytes.substr(start, header_len));
+  NpyHeader h;
+  h.descr = header_value(header, "descr", where);
+  std::string order = header_value(header, "fortran_order", where);
+  while (!order.empty() && order.back() == ' ') order.pop_back();
+  if (order != "False" && order != "True") fail(where, "the .npy header's fortran_order is " + order + ", expected True or False");
+  h.fortran_order = order == "True";
+  h.shape_text = header_value(header, "shape", where);
+  h.shape = parse_shape(h.shape_text, where);
+  h.data_offset = start + header_len;
+  return h;
+}
+
+NpyTable parse_npy(std::string_view bytes, const std::string& where) {
+  const NpyHeader h = parse_npy_header(bytes, where);
   size_t width;
-  if (descr == "'<f4'") {
+  if (h.descr == "'<f4'") {
     width = 4;
-  } else if (descr == "'<f8'") {
+  } else if (h.descr == "'<f8'") {
     width = 8;
+  } else if (h.descr == "'<f2'") {
+    width = 2;
   } else {
-    fail(where, "dtype " + descr + " is not supported (expected '<f4' or '<f8')");
+    fail(where, "dtype " + h.descr + " is not supported (expected '<f4', '<f8' or '<f2')");
   }
-  if (shape.empty() || shape.size() > 2) {
-    fail(where, "expected a 1-D or 2-D array, got " + std::to_string(shape.size()) + " dimensions");
+  if (h.shape.empty() || h.shape.size() > 2) {
+    fail(where, "expected a 1-D or 2-D array, got " + std::to_string(h.shape.size()) + " dimensions");
   }
   NpyTable t;
-  t.rows = shape[0];
-  t.cols = shape.size() == 2 ? shape[1] : 1;
-  if (t.rows < 0 || t.cols < 0) {
-    fail(where, "the .npy shape " + header_value(header, "shape", where) + " has a negative dimension");
-  }
+  t.rows = h.shape[0];
+  t.cols = h.shape.size() == 2 ? h.shape[1] : 1;
+  if (t.rows < 0 || t.cols < 0) fail(where, "the .npy shape " + h.shape_text + " has a negative dimension");
   // The declared shape x width against the bytes that are there, in 64 bits, before anything is
   // allocated: a 16-byte file declaring (1000000000, 1000000000) is refused here.
-  const size_t body = start + header_len;
+  const size_t body = h.data_offset;
   uint64_t want = 0;
   const bool overflow =
       __builtin_mul_overflow(static_cast<uint64_t>(t.rows), static_cast<uint64_t>(t.cols), &want) ||
@@ -109,14 +121,34 @@ NpyTable parse_npy(const std::string& bytes, const std::string& where) {
   const size_t count = plan(where.c_str(), "table", {t.rows, t.cols}, kFloat32);
   t.data.resize(count);
   // subtle: little-endian is assumed for the host too (x86-64 and wasm are).
-  if (width == 4) {
-    if (count) std::memcpy(t.data.data(), bytes.data() + body, count * 4);
-  } else {
-    for (size_t i = 0; i < count; ++i) {
-      double v;
-      std::memcpy(&v, bytes.data() + body + i * 8, 8);
-      t.data[i] = static_cast<float>(v);
+  const char* src = bytes.data() + body;
+  auto value = [&](size_t i) -> float {
+    if (width == 4) {
+      float v;
+      std::memcpy(&v, src + i * 4, 4);
+      return v;
     }
+    if (width == 8) {
+      double v;
+      std::memcpy(&v, src + i * 8, 8);
+      return static_cast<float>(v);
+    }
+    uint16_t u;
+    std::memcpy(&u, src + i * 2, 2);
+    return half_to_float(u);
+  };
+  if (count == 0) {
+    // subtle: a (0, 10^8) shape is empty; walking its columns would take seconds (fuzz_npy)
+  } else if (h.fortran_order) {
+    // column-major on disk: value (r, c) is at c * rows + r; the table is row-major
+    const size_t rows = static_cast<size_t>(t.rows), cols = static_cast<size_t>(t.cols);
+    for (size_t c = 0; c < cols; ++c) {
+      for (size_t r = 0; r < rows; ++r) t.data[r * cols + c] = value(c * rows + r);
+    }
+  } else if (width == 4) {
+    if (count) std::memcpy(t.data.data(), src, count * 4);
+  } else {
+    for (size_t i = 0; i < count; ++i) t.data[i] = value(i);
   }
   return t;
 }

@@ -9,6 +9,9 @@
 
 #include "core/error.hpp"
 #include "core/memory.hpp"
+#include "core/rng.hpp"
+#include "kernels/dense.hpp"
+#include "kernels/kernels.hpp"
 
 namespace embedlab {
 
@@ -221,6 +224,119 @@ Eigen::MatrixXd gram_path(const Rows& x, const Eigen::VectorXd& mean, int64_t k,
   return V;
 }
 
+// ---- randomized solver (Halko, Martinsson & Tropp 2011, alg. 4.4; sklearn's randomized_svd) ----
+// Products with the centred rows X_c = X - 1 mean^T are never formed: X_c B = X B - 1 (mean^T B)
+// and X_c^T Y = X^T Y - mean (1^T Y), in float32 SIMD kernels (kernels::dot, dense::gemm_acc)
+// on the table in place. The small algebra (QR of the n x l basis, the l x l eigenproblem) is
+// in double with Eigen.
+constexpr int64_t kRandomizedCells = int64_t{1} << 24;  // n x D from which Auto picks it
+constexpr int64_t kOversample = 5;                       // l = k + 5 sample directions
+constexpr int kPowerIterations = 4;
+constexpr int64_t kRandomBlock = 1024;
+
+bool use_randomized(const PcaOptions& o, int64_t n, int64_t dim) {
+  if (o.solver == PcaSolver::Randomized) return true;
+  return o.solver == PcaSolver::Auto && n >= dim && n * dim >= kRandomizedCells && o.k + kOversample < dim;
+}
+
+// Y (n, l) = X_c B, B (D, l): each entry one SIMD dot product of a row with a column of B.
+void times_centred(const Rows& x, const std::vector<float>& B, int64_t l, const Eigen::VectorXd& mean, std::vector<float>& Y) {
+  const int64_t D = x.dim;
+  std::vector<float> Bt(static_cast<size_t>(l * D));  // (l, D)
+  dense::transpose(static_cast<size_t>(D), static_cast<size_t>(l), B.data(), Bt.data());
+  std::vector<double> shift(static_cast<size_t>(l), 0.0);  // mean^T B
+  for (int64_t d = 0; d < D; ++d)
+    for (int64_t c = 0; c < l; ++c) shift[c] += mean[d] * B[d * l + c];
+  for (int64_t i = 0; i < x.n; ++i) {
+    const float* r = x.row(i);
+    for (int64_t c = 0; c < l; ++c) Y[i * l + c] = kernels::dot(D, r, Bt.data() + c * D) - static_cast<float>(shift[c]);
+  }
+}
+
+// Z (D, l) = X_c^T Y, Y (n, l): (Y^T X)^T accumulated over blocks of rows with dense::gemm_acc
+// (l x m) @ (m x D), so the long dimension D is the one the SIMD kernel runs along.
+void transposed_times_centred(const Rows& x, const std::vector<float>& Y, int64_t l, const Eigen::VectorXd& mean,
+                              std::vector<float>& Z) {
+  const int64_t D = x.dim, n = x.n;
+  const int64_t rows = std::min(kRandomBlock, n);
+  std::vector<float> Zt(static_cast<size_t>(l * D), 0.0f), YT(static_cast<size_t>(l * rows));
+  std::vector<float> block(x.ids.empty() ? 0 : static_cast<size_t>(rows * D));  // gathered rows (ids given)
+  std::vector<double> colsum(static_cast<size_t>(l), 0.0);  // 1^T Y
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t c = 0; c < l; ++c) colsum[c] += Y[i * l + c];
+  for (int64_t start = 0; start < n; start += kRandomBlock) {
+    const int64_t m = std::min(kRandomBlock, n - start);
+    dense::transpose(static_cast<size_t>(m), static_cast<size_t>(l), Y.data() + start * l, YT.data());
+    const float* X = x.row(start);  // contiguous rows when ids is empty
+    if (!x.ids.empty()) {
+      for (int64_t i = 0; i < m; ++i) std::copy_n(x.row(start + i), D, block.data() + i * D);
+      X = block.data();
+    }
+    dense::gemm_acc(static_cast<size_t>(l), static_cast<size_t>(m), static_cast<size_t>(D), YT.data(), static_cast<size_t>(m), X,
+                    static_cast<size_t>(D), Zt.data(), static_cast<size_t>(D));
+  }
+  for (int64_t d = 0; d < D; ++d)
+    for (int64_t c = 0; c < l; ++c) Z[d * l + c] = Zt[c * D + d] - static_cast<float>(mean[d] * colsum[c]);
+}
+
+// An orthonormal basis of the columns of A (rows, l), in place (thin QR in double).
+void orthonormalise(std::vector<float>& A, int64_t rows, int64_t l) {
+  Eigen::MatrixXd M(rows, l);
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t c = 0; c < l; ++c) M(i, c) = A[i * l + c];
+  const Eigen::HouseholderQR<Eigen::MatrixXd> qr(M);
+  const Eigen::MatrixXd Q = qr.householderQ() * Eigen::MatrixXd::Identity(rows, l);
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t c = 0; c < l; ++c) A[i * l + c] = static_cast<float>(Q(i, c));
+}
+
+// Returns components as columns (D, k); sets variance (k) and the total variance.
+Eigen::MatrixXd randomized_path(const Rows& x, const Eigen::VectorXd& mean, int64_t k, Eigen::VectorXd& variance,
+                                double& total) {
+  const int64_t n = x.n, D = x.dim, l = std::min(D, k + kOversample);
+  const double denom = n > 1 ? static_cast<double>(n - 1) : 1.0;
+  total = 0;  // trace of the covariance, in double
+  for (int64_t i = 0; i < n; ++i) {
+    const float* r = x.row(i);
+    for (int64_t d = 0; d < D; ++d) total += (r[d] - mean[d]) * (r[d] - mean[d]);
+  }
+  total /= denom;
+  std::vector<float> omega(static_cast<size_t>(D * l)), Y(static_cast<size_t>(n * l)), Z(static_cast<size_t>(D * l));
+  Generator g(0);  // a fixed test matrix: the same table gives the same map
+  g.normal(omega.data(), omega.size());
+  times_centred(x, omega, l, mean, Y);
+  orthonormalise(Y, n, l);
+  for (int it = 0; it < kPowerIterations; ++it) {
+    transposed_times_centred(x, Y, l, mean, Z);
+    orthonormalise(Z, D, l);
+    times_centred(x, Z, l, mean, Y);
+    orthonormalise(Y, n, l);
+  }
+  transposed_times_centred(x, Y, l, mean, Z);  // Z = X_c^T Q = B^T, B = Q^T X_c (l, D)
+  Eigen::MatrixXd Bt(D, l);
+  for (int64_t d = 0; d < D; ++d)
+    for (int64_t c = 0; c < l; ++c) Bt(d, c) = Z[d * l + c];
+  // B B^T = U S^2 U^T (l x l); the right singular vectors V = B^T U / S
+  const Top t = top_eigen(Bt.transpose() * Bt, k);
+  Eigen::MatrixXd V(D, k);
+  for (int64_t c = 0; c < k; ++c) {
+    V.col(c) = Bt * t.vectors.col(c);
+    const double norm = V.col(c).norm();
+    if (norm > 0) V.col(c) /= norm;
+  }
+  variance = t.values / denom;
+  return V;
+}
+
+// points (n, k) = X_c V with the same blocked float32 products (the large-table path).
+std::vector<float> randomized_points(const Rows& x, const Eigen::VectorXd& mean, const Eigen::MatrixXd& V, int64_t k) {
+  std::vector<float> Vf(static_cast<size_t>(x.dim * k)), points(static_cast<size_t>(x.n * k));
+  for (int64_t d = 0; d < x.dim; ++d)
+    for (int64_t c = 0; c < k; ++c) Vf[d * k + c] = static_cast<float>(V(d, c));
+  times_centred(x, Vf, k, mean, points);
+  return points;
+}
+
 // Largest-|loading| positive. Loadings within a relative 1e-6 of the largest count as tied
 // and the lowest column of them wins.
 // subtle: without the tolerance, a symmetric direction such as (1, -1)/sqrt2 would take its
@@ -233,6 +349,16 @@ void fix_sign(Eigen::Ref<Eigen::VectorXd> v) {
 }
 
 }  // namespace
+
+const char* pca_solver_name(PcaSolver s) {
+  switch (s) {
+    case PcaSolver::Exact: return "exact";
+    case PcaSolver::Krylov: return "krylov";
+    case PcaSolver::Randomized: return "randomized";
+    case PcaSolver::Auto: break;
+  }
+  return "auto";
+}
 
 PcaResult pca(std::span<const float> table, int64_t rows, int64_t dim, const PcaOptions& opts) {
   check_at_least("pca", "rows", rows, 1);
@@ -250,17 +376,27 @@ PcaResult pca(std::span<const float> table, int64_t rows, int64_t dim, const Pca
 
   const int64_t m = std::min(n, dim);  // the side of the matrix to decompose
   const int64_t k = opts.k;            // <= m (checked)
+  const bool randomized = use_randomized(opts, n, dim);
   MemoryPlan p("pca");
-  p.add(n < dim ? "Gram matrix" : "covariance matrix", {m, m}, kFloat64);
-  p.add("centred rows", {n < dim ? n : std::min(kBlockRows, n), dim}, kFloat64);
-  if (opts.solver == PcaSolver::Krylov || (opts.solver == PcaSolver::Auto && m > kExactDim)) {
-    const int64_t cap = std::min(m, kKrylovCap);
-    p.add("Krylov basis", {m, cap}, kFloat64);
-    p.add("Krylov basis times the matrix", {m, cap}, kFloat64);
-    p.add("Krylov projection", {cap, cap}, kFloat64);
-    p.add("Krylov block", {m, std::min(m, k + 2)}, kFloat64);
+  if (randomized) {
+    const int64_t l = std::min(dim, k + kOversample);
+    p.add("sample block", {n, l}, kFloat32);
+    p.add("row block", {std::min(kRandomBlock, n), dim}, kFloat32);
+    p.add("transposed projection", {2 * l, dim}, kFloat32);
+    p.add("sample basis", {n, l}, kFloat64);
+    p.add("projection", {dim, l}, kFloat32);
+  } else {
+    p.add(n < dim ? "Gram matrix" : "covariance matrix", {m, m}, kFloat64);
+    p.add("centred rows", {n < dim ? n : std::min(kBlockRows, n), dim}, kFloat64);
+    if (opts.solver == PcaSolver::Krylov || (opts.solver == PcaSolver::Auto && m > kExactDim)) {
+      const int64_t cap = std::min(m, kKrylovCap);
+      p.add("Krylov basis", {m, cap}, kFloat64);
+      p.add("Krylov basis times the matrix", {m, cap}, kFloat64);
+      p.add("Krylov projection", {cap, cap}, kFloat64);
+      p.add("Krylov block", {m, std::min(m, k + 2)}, kFloat64);
+    }
+    p.add("eigenvectors", {m, m}, kFloat64);  // the exact solver's (also Krylov's fallback)
   }
-  p.add("eigenvectors", {m, m}, kFloat64);  // the exact solver's (also Krylov's fallback)
   p.add("components", {k, dim}, kFloat32);
   p.add("points", {n, k}, kFloat32);
   p.add("mean", {dim}, kFloat64);
@@ -269,8 +405,10 @@ PcaResult pca(std::span<const float> table, int64_t rows, int64_t dim, const Pca
   Eigen::VectorXd variance;
   double total = 0;
   PcaSolver used = PcaSolver::Exact;
-  Eigen::MatrixXd V = n < dim ? gram_path(x, mean, opts.k, variance, total, opts.solver, used)
-                              : covariance_path(x, mean, opts.k, variance, total, opts.solver, used);
+  Eigen::MatrixXd V = randomized ? randomized_path(x, mean, opts.k, variance, total)
+                     : n < dim  ? gram_path(x, mean, opts.k, variance, total, opts.solver, used)
+                                : covariance_path(x, mean, opts.k, variance, total, opts.solver, used);
+  if (randomized) used = PcaSolver::Randomized;
   for (int64_t c = 0; c < opts.k; ++c) fix_sign(V.col(c));
 
   PcaResult r;
@@ -286,13 +424,17 @@ PcaResult pca(std::span<const float> table, int64_t rows, int64_t dim, const Pca
   r.explained.resize(static_cast<size_t>(opts.k));
   for (int64_t c = 0; c < opts.k; ++c) r.explained[c] = total > 0 ? variance[c] / total : 0.0;
 
-  // points (n, k) = (row - mean) . v_c, in double
-  r.points.resize(static_cast<size_t>(n * opts.k));
-  Eigen::VectorXd centred(dim);
-  for (int64_t i = 0; i < n; ++i) {
-    const float* row = x.row(i);
-    for (int64_t d = 0; d < dim; ++d) centred[d] = row[d] - mean[d];
-    for (int64_t c = 0; c < opts.k; ++c) r.points[i * opts.k + c] = static_cast<float>(centred.dot(V.col(c)));
+  // points (n, k) = (row - mean) . v_c, in double (the large-table path: float32 SIMD products)
+  if (randomized) {
+    r.points = randomized_points(x, mean, V, opts.k);
+  } else {
+    r.points.resize(static_cast<size_t>(n * opts.k));
+    Eigen::VectorXd centred(dim);
+    for (int64_t i = 0; i < n; ++i) {
+      const float* row = x.row(i);
+      for (int64_t d = 0; d < dim; ++d) centred[d] = row[d] - mean[d];
+      for (int64_t c = 0; c < opts.k; ++c) r.points[i * opts.k + c] = static_cast<float>(centred.dot(V.col(c)));
+    }
   }
   if (!opts.previous.empty()) align_to(r, opts.previous);
   return r;

@@ -54,7 +54,13 @@ namespace embedlab {
 // Exact: Eigen's SelfAdjointEigenSolver on the whole D x D (or n x n) matrix, O(m^3).
 // Krylov: block Lanczos for the top k only (falls back to Exact if it does not converge).
 // Auto: Exact up to m = 256, Krylov above.
-enum class PcaSolver { Auto, Exact, Krylov };
+// Randomized: Halko, Martinsson & Tropp (2011), algorithm 4.4 (a randomized range finder with
+// power iterations, as sklearn's randomized_svd) on the centred rows themselves, in float32
+// SIMD products; Auto picks it for tall tables (n >= D, n x D >= 2^24 cells, k + 5 < D), where
+// forming the D x D matrix is the cost (50257 x 768: 15 G multiply-adds).
+enum class PcaSolver { Auto, Exact, Krylov, Randomized };
+// "exact" | "krylov" | "randomized" ("auto" for Auto)
+const char* pca_solver_name(PcaSolver s);
 
 struct PcaOptions {
   int64_t k = 2;                       // components, in [1, min(n, D)]

@@ -24,8 +24,9 @@ using namespace embedlab::cli;
 namespace {
 
 const CommandSpec* const kCommands[] = {&kInit, &kLookup, &kPosenc, &kKinds, &kTokenize, &kDecode,
-                                        &kBpeTrain,  &kWindows,       &kBenchLookup, &kBenchTokenize,
-                                        &kBenchTrain, &kTrain,        &kNeighbours,  &kAnalogy,  &kPca};
+                                        &kBpeTrain,  &kWindows,       &kBenchLookup, &kBenchTable, &kBenchTokenize,
+                                        &kBenchTrain, &kTrain,        &kNeighbours,  &kAnalogy,  &kPca,
+                                        &kInspect,    &kConvert};
 constexpr size_t kNumCommands = sizeof(kCommands) / sizeof(kCommands[0]);
 
 std::vector<const FlagSpec*> all_flags(const CommandSpec& spec) {

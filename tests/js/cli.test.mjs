@@ -158,8 +158,8 @@ describe('every command: exit code 2, one line on stderr, nothing on stdout', ()
   });
 
   it('bench', () => {
-    fails(['bench'], 'bench: expected lookup, tokenize or train');
-    fails(['bench', 'sort'], "bench: unknown benchmark 'sort', expected lookup, tokenize or train");
+    fails(['bench'], 'bench: expected lookup, table, tokenize or train');
+    fails(['bench', 'sort'], "bench: unknown benchmark 'sort', expected lookup, table, tokenize or train");
     fails(['bench', 'lookup', '--bogus'], '--bogus: is not an option of bench lookup');
     fails(['bench', 'lookup', 'stray'], "bench lookup: unexpected argument 'stray' (bench lookup takes no FILE)");
     fails(['bench', 'lookup', '--reps', '1', '--reps', '2'], '--reps: given twice');
@@ -209,7 +209,10 @@ describe('every command: exit code 2, one line on stderr, nothing on stdout', ()
     assert.equal(json(['neighbours', '--table', table, '--vocab', vocab, '--word', 'king', '--k', '1']).neighbours[0].label, 'queen');
     fails(['neighbours', '--table', dir, '--id', '0'], isDirectory('--table', dir));
     fails(['neighbours', '--table', missing, '--id', '0'], notFound('--table', missing));
-    fails(['neighbours', '--table', corpus, '--id', '0'], `--table ${corpus}: not a .npy file (no \\x93NUMPY magic)`);
+    fails(['neighbours', '--table', corpus, '--id', '0'], `--table ${corpus}: import: cannot tell the format: not .npy `
+      + "(no \\x93NUMPY magic), not safetensors (no header length and '{'), and line 1 is not a word2vec header 'N D', "
+      + "a GloVe row 'word numbers' or a vectors.tsv row (formats read: npy, safetensors, tsv, word2vec-text, "
+      + 'word2vec-binary, glove)');
     fails(['neighbours', '--table', table, '--word', 'king', '--vocab', dir], isDirectory('--vocab', dir));
   });
 
@@ -235,6 +238,75 @@ describe('every command: exit code 2, one line on stderr, nothing on stdout', ()
     fails(['pca', '--table', table, '--k', ' 2'], "--k: expected an integer, got ' 2'");
     fails(['pca', '--table', dir], isDirectory('--table', dir));
     fails(['pca', '--table', missing], notFound('--table', missing));
+  });
+});
+
+describe('tables in every format: --table PATH[:TENSOR], inspect, convert', () => {
+  const fixtures = path.join(repoRoot, 'tests/reference/tables');
+  const model = path.join(fixtures, 'model.safetensors');
+  const w2v = path.join(fixtures, 'w2v.bin');
+
+  it('inspect lists tensors, dtypes, shapes and byte ranges', () => {
+    const r = json(['inspect', '--table', model]);
+    assert.equal(r.format, 'safetensors');
+    assert.deepEqual(r.tensors.map((t) => [t.name, t.dtype, t.shape]).slice(0, 4),
+      [['wte.weight', 'F32', [5, 4]], ['wpe.weight', 'F32', [3, 4]], ['half', 'F16', [5, 4]], ['brain', 'BF16', [5, 4]]]);
+    assert.equal(r.tensors[0].end - r.tensors[0].begin, 80);
+    assert.deepEqual(r.metadata, { format: 'pt', source: 'gen-table-fixtures.py' });
+    assert.deepEqual(json(['inspect', '--table', w2v]).tensors[0].shape, [5, 4]);
+    assert.equal(json(['inspect', '--table', path.join(fixtures, 'w_f16.npy')]).tensors[0].dtype, 'F16');
+    fails(['inspect', '--table', missing], notFound('--table', missing));
+    fails(['inspect', '--table', model, 'stray'], "inspect: unexpected argument 'stray' (inspect takes no FILE)");
+  });
+
+  it('--table PATH:TENSOR picks a safetensors tensor; a path with a colon still reads', () => {
+    const a = json(['neighbours', '--table', `${model}:wte.weight`, '--id', '0', '--k', '4']);
+    const b = json(['neighbours', '--table', w2v, '--id', '0', '--k', '4']);
+    assert.deepEqual(a.neighbours, b.neighbours.map(({ id, score }) => ({ id, score })));
+    assert.equal(json(['neighbours', '--table', w2v, '--word', 'cat', '--k', '1']).query.label, 'cat');
+    assert.deepEqual(json(['pca', '--table', `${model}:half`, '--k', '2']).points.shape, [5, 2]);
+    assert.deepEqual(json(['analogy', '--table', path.join(fixtures, 'glove.txt'), '--positive', 'the,cat', '--negative', 'sat', '--k', '1']).negative, [3]);
+    const colon = path.join(dir, 'a:b.npy');
+    fs.copyFileSync(table, colon);
+    assert.deepEqual(json(['pca', '--table', colon]).points.shape, [4, 2]);
+    fails(['pca', '--table', `${model}:nope`], `--table ${model}: read safetensors: no tensor 'nope'; the file has: `
+      + 'wte.weight F32 [5, 4], wpe.weight F32 [3, 4], half F16 [5, 4], brain BF16 [5, 4], double F64 [2, 4], '
+      + 'bias F32 [4], cube F32 [2, 2, 2], ints I32 [2, 2]');
+    fails(['pca', '--table', `${model}:cube`], `--table ${model}: read safetensors: tensor 'cube': shape [2, 2, 2] has 3 dimensions; a table is 1-D or 2-D`);
+  });
+
+  it('convert writes .npy, .tsv + metadata.tsv, word2vec .txt and .bin that read back bit for bit', () => {
+    const npyOut = path.join(dir, 'w.npy');
+    json(['convert', '--table', w2v, '--out', npyOut]);
+    assert.deepEqual(fs.readFileSync(npyOut), fs.readFileSync(path.join(fixtures, 'w_f32.npy')));
+    const txt = path.join(dir, 'w.txt');
+    const r = json(['convert', '--table', `${model}:wte.weight`, '--metadata', path.join(fixtures, 'metadata.tsv'), '-o', txt]);
+    assert.deepEqual([r.format, r.rows, r.cols, r.labels], ['word2vec-text', 5, 4, true]);
+    assert.equal(fs.readFileSync(txt, 'utf8'), fs.readFileSync(path.join(fixtures, 'w2v.txt'), 'utf8'));
+    const tsvDir = path.join(dir, 'projector');
+    fs.mkdirSync(tsvDir, { recursive: true });
+    const t = json(['convert', '--table', txt, '--out', path.join(tsvDir, 'vectors.tsv')]);
+    assert.deepEqual(t.files, [path.join(tsvDir, 'vectors.tsv'), path.join(tsvDir, 'metadata.tsv')]);
+    const bin = path.join(dir, 'w.bin');
+    json(['convert', '--table', path.join(tsvDir, 'vectors.tsv'), '--metadata', path.join(tsvDir, 'metadata.tsv'), '--out', bin]);
+    assert.deepEqual(fs.readFileSync(bin), fs.readFileSync(w2v));
+    const forced = path.join(dir, 'w.dat');
+    json(['convert', '--table', bin, '--out', forced, '--format', 'word2vec-text']);
+    assert.equal(fs.readFileSync(forced, 'utf8'), fs.readFileSync(txt, 'utf8'));
+  });
+
+  it('convert: bad input gives one line and writes nothing', () => {
+    const out = path.join(dir, 'never.npy');
+    fails(['convert', '--table', w2v, '--out', path.join(dir, 'x.csv')],
+      `convert: cannot tell the format from '${path.join(dir, 'x.csv')}' (expected .npy, .tsv, .txt or .bin); give --format`);
+    fails(['convert', '--table', w2v, '--out', out, '--format', 'csv'],
+      "--format: unknown format 'csv', expected npy, tsv, word2vec-text or word2vec-binary");
+    fails(['convert', '--table', w2v, '--out', out, '--metadata', vocab], `--metadata ${vocab}: read metadata: 4 rows for a table of 5 rows`);
+    fails(['convert', '--table', w2v, '--out', out, '--metadata', vocab, '--vocab', vocab], 'convert: give labels as --metadata or as --vocab, not both');
+    fails(['convert', '--out', out], '--table: is required');
+    fails(['convert', '--table', path.join(fixtures, 'w_i32.npy'), '--out', out],
+      `--table ${path.join(fixtures, 'w_i32.npy')}: read npy: dtype '<i4' is not supported (expected '<f4', '<f8' or '<f2')`);
+    assert.equal(fs.existsSync(out), false);
   });
 });
 
@@ -320,7 +392,7 @@ describe('output', () => {
     assert.equal(r.status, 0);
     assert.match(r.stdout, /^  embedlab kinds$/m, 'kinds');
     for (const c of ['init', 'lookup', 'posenc', 'tokenize', 'decode', 'bpe-train', 'windows', 'bench lookup',
-      'bench tokenize', 'bench train', 'train', 'neighbours', 'analogy', 'pca']) {
+      'bench tokenize', 'bench train', 'train', 'neighbours', 'analogy', 'pca', 'inspect', 'convert']) {
       assert.match(r.stdout, new RegExp(`^  embedlab ${c} `, 'm'), c);
       // each flag the command's help lists appears in the overview and is accepted by the parser
       const help = run([...c.split(' '), '--help']);

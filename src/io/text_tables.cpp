@@ -1,0 +1,474 @@
+#include "io/text_tables.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "core/error.hpp"
+#include "core/memory.hpp"
+
+namespace embedlab {
+
+namespace {
+
+// The lines of a text, numbered from 1, without their '\n' and a trailing '\r'.
+class Lines {
+ public:
+  explicit Lines(std::string_view s, size_t start = 0, int64_t first = 1) : s_(s), p_(start), number_(first - 1) {}
+  bool next(std::string_view& line) {
+    if (p_ >= s_.size()) return false;
+    size_t e = s_.find('\n', p_);
+    if (e == std::string_view::npos) e = s_.size();
+    line = s_.substr(p_, e - p_);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    p_ = e + 1;
+    ++number_;
+    return true;
+  }
+  int64_t number() const { return number_; }
+
+ private:
+  std::string_view s_;
+  size_t p_;
+  int64_t number_;
+};
+
+bool is_space(char c) { return c == ' ' || c == '\t'; }
+
+bool blank(std::string_view line) {
+  for (const char c : line) {
+    if (!is_space(c)) return false;
+  }
+  return true;
+}
+
+// The fields of a line separated by runs of `seps` (leading and trailing ones ignored).
+template <class F>
+void fields(std::string_view line, bool tabs_only, F&& f) {
+  size_t p = 0;
+  auto sep = [&](char c) { return tabs_only ? c == '\t' : is_space(c); };
+  while (true) {
+    while (p < line.size() && sep(line[p])) ++p;
+    if (p >= line.size()) return;
+    size_t e = p;
+    while (e < line.size() && !sep(line[e])) ++e;
+    f(line.substr(p, e - p));
+    p = e;
+  }
+}
+
+// A whole number token -> float32 (strtof: correctly rounded), or false.
+bool parse_float(std::string_view tok, float& out) {
+  char buf[128];
+  if (tok.empty() || tok.size() >= sizeof buf) return false;
+  std::memcpy(buf, tok.data(), tok.size());
+  buf[tok.size()] = 0;
+  char* end = nullptr;
+  out = std::strtof(buf, &end);
+  return end == buf + tok.size() && !is_space(buf[0]);
+}
+
+std::string quoted(std::string_view tok) {
+  std::string q(1, '\'');
+  q += tok.substr(0, 40);
+  q += tok.size() > 40 ? "...'" : "'";
+  return q;
+}
+
+std::string line_at(int64_t n) { return "line " + std::to_string(n) + ": "; }
+
+// Number of lines holding something.
+int64_t count_rows(std::string_view bytes, size_t start) {
+  Lines lines(bytes, start);
+  std::string_view line;
+  int64_t n = 0;
+  while (lines.next(line)) n += !blank(line);
+  return n;
+}
+
+// Plans the table (and labels) and sizes it.
+void allocate(const char* where, ImportedTable& t, int64_t rows, int64_t cols, bool labels, size_t text_bytes) {
+  MemoryPlan p(where);
+  p.add("table", {rows, cols}, kFloat32);
+  if (labels) {
+    p.add("labels", {rows, static_cast<int64_t>(sizeof(std::string))}, kBytes);
+    p.add("label text", {static_cast<int64_t>(text_bytes)}, kBytes);
+  }
+  p.check();
+  t.rows = rows;
+  t.cols = cols;
+  t.data.resize(static_cast<size_t>(rows) * static_cast<size_t>(cols));
+  if (labels) t.labels.reserve(static_cast<size_t>(rows));
+}
+
+// "N D" -> {N, D}; false unless the line is exactly two non-negative integers (below 2^62).
+bool header_numbers(std::string_view line, int64_t& n, int64_t& d) {
+  if (line.find('\t') != std::string_view::npos) return false;  // "1\t2" is a vectors.tsv row
+  int64_t v[2];
+  int count = 0;
+  bool ok = true;
+  fields(line, false, [&](std::string_view tok) {
+    if (count == 2 || tok.size() > 18) {
+      ok = false;
+      return;
+    }
+    int64_t x = 0;
+    for (const char c : tok) {
+      if (c < '0' || c > '9') {
+        ok = false;
+        return;
+      }
+      x = x * 10 + (c - '0');  // at most 18 digits: below 2^63
+    }
+    v[count++] = x;
+  });
+  if (!ok || count != 2) return false;
+  n = v[0];
+  d = v[1];
+  return true;
+}
+
+// Reads a word2vec/glove row "word v1 ... vD" into row, returns the word; fails naming the line.
+// words_may_hold_spaces: the word is everything but the last D fields (GloVe).
+std::string_view read_word_row(const char* where, std::string_view line, int64_t number, int64_t cols, float* row,
+                               bool words_may_hold_spaces) {
+  size_t w = 0;
+  while (w < line.size() && line[w] != ' ' && line[w] != '\t') ++w;
+  std::string_view word = line.substr(0, w);
+  std::string_view rest = line.substr(w);
+  int64_t n = 0;
+  fields(rest, false, [&](std::string_view) { ++n; });
+  if (words_may_hold_spaces && n > cols) {
+    // the last cols fields are the numbers; the word runs up to them
+    int64_t skip = n - cols, seen = 0;
+    size_t p = w;
+    while (seen < skip) {
+      while (p < line.size() && is_space(line[p])) ++p;
+      while (p < line.size() && !is_space(line[p])) ++p;
+      ++seen;
+    }
+    word = line.substr(0, p);
+    rest = line.substr(p);
+    n = cols;
+  }
+  if (n != cols) {
+    fail(where, line_at(number) + "expected " + std::to_string(cols) + " numbers after the word, got " + std::to_string(n));
+  }
+  int64_t c = 0;
+  fields(rest, false, [&](std::string_view tok) {
+    if (!parse_float(tok, row[c])) fail(where, line_at(number) + "value " + std::to_string(c + 1) + ": expected a number, got " + quoted(tok));
+    ++c;
+  });
+  return word;
+}
+
+void check_word(const char* where, const std::string& word, int64_t row) {
+  if (word.find_first_of(" \t\n\r") != std::string::npos) {
+    fail(where, "label " + quoted(word) + " of row " + std::to_string(row) +
+                    " holds a space, tab or line break, which a word2vec word cannot");
+  }
+}
+
+std::string word_of(const ImportedTable& t, int64_t r) {
+  return t.labels.empty() ? std::to_string(r) : t.labels[static_cast<size_t>(r)];
+}
+
+void check_table(const char* where, const ImportedTable& t) {
+  uint64_t n = 0;
+  if (t.rows < 0 || t.cols < 0 ||
+      __builtin_mul_overflow(static_cast<uint64_t>(t.rows), static_cast<uint64_t>(t.cols), &n) || n != t.data.size()) {
+    fail(where, "table of " + std::to_string(t.data.size()) + " values is not " + std::to_string(t.rows) + " x " +
+                    std::to_string(t.cols));
+  }
+  if (!t.labels.empty() && static_cast<int64_t>(t.labels.size()) != t.rows) {
+    fail(where, "got " + std::to_string(t.labels.size()) + " labels for " + std::to_string(t.rows) + " rows");
+  }
+}
+
+int64_t label_bytes(const ImportedTable& t) {
+  int64_t n = 0;
+  for (int64_t r = 0; r < t.rows; ++r) n += static_cast<int64_t>(word_of(t, r).size()) + 1;
+  return n;
+}
+
+}  // namespace
+
+ImportedTable parse_vectors_tsv(std::string_view bytes) {
+  const char* where = "read tsv";
+  Lines lines(bytes);
+  std::string_view line;
+  int64_t cols = -1;
+  bool header = false;
+  // the first line that holds something: numbers, or a header
+  while (lines.next(line)) {
+    if (blank(line)) continue;
+    int64_t n = 0;
+    bool numbers = true;
+    fields(line, true, [&](std::string_view tok) {
+      float v;
+      ++n;
+      while (!tok.empty() && tok.front() == ' ') tok.remove_prefix(1);
+      while (!tok.empty() && tok.back() == ' ') tok.remove_suffix(1);
+      numbers = numbers && parse_float(tok, v);
+    });
+    header = !numbers;
+    cols = n;
+    break;
+  }
+  ImportedTable t;
+  t.format = "tsv";
+  if (cols < 0) return t;  // nothing but blank lines: an empty table
+  const int64_t rows = count_rows(bytes, 0) - (header ? 1 : 0);
+  allocate(where, t, rows, cols, false, 0);
+  Lines again(bytes);
+  bool skipped = !header;
+  int64_t r = 0;
+  while (again.next(line)) {
+    if (blank(line)) continue;
+    if (!skipped) {
+      skipped = true;
+      continue;
+    }
+    int64_t n = 0;
+    fields(line, true, [&](std::string_view) { ++n; });
+    if (n != cols) {
+      fail(where, line_at(again.number()) + "expected " + std::to_string(cols) + " values (as line 1" +
+                      (header ? "'s header" : "") + "), got " + std::to_string(n));
+    }
+    float* row = t.data.data() + r * cols;
+    int64_t c = 0;
+    fields(line, true, [&](std::string_view tok) {
+      while (!tok.empty() && tok.front() == ' ') tok.remove_prefix(1);
+      while (!tok.empty() && tok.back() == ' ') tok.remove_suffix(1);
+      if (!parse_float(tok, row[c])) fail(where, line_at(again.number()) + "value " + std::to_string(c + 1) + ": expected a number, got " + quoted(tok));
+      ++c;
+    });
+    ++r;
+  }
+  return t;
+}
+
+bool has_word2vec_header(std::string_view bytes) {
+  const size_t e = bytes.find('\n');
+  if (e == std::string_view::npos) return false;
+  std::string_view line = bytes.substr(0, e);
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  int64_t n, d;
+  return header_numbers(line, n, d);
+}
+
+bool word2vec_is_text(std::string_view bytes) {
+  Lines lines(bytes);
+  std::string_view line;
+  int64_t n = 0, d = 0;
+  if (!lines.next(line) || !header_numbers(line, n, d)) return false;
+  if (!lines.next(line)) return true;  // "0 D\n": no vectors, text or binary alike
+  size_t w = 0;
+  while (w < line.size() && line[w] != ' ') ++w;
+  int64_t count = 0;
+  bool numbers = true;
+  fields(line.substr(w), false, [&](std::string_view tok) {
+    float v;
+    ++count;
+    numbers = numbers && parse_float(tok, v);
+  });
+  return numbers && count == d;
+}
+
+ImportedTable parse_word2vec_text(std::string_view bytes) {
+  const char* where = "read word2vec";
+  Lines lines(bytes);
+  std::string_view line;
+  int64_t n = 0, d = 0;
+  if (!lines.next(line) || !header_numbers(line, n, d)) {
+    fail(where, "line 1: expected the header 'N D' (the number of vectors and their size), got " + quoted(line));
+  }
+  if (d < 1) fail(where, "line 1: the vector size must be >= 1, got " + std::to_string(d));
+  // every vector takes at least 2 D bytes (D numbers, D separators): a claim the file cannot hold
+  // is refused before the table is planned
+  const uint64_t after = bytes.size() - std::min(bytes.size(), bytes.find('\n') + 1);
+  if (static_cast<uint64_t>(n) > after / (2 * static_cast<uint64_t>(d))) {
+    fail(where, "line 1: the header claims " + std::to_string(n) + " vectors of " + std::to_string(d) +
+                    " numbers, more than the " + std::to_string(after) + " bytes after it can hold");
+  }
+  ImportedTable t;
+  t.format = "word2vec-text";
+  allocate(where, t, n, d, true, bytes.size());
+  for (int64_t r = 0; r < n; ++r) {
+    if (!lines.next(line)) {
+      fail(where, "the header promises " + std::to_string(n) + " vectors, the file ends after " + std::to_string(r));
+    }
+    t.labels.emplace_back(read_word_row(where, line, lines.number(), d, t.data.data() + r * d, false));
+  }
+  while (lines.next(line)) {
+    if (!blank(line)) fail(where, line_at(lines.number()) + "the header promises " + std::to_string(n) + " vectors, found more");
+  }
+  return t;
+}
+
+ImportedTable parse_word2vec_binary(std::string_view bytes) {
+  const char* where = "read word2vec";
+  const size_t e = bytes.find('\n');
+  int64_t n = 0, d = 0;
+  std::string_view first = bytes.substr(0, e == std::string_view::npos ? bytes.size() : e);
+  if (!first.empty() && first.back() == '\r') first.remove_suffix(1);
+  if (e == std::string_view::npos || !header_numbers(first, n, d)) {
+    fail(where, "line 1: expected the header 'N D' (the number of vectors and their size), got " + quoted(first));
+  }
+  if (d < 1) fail(where, "line 1: the vector size must be >= 1, got " + std::to_string(d));
+  const uint64_t after = bytes.size() - (e + 1);
+  uint64_t record = 0;  // a space and D float32 at least
+  if (__builtin_mul_overflow(static_cast<uint64_t>(d), 4u, &record) || ++record == 0 ||
+      static_cast<uint64_t>(n) > after / record) {
+    fail(where, "line 1: the header claims " + std::to_string(n) + " vectors of " + std::to_string(d) +
+                    " float32, more than the " + std::to_string(after) + " bytes after it can hold");
+  }
+  ImportedTable t;
+  t.format = "word2vec-binary";
+  allocate(where, t, n, d, true, bytes.size());
+  size_t p = e + 1;
+  const size_t width = static_cast<size_t>(d) * 4;
+  for (int64_t r = 0; r < n; ++r) {
+    while (p < bytes.size() && bytes[p] == '\n') ++p;
+    const size_t space = bytes.find(' ', p);
+    if (space == std::string_view::npos) {
+      fail(where, "byte " + std::to_string(p) + ": vector " + std::to_string(r + 1) + " of " + std::to_string(n) +
+                      ": expected a word and a space, the file ends");
+    }
+    const std::string_view word = bytes.substr(p, space - p);
+    p = space + 1;
+    if (bytes.size() - p < width) {
+      fail(where, "byte " + std::to_string(p) + ": vector " + std::to_string(r + 1) + " (" + quoted(word) +
+                      "): expected " + std::to_string(width) + " bytes of float32, the file has " +
+                      std::to_string(bytes.size() - p));
+    }
+    std::memcpy(t.data.data() + r * d, bytes.data() + p, width);
+    p += width;
+    t.labels.emplace_back(word);
+  }
+  for (; p < bytes.size(); ++p) {
+    if (bytes[p] != '\n' && bytes[p] != '\r' && bytes[p] != ' ') {
+      fail(where, "byte " + std::to_string(p) + ": the header promises " + std::to_string(n) + " vectors, found more bytes");
+    }
+  }
+  return t;
+}
+
+ImportedTable parse_glove(std::string_view bytes) {
+  const char* where = "read glove";
+  Lines lines(bytes);
+  std::string_view line;
+  int64_t cols = -1;
+  while (lines.next(line)) {
+    if (blank(line)) continue;
+    int64_t f = 0;
+    fields(line, false, [&](std::string_view) { ++f; });
+    cols = f - 1;
+    break;
+  }
+  ImportedTable t;
+  t.format = "glove";
+  if (cols < 0) return t;
+  if (cols < 1) fail(where, line_at(lines.number()) + "expected a word and at least one number");
+  allocate(where, t, count_rows(bytes, 0), cols, true, bytes.size());
+  Lines again(bytes);
+  int64_t r = 0;
+  while (again.next(line)) {
+    if (blank(line)) continue;
+    t.labels.emplace_back(read_word_row(where, line, again.number(), cols, t.data.data() + r * cols, true));
+    ++r;
+  }
+  return t;
+}
+
+std::string float_repr(float v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+  const bool negative = std::signbit(v);
+  const float a = std::fabs(v);
+  if (a == 0) return negative ? "-0.0" : "0.0";
+  // the shortest correctly rounded decimal that reads back to the same float32
+  char buf[48];
+  for (int p = 1; p <= 9; ++p) {
+    std::snprintf(buf, sizeof buf, "%.*e", p - 1, static_cast<double>(a));
+    if (std::strtof(buf, nullptr) == a) break;
+  }
+  std::string digits;
+  const char* q = buf;
+  for (; *q != 'e'; ++q) {
+    if (*q != '.') digits.push_back(*q);
+  }
+  const int exp10 = std::atoi(q + 1);
+  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  std::string out = negative ? "-" : "";
+  if (static_cast<double>(a) >= 1e-4 && static_cast<double>(a) < 1e16) {  // as numpy compares
+    // positional, at least one digit after the point (numpy's trim='.' keeps "1.0")
+    if (exp10 >= 0) {
+      const size_t whole = static_cast<size_t>(exp10) + 1;
+      if (digits.size() <= whole) {
+        out += digits + std::string(whole - digits.size(), '0') + ".0";
+      } else {
+        out += digits.substr(0, whole) + "." + digits.substr(whole);
+      }
+    } else {
+      out += "0." + std::string(static_cast<size_t>(-exp10 - 1), '0') + digits;
+    }
+    return out;
+  }
+  out += digits.substr(0, 1);
+  if (digits.size() > 1) {
+    out.push_back('.');
+    out += digits.substr(1);
+  }
+  char e[16];
+  std::snprintf(e, sizeof e, "e%c%02d", exp10 < 0 ? '-' : '+', exp10 < 0 ? -exp10 : exp10);
+  return out + e;
+}
+
+std::string word2vec_text(const ImportedTable& t) {
+  const char* where = "export word2vec-text";
+  check_table(where, t);
+  // a float32 repr is at most 15 bytes ("-1.17549435e-38"), and a separator
+  MemoryPlan p(where);
+  p.add("vector text", {t.rows, t.cols, 16}, kBytes);
+  p.add("word text", {label_bytes(t) + 64}, kBytes);
+  p.check();
+  std::string out = std::to_string(t.rows) + " " + std::to_string(t.cols) + "\n";
+  out.reserve(static_cast<size_t>(p.bytes()));
+  for (int64_t r = 0; r < t.rows; ++r) {
+    const std::string word = word_of(t, r);
+    check_word(where, word, r);
+    out += word;
+    const float* row = t.data.data() + r * t.cols;
+    for (int64_t c = 0; c < t.cols; ++c) {
+      out.push_back(' ');
+      out += float_repr(row[c]);
+    }
+    out.push_back('\n');
+  }
+  return out;
+}
+
+std::string word2vec_binary(const ImportedTable& t) {
+  const char* where = "export word2vec-binary";
+  check_table(where, t);
+  MemoryPlan p(where);
+  p.add("vectors", {t.rows, t.cols}, kFloat32);
+  p.add("word text", {label_bytes(t) + 64}, kBytes);
+  p.check();
+  std::string out = std::to_string(t.rows) + " " + std::to_string(t.cols) + "\n";
+  out.reserve(static_cast<size_t>(p.bytes()));
+  for (int64_t r = 0; r < t.rows; ++r) {
+    const std::string word = word_of(t, r);
+    check_word(where, word, r);
+    out += word;
+    out.push_back(' ');
+    // subtle: little-endian host assumed (x86-64 and wasm), as gensim's tobytes() on x86
+    out.append(reinterpret_cast<const char*>(t.data.data() + r * t.cols), static_cast<size_t>(t.cols) * 4);
+  }
+  return out;
+}
+
+}  // namespace embedlab
