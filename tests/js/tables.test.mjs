@@ -1,0 +1,70 @@
+// Resident tables (M.Table, src/bindings/tables.cpp): a table handed over once answers every
+// query in place, with the same numbers as the copying calls (M.nearest, M.analogy, M.pca).
+import { describe, it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadEngine } from './load-engine.mjs';
+
+let M;
+before(async () => { M = await loadEngine(); });
+
+function table(rows, dim, seed = 1) {
+  const a = new Float32Array(rows * dim);
+  let s = seed;
+  for (let i = 0; i < a.length; i++) {
+    s = (s * 1103515245 + 12345) >>> 0;
+    a[i] = s / 4294967296 - 0.5;
+  }
+  return a;
+}
+
+describe('M.Table', () => {
+  it('answers neighbours, analogies, PCA, rows, norms and similarities like the copying calls', () => {
+    const rows = 500, dim = 32, a = table(rows, dim);
+    const t = M.Table.fromArray(a, rows, dim, { labels: Array.from({ length: rows }, (_, i) => `w${i}`) });
+    assert.equal(t.rows, rows);
+    assert.equal(t.dim, dim);
+    assert.equal(t.labels[7], 'w7');
+    assert.deepEqual(t.row(3), a.subarray(3 * dim, 4 * dim));
+    for (const metric of ['cosine', 'euclidean']) {
+      assert.deepEqual(t.neighbours({ id: 11, k: 10, metric }), M.nearest(a, rows, dim, { id: 11, k: 10, metric }));
+    }
+    assert.deepEqual(t.neighbours({ vector: a.subarray(0, dim), k: 5 }), M.nearest(a, rows, dim, { vector: a.subarray(0, dim), k: 5 }));
+    assert.deepEqual(t.analogy({ positive: [1, 2], negative: [3], k: 5 }), M.analogy(a, rows, dim, { positive: [1, 2], negative: [3], k: 5 }));
+    const p = t.pca({ k: 2 });
+    assert.deepEqual(p.points, M.pca(a, rows, dim, { k: 2 }).points);
+    const norms = t.norms();
+    assert.ok(Math.abs(norms[4] - Math.hypot(...a.subarray(4 * dim, 5 * dim))) < 1e-5);
+    const sim = t.similarity([4, 9]);
+    assert.ok(Math.abs(sim[0] - 1) < 1e-6 && Math.abs(sim[3] - 1) < 1e-6 && sim[1] === sim[2]);
+    t.delete();
+    assert.throws(() => t.rows, { message: 'rows: this Table was deleted' });
+  });
+
+  it('refuses bad input with the value and the limit, and stays usable', () => {
+    const t = M.Table.fromArray(table(10, 4), 10, 4);
+    assert.throws(() => t.neighbours({ id: 10 }), { message: 'Table.neighbours: id 10 must be an integer in [-1, 9]' });
+    assert.throws(() => t.row(-1), { message: 'Table.row: row -1 must be an integer in [0, 9]' });
+    assert.throws(() => M.Table.fromArray(new Float32Array(5), 2, 3), { message: 'Table.fromArray: data has 5 values, expected 2 x 3' });
+    assert.throws(() => t.setLabels(['a']), { message: 'Table.setLabels: labels: 1 labels for 10 rows' });
+    assert.equal(t.neighbours({ id: 2, k: 3 }).ids.length, 3);
+    t.delete();
+  });
+
+  it('imports bytes: an .npy written by the engine comes back bit for bit, with the format named', () => {
+    const a = table(7, 5, 3);
+    const t = M.Table.fromBytes(M.npyBytes(a, 7, 5));
+    assert.equal(t.format, 'npy');
+    assert.deepEqual([t.rows, t.dim], [7, 5]);
+    assert.deepEqual(t.row(6), a.subarray(30, 35));
+    assert.deepEqual(new Uint8Array(t.export('npy')), new Uint8Array(M.npyBytes(a, 7, 5)));
+    t.delete();
+    // a truncated file: refused with a message, nothing half-loaded
+    assert.throws(() => M.Table.fromBytes(M.npyBytes(a, 7, 5).subarray(0, 100)), /npy/);
+  });
+
+  it('the table benchmark runs in wasm (figures: scripts/bench table, not a timed test)', () => {
+    const r = M.benchTable({ rows: 3000, dim: 64, reps: 2 });
+    assert.equal(r.bench, 'table');
+    assert.ok(r.neighbours_ms >= 0 && r.pca_ms >= 0);
+  });
+});
