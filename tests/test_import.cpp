@@ -313,3 +313,44 @@ TEST_CASE("Malformed and unsupported files fail naming the line or byte and what
                         "read word2vec: table 5 x 4 float32 need 80 B; the limit here is 64 B");
   }
 }
+
+// A safetensors file in memory: 8-byte little-endian header length, the JSON header, the data.
+static std::string safetensors_file(const std::vector<std::pair<std::string, std::pair<int64_t, int64_t>>>& tensors) {
+  std::string header = "{", data;
+  for (const auto& [name, shape] : tensors) {
+    const size_t begin = data.size();
+    data.append(static_cast<size_t>(shape.first * shape.second) * 2, '\0');  // F16 zeros
+    if (header.size() > 1) header += ",";
+    header += "\"" + name + "\":{\"dtype\":\"F16\",\"shape\":[" + std::to_string(shape.first) + "," +
+              std::to_string(shape.second) + "],\"data_offsets\":[" + std::to_string(begin) + "," +
+              std::to_string(data.size()) + "]}";
+  }
+  header += "}";
+  std::string out(8, '\0');
+  const uint64_t n = header.size();
+  for (int i = 0; i < 8; ++i) out[i] = static_cast<char>((n >> (8 * i)) & 0xff);
+  return out + header + data;
+}
+
+TEST_CASE("GPT-2 checkpoints are recognised by tensor name and shape", "[import][gpt2]") {
+  const std::string file = safetensors_file({{"transformer.wte.weight", {50257, 2}}, {"transformer.wpe.weight", {1024, 2}},
+                                             {"h.0.attn.c_attn.weight", {2, 6}}});
+  SECTION("wte: the token table comes labelled with the GPT-2 token strings (tiktoken's gpt2 ids)") {
+    const ImportedTable t = import_table(file, "", "transformer.wte.weight");
+    CHECK(t.recognised == "gpt2 token table");
+    REQUIRE(t.labels.size() == 50257);
+    CHECK(t.labels[15496] == "Hello");
+    CHECK(t.labels[995] == " world");
+    CHECK(t.labels[50256] == "<|endoftext|>");
+  }
+  SECTION("wpe: the learned positions, labelled by position") {
+    const ImportedTable t = import_table(file, "", "transformer.wpe.weight");
+    CHECK(t.recognised == "gpt2 position table");
+    CHECK(t.labels[1023] == "position 1023");
+  }
+  SECTION("other tensors are left alone") {
+    const ImportedTable t = import_table(file, "", "h.0.attn.c_attn.weight");
+    CHECK(t.recognised.empty());
+    CHECK(t.labels.empty());
+  }
+}

@@ -15,6 +15,7 @@
 #include <memory>
 
 #include "bench/bench_table.hpp"
+#include "io/known_tables.hpp"
 #include "io/table_import.hpp"
 #include "io/table_writers.hpp"
 #include "kernels/kernels.hpp"
@@ -86,13 +87,18 @@ class TableHandle {
       return true;
     });
   }
-  bool init_tensor(val bytes, val dtype, val shape) {
+  // one tensor's bytes (a slice of a safetensors file); name: its tensor name, for recognition
+  bool init_tensor(val bytes, val dtype, val shape, val name) {
     const char* where = "Table.fromTensor";
     return guard(where, [&] {
       const std::string b = bytes_in(where, "bytes", bytes);
       std::vector<int64_t> dims;
       for (double d : copy_in<double>(where, "shape", shape)) dims.push_back(int_arg(where, "shape", d, 0, kSafeMax));
-      replace(decode_tensor(b, name_arg(where, "dtype", dtype), dims));
+      ImportedTable t = decode_tensor(b, name_arg(where, "dtype", dtype), dims);
+      t.format = "safetensors";
+      t.tensor = bytes_in(where, "name", name);
+      recognise_known_table(t);
+      replace(std::move(t));
       return true;
     });
   }
@@ -100,6 +106,7 @@ class TableHandle {
   double rows() const { return static_cast<double>(t_.rows); }
   double dim() const { return static_cast<double>(t_.cols); }
   std::string format() const { return t_.format; }
+  std::string recognised() const { return t_.recognised; }
   val tensor() const { return bytes_out(t_.tensor); }
   val labels() {
     return guard("Table.labels", [&] { return t_.labels.empty() ? val::undefined() : strings_js(t_.labels); });
@@ -285,6 +292,7 @@ EMSCRIPTEN_BINDINGS(tables) {
       .function("rows", &TableHandle::rows)
       .function("dim", &TableHandle::dim)
       .function("format", &TableHandle::format)
+      .function("recognised", &TableHandle::recognised)
       .function("tensor", &TableHandle::tensor)
       .function("labels", &TableHandle::labels)
       .function("metadataHeader", &TableHandle::metadata_header)

@@ -6,6 +6,7 @@
 #include "core/error.hpp"
 #include "core/file.hpp"
 #include "core/memory.hpp"
+#include "io/known_tables.hpp"
 #include "io/safetensors.hpp"
 
 namespace embedlab {
@@ -76,6 +77,7 @@ ImportedTable read_table(const std::string& where, const std::string& path, cons
                                        read_range(path, pick.begin, pick.end - pick.begin), pick.dtype, pick.shape);
     t.format = "safetensors";
     t.tensor = pick.name;
+    recognise_known_table(t);
     return t;
   });
 }

@@ -4,6 +4,7 @@
 
 #include "core/error.hpp"
 #include "core/memory.hpp"
+#include "io/known_tables.hpp"
 #include "io/safetensors.hpp"
 #include "io/table_readers.hpp"
 #include "io/table_writers.hpp"
@@ -132,6 +133,7 @@ ImportedTable import_table(std::string_view bytes, const std::string& format, co
                          bytes.substr(static_cast<size_t>(pick.begin), static_cast<size_t>(pick.end - pick.begin)),
                          pick.dtype, pick.shape);
     t.tensor = pick.name;
+    recognise_known_table(t);
   } else if (f == "tsv") {
     t = parse_vectors_tsv(bytes);
   } else if (f == "word2vec-text") {

@@ -58,6 +58,7 @@ struct ImportedTable {
   std::vector<std::vector<std::string>> metadata;     // (rows, columns): every column, labels' too
   std::string format;                                 // the format it was read from
   std::string tensor;                                 // the safetensors tensor it came from
+  std::string recognised;                             // "gpt2 token table", ... (known_tables.hpp) or ""
 };
 
 // The formats import_table reads, and those export_table writes.

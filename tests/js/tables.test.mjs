@@ -68,3 +68,30 @@ describe('M.Table', () => {
     assert.ok(r.neighbours_ms >= 0 && r.pca_ms >= 0);
   });
 });
+
+describe('GPT-2 checkpoints', () => {
+  it('a wte.weight tensor of 50257 rows comes labelled with the GPT-2 token strings, also from a file slice', () => {
+    // a safetensors file in memory: 8-byte LE header length, JSON header, F32 data
+    const rows = 50257, dim = 4;
+    const data = new Float32Array(rows * dim).map((_, i) => Math.sin(i));
+    const header = new TextEncoder().encode(JSON.stringify({ 'wte.weight': { dtype: 'F32', shape: [rows, dim], data_offsets: [0, data.byteLength] } }));
+    const file = new Uint8Array(8 + header.length + data.byteLength);
+    new DataView(file.buffer).setBigUint64(0, BigInt(header.length), true);
+    file.set(header, 8);
+    file.set(new Uint8Array(data.buffer), 8 + header.length);
+    const t = M.Table.fromBytes(file);
+    assert.equal(t.recognised, 'gpt2 token table');
+    assert.equal(t.labels[15496], 'Hello');
+    assert.deepEqual(t.row(7), data.subarray(28, 32));
+    t.delete();
+    // the page's way: the header first, then only the tensor's bytes (File.slice)
+    const size = M.Table.safetensorsHeaderSize(file.subarray(0, 8));
+    const [info] = M.Table.safetensorsHeader(file.subarray(0, size));
+    assert.deepEqual([info.name, info.dtype, info.shape], ['wte.weight', 'F32', [rows, dim]]);
+    const u = M.Table.fromTensor(file.subarray(info.begin, info.end), { dtype: info.dtype, shape: info.shape, name: info.name });
+    assert.equal(u.recognised, 'gpt2 token table');
+    assert.equal(u.labels[995], ' world');
+    assert.deepEqual(u.neighbours({ id: 3, k: 4 }), M.nearest(data, rows, dim, { id: 3, k: 4 }));
+    u.delete();
+  });
+});

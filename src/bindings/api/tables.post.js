@@ -12,7 +12,9 @@
 //   t.delete();
 // Safetensors files can be read in pieces (the page slices the File):
 //   M.Table.safetensorsHeaderSize(first8) -> 8 + N;  M.Table.safetensorsHeader(head) -> [{name, dtype, shape, begin, end}]
-//   M.Table.fromTensor(bytesOfOneTensor, { dtype, shape })
+//   M.Table.fromTensor(bytesOfOneTensor, { dtype, shape, name })
+// GPT-2 checkpoints are recognised: a "wte.weight" tensor of 50257 rows comes labelled with the
+// GPT-2 token strings (t.recognised === 'gpt2 token table'), "wpe.weight" as 'gpt2 position table'.
 // No query copies the table: the rows stay in wasm memory until delete().
 (function (M) {
   'use strict';
@@ -63,8 +65,8 @@
       if (metadata !== undefined) t.attachMetadata(metadata);
       return t;
     }
-    static fromTensor(bytes, { dtype, shape }) {
-      return new Table((h) => h.initTensor(asBytes(bytes, 'Table.fromTensor'), String(dtype), Float64Array.from(shape)));
+    static fromTensor(bytes, { dtype, shape, name = '' }) {
+      return new Table((h) => h.initTensor(asBytes(bytes, 'Table.fromTensor'), String(dtype), Float64Array.from(shape), toUtf8(String(name))));
     }
     static safetensorsHeaderSize(first8) { return check(M._safetensorsHeaderSize(asBytes(first8, 'safetensorsHeaderSize'))); }
     static safetensorsHeader(head) {
@@ -80,6 +82,8 @@
     get rows() { return this._live('rows').rows(); }
     get dim() { return this._live('dim').dim(); }
     get format() { return this._live('format').format(); }
+    // 'gpt2 token table' | 'gpt2 position table' | '' (src/io/known_tables.hpp)
+    get recognised() { return this._live('recognised').recognised(); }
     get tensor() { return fromUtf8(this._live('tensor').tensor()); }
     get labels() {
       if (this._labels === undefined) this._labels = decodeStrings(check(this._live('labels').labels()));
