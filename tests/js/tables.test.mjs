@@ -11,7 +11,7 @@ function table(rows, dim, seed = 1) {
   const a = new Float32Array(rows * dim);
   let s = seed;
   for (let i = 0; i < a.length; i++) {
-    s = (s * 1103515245 + 12345) >>> 0;
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0; // 32-bit LCG (a plain * loses bits past 2^53)
     a[i] = s / 4294967296 - 0.5;
   }
   return a;

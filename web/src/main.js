@@ -22,6 +22,7 @@ import { TEXT_KEYS, TextView } from './views/text-view.js';
 import { WINDOWS_KEYS, WindowsView } from './views/windows-view.js';
 import { BPE_KEYS, BpeView } from './views/bpe-view.js';
 import { TRAIN_KEYS, TrainView } from './views/train-view.js';
+import { ImportView } from './views/import-view.js';
 
 const statusEl = document.getElementById('engine-status');
 const urlMessages = document.getElementById('url-messages');
@@ -230,6 +231,9 @@ views.train = {
     onError: (err) => controls.setError(failedField(err, [...TRAIN_KEYS, 'cmp'], 'lr'), err.message),
   }),
 };
+
+// Bring your own table: a card of the table view with its own requests (no URL state)
+new ImportView(document.getElementById('import-card'), engine);
 
 for (const [name, v] of Object.entries(views)) v.error = new PlotError(document.querySelector(`#view-${name} [data-plot-area]`));
 // Long engine jobs: progress and Cancel in the plot area of the view that asked (a request

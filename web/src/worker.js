@@ -15,6 +15,7 @@ import { makePositionsHandler } from './engine/positions-handler.js';
 import { makeTextPipeline } from './engine/text-handler.js';
 import { makeTrainHandlers } from './engine/train-handler.js';
 import { makeCompareHandlers } from './engine/compare-handler.js';
+import { makeImportHandlers } from './engine/import-handler.js';
 
 // Built-in corpora are served next to the page (build/web/corpora/, credited in README.md there).
 async function loadCorpus(name) {
@@ -37,6 +38,7 @@ const loading = createEmbedlab().then(
       ...text.handlers,
       ...makeTrainHandlers(M, text.ensureTokens),
       ...makeCompareHandlers(M, text.ensureTokens),
+      ...makeImportHandlers(M),
     }, board);
     self.postMessage({ id: READY_ID, type: 'ready', ok: true, result: { isa: M.isa(), positionalKinds: M.positionalKinds() } });
   },

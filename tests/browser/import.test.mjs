@@ -1,0 +1,86 @@
+// Browser test of "bring your own table" (issue 10): a GPT-2-shaped safetensors file (random
+// values, GPT-2's real tensor names and shapes) is picked in the page; the worker reads only the
+// header and the token table, which comes labelled with GPT-2's token strings; the page shows a
+// PCA map of all 50,257 rows and the neighbours of a token with cosine, euclidean and map
+// distances; a malformed file gives its message and the loaded table stays.
+//   node tests/browser/import.test.mjs [--site build/web] [--shots build/screenshots]
+import { assert, canvasStats, startHarness } from './harness.mjs';
+
+const h = await startHarness('import tests');
+const { test, openPage, consoleErrors, foreignRequests, shot } = h;
+
+// safetensors: 8-byte little-endian header length, the JSON header, little-endian data
+function safetensors(tensors) {
+  const header = {};
+  const parts = [];
+  let offset = 0;
+  for (const [name, shape, data] of tensors) {
+    header[name] = { dtype: 'F32', shape, data_offsets: [offset, offset + data.byteLength] };
+    parts.push(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+    offset += data.byteLength;
+  }
+  const json = Buffer.from(JSON.stringify(header));
+  const len = Buffer.alloc(8);
+  len.writeBigUInt64LE(BigInt(json.length));
+  return Buffer.concat([len, json, ...parts]);
+}
+function random(n, seed) {
+  const a = new Float32Array(n);
+  let s = seed;
+  for (let i = 0; i < a.length; i++) {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0; // 32-bit LCG (a plain * loses bits past 2^53)
+    a[i] = s / 4294967296 - 0.5;
+  }
+  return a;
+}
+const D = 32;
+const file = safetensors([
+  ['wte.weight', [50257, D], random(50257 * D, 1)],
+  ['wpe.weight', [1024, D], random(1024 * D, 2)],
+  ['h.0.ln_1.weight', [D], random(D, 3)],
+]);
+
+let page;
+await test('a GPT-2-shaped safetensors file: the token table is found, labelled with GPT-2 token strings, mapped and queried', async () => {
+  page = await openPage('#view=table');
+  await page.setInputFiles('#import-file', { name: 'model.safetensors', mimeType: 'application/octet-stream', buffer: file });
+  await page.waitForFunction(() => Number(document.querySelector('#import-card').dataset.loaded || 0) > 0, null, { timeout: 30000 });
+  const note = await page.textContent('#import-note');
+  assert(/^model\.safetensors: 50,257 rows × 32 \(safetensors, tensor wte\.weight\), labelled/.test(note), `note: ${note}`);
+  assert(/GPT-2's token table/.test(note), `not recognised: ${note}`);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const map = await page.$eval('#import-map canvas', canvasStats);
+  assert(map.variance > 5 && map.colors > 5, 'map blank');
+  await page.fill('#import-query', ' the'); // GPT-2's " the" (id 262), not "the" (id 1169)
+  await page.click('#import-nn-form button');
+  await page.waitForFunction(() => document.querySelectorAll('#import-nn tbody tr').length === 10, null, { timeout: 10000 });
+  const rows = await page.$$eval('#import-nn tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+  assert(/^Nearest rows to " the" \(row 262\)/.test(await page.textContent('#import-nn-note')), 'query not resolved to " the"');
+  for (const r of rows) {
+    assert(Number(r[3]) <= 1 && Number(r[4]) > 0 && Number(r[5]) >= 0, `distances: ${r.join(' | ')}`);
+  }
+  console.log(`     (${note.slice(0, 120)}…; " the" -> ${rows.slice(0, 3).map((r) => r[1]).join(' ')})`);
+  await page.$eval('#import-card', (el) => el.scrollIntoView());
+  await page.screenshot({ path: shot('import.png') });
+});
+
+await test('the position table can be chosen; a malformed file gives its message and keeps the loaded table', async () => {
+  await page.selectOption('#import-tensor', 'wpe.weight');
+  await page.waitForFunction(() => /wpe\.weight/.test(document.querySelector('#import-note').textContent), null, { timeout: 20000 });
+  assert((await page.$eval('#import-card', (el) => el.dataset.recognised)) === 'gpt2 position table', 'wpe not recognised');
+  const bad = Buffer.concat([file.subarray(0, 8), Buffer.from('{"wte.weight": {"dtype": "F32", "shape": [50257, 32], "data_offsets": [0, 99999999999]}}')]);
+  bad.writeBigUInt64LE(BigInt(bad.length - 8));
+  await page.setInputFiles('#import-file', { name: 'broken.safetensors', mimeType: 'application/octet-stream', buffer: bad });
+  await page.waitForFunction(() => document.querySelector('#import-card').dataset.importError, null, { timeout: 20000 });
+  const note = await page.textContent('#import-note');
+  assert(/still showing model\.safetensors\.$/.test(note), `note: ${note}`);
+  assert((await page.$eval('#import-card', (el) => el.dataset.rows)) === '1024', 'the loaded table was replaced');
+  console.log(`     (${note})`);
+});
+
+await test('no console errors and no requests to other origins', async () => {
+  assert(consoleErrors.length === 0, `console errors: ${consoleErrors.join(' | ')}`);
+  assert(foreignRequests.length === 0, `foreign requests: ${foreignRequests.join(' ')}`);
+});
+
+await h.finish();

@@ -1,0 +1,98 @@
+// "Bring your own table" (issue 10), a card of the embedding-table view: pick a table file
+// (.npy, .safetensors, Projector vectors.tsv, word2vec .txt/.bin, GloVe) and optionally a
+// labels file; the worker reads it into a resident engine table (import-handler.js) and the card
+// shows what it found (format, shape, GPT-2 recognised), a PCA map of every row and, for a
+// token or row typed in, its neighbours with cosine, euclidean and on-map distance side by side.
+// Text from the file (labels) is only ever set as textContent.
+//
+//   const iv = new ImportView(cardElement, engine);
+import { Scatter } from '../plots/scatter.js';
+import { visibleText } from '../plots/chips.js';
+import { formatNumber } from '../plots/scales.js';
+
+export class ImportView {
+  constructor(root, engine) {
+    this.root = root;
+    this.engine = engine;
+    const $ = (id) => root.querySelector(`#${id}`);
+    this.el = {
+      file: $('import-file'), meta: $('import-meta'), tensor: $('import-tensor'), tensorField: $('import-tensor-field'),
+      note: $('import-note'), results: $('import-results'), form: $('import-nn-form'), query: $('import-query'),
+      body: $('import-nn').querySelector('tbody'), nnNote: $('import-nn-note'), mapNote: $('import-map-note'),
+    };
+    this.scatter = new Scatter($('import-map'), { labelled: 40, height: 380 });
+    this.el.file.addEventListener('change', () => this.load());
+    this.el.meta.addEventListener('change', () => this.el.file.files.length && this.load());
+    this.el.tensor.addEventListener('change', () => this.load(this.el.tensor.value));
+    this.el.form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      this.neighbours();
+    });
+  }
+
+  async load(tensor) {
+    const file = this.el.file.files[0];
+    if (!file) return;
+    const metadata = this.el.meta.files[0];
+    this.el.note.textContent = `reading ${file.name} (${(file.size / 1048576).toFixed(1)} MiB) in the worker…`;
+    try {
+      const r = await this.engine.request('importTable', { file, metadata, tensor });
+      if (r.needTensor) {
+        this.showTensors(r.tensors, null);
+        this.el.note.textContent = `${file.name} holds several tensors; choose the table to look at.`;
+        return;
+      }
+      this.showTensors(r.tensors, r.tensor);
+      this.render(r);
+    } catch (err) {
+      // the previous table (if any) is still the current one
+      this.el.note.textContent = `${err.message}${this.last ? ` — still showing ${this.last.name}.` : ''}`;
+      this.root.dataset.importError = err.message;
+    }
+  }
+
+  showTensors(names, chosen) {
+    this.el.tensorField.hidden = !names || names.length < 2;
+    if (!names) return;
+    this.el.tensor.replaceChildren(...(chosen ? [] : [new Option('choose a tensor…', '')]),
+      ...names.map((n) => new Option(n, n, false, n === chosen)));
+  }
+
+  render(r) {
+    this.last = r;
+    const what = r.recognised ? ` Recognised: ${r.recognised === 'gpt2 token table' ? "GPT-2's token table (wte), labelled with GPT-2's token strings" : r.recognised}.` : '';
+    this.el.note.textContent = `${r.name}: ${r.rows.toLocaleString('en')} rows × ${r.dim.toLocaleString('en')} (${r.format}${r.tensor ? `, tensor ${r.tensor}` : ''}), ` +
+      `${r.labels ? 'labelled' : 'no labels (add a metadata.tsv or vocabulary file)'}, read in ${formatNumber(r.ms / 1000)} s.${what}`;
+    this.root.dataset.rows = String(r.rows);
+    this.root.dataset.recognised = r.recognised || '';
+    delete this.root.dataset.importError;
+    this.el.results.hidden = false;
+    this.labels = (r.labels || []).map(visibleText);
+    if (r.points) {
+      this.scatter.setData({ points: r.points, labels: this.labels, explained: r.explained, frozen: false });
+      this.el.mapNote.textContent = `Every row projected on the table's two main directions of variation (PCA by the engine); labelled: the first rows where they do not overlap (for GPT-2, the first ids: bytes and common pieces). PCA keeps ${(100 * (r.explained[0] + r.explained[1])).toFixed(1)}% of the variance, so distances on the map can differ a lot from distances in the table (see the neighbours).`;
+    }
+    this.el.body.replaceChildren();
+    this.el.nnNote.textContent = 'Type a token (or a row number) to list its nearest rows.';
+    this.root.dataset.loaded = String(Number(this.root.dataset.loaded || 0) + 1);
+  }
+
+  async neighbours() {
+    try {
+      const r = await this.engine.request('importNeighbours', { query: this.el.query.value, k: 10 });
+      this.el.nnNote.textContent = `Nearest rows to ${JSON.stringify(visibleText(r.query.label))} (row ${r.query.row}) by cosine; the euclidean distance and the distance on the 2-D map are for the same rows. No row is re-normalised.`;
+      this.el.body.replaceChildren(...r.neighbours.map((n, i) => {
+        const tr = document.createElement('tr');
+        for (const text of [String(i + 1), JSON.stringify(visibleText(n.label)), String(n.row), n.cosine.toFixed(4), formatNumber(n.euclidean), n.map === null ? '–' : formatNumber(n.map)]) {
+          const td = document.createElement('td');
+          td.textContent = text;
+          tr.append(td);
+        }
+        return tr;
+      }));
+    } catch (err) {
+      this.el.nnNote.textContent = err.message;
+      this.el.body.replaceChildren();
+    }
+  }
+}
