@@ -51,6 +51,8 @@
 #include "core/memory.hpp"
 #include "core/rng.hpp"
 #include "embed/positions/registry.hpp"
+#include "project/neighbours.hpp"
+#include "project/pca.hpp"
 
 namespace embedlab::bindings {
 
@@ -326,5 +328,11 @@ std::string position_option_name(const PositionKind& k, const PositionParam& p);
 // A JS object {name: number} of the kind's parameters -> values with defaults filled in; the
 // registry names unknown keys and values out of range.
 PositionValues position_values(const char* where, val values, const PositionKind& kind);
+
+// ---- project results (project.cpp), shared with the resident tables (tables.cpp) ----------
+// PcaResult -> {n, k, dim, points, components, explained, variance, solver}
+val pca_result_js(const PcaResult& r);
+// Neighbours -> {ids: Int32Array, scores: Float32Array}
+val neighbours_js(const Neighbours& n);
 
 }  // namespace embedlab::bindings

@@ -9,13 +9,37 @@ using emscripten::val;
 using namespace embedlab;
 using namespace embedlab::bindings;
 
+namespace embedlab::bindings {
+
+val pca_result_js(const PcaResult& r) {
+  val out = val::object();
+  out.set("n", static_cast<double>(r.n));
+  out.set("k", static_cast<double>(r.k));
+  out.set("dim", static_cast<double>(r.dim));
+  out.set("points", copy_out(r.points));
+  out.set("components", copy_out(r.components));
+  out.set("explained", copy_out(r.explained));
+  out.set("variance", copy_out(r.variance));
+  out.set("solver", std::string(pca_solver_name(r.solver)));
+  return out;
+}
+
+val neighbours_js(const Neighbours& n) {
+  val out = val::object();
+  out.set("ids", copy_out(n.ids));
+  out.set("scores", copy_out(n.scores));
+  return out;
+}
+
+}  // namespace embedlab::bindings
+
 // Stateless calls: each takes the table (Float32Array, rows * dim) and copies it in.
 
 namespace {
 
 // table (V*D), ids (n, or empty: all rows), previous (k*D, or empty)
 // -> {n, k, dim, points: Float32Array (n*k), components: Float32Array (k*D),
-//     explained: Float64Array (k), variance: Float64Array (k), solver: 'exact' | 'krylov'}
+//     explained: Float64Array (k), variance: Float64Array (k), solver: 'exact' | 'krylov' | 'randomized'}
 val pca_js(val table, double rows, double dim, double k, val ids, val previous) {
   return guard("pca", [&] {
     const int64_t r_ = size_arg("pca", "rows", rows, 0), d_ = size_arg("pca", "dim", dim, 0);
@@ -26,25 +50,8 @@ val pca_js(val table, double rows, double dim, double k, val ids, val previous) 
     const std::vector<float> prev = copy_in<float>("pca", "previous", previous);
     o.ids = rows_ids;  // subtle: spans, so the vectors must outlive the call
     o.previous = prev;
-    const PcaResult r = pca(t, r_, d_, o);
-    val out = val::object();
-    out.set("n", static_cast<double>(r.n));
-    out.set("k", static_cast<double>(r.k));
-    out.set("dim", static_cast<double>(r.dim));
-    out.set("points", copy_out(r.points));
-    out.set("components", copy_out(r.components));
-    out.set("explained", copy_out(r.explained));
-    out.set("variance", copy_out(r.variance));
-    out.set("solver", std::string(pca_solver_name(r.solver)));
-    return out;
+    return pca_result_js(pca(t, r_, d_, o));
   });
-}
-
-val neighbours_js(const Neighbours& n) {
-  val out = val::object();
-  out.set("ids", copy_out(n.ids));
-  out.set("scores", copy_out(n.scores));
-  return out;
 }
 
 // id >= 0: the rows nearest row id (itself left out); id = -1: the rows nearest vector (D).

@@ -181,23 +181,15 @@ class TableHandle {
       const int64_t row = int_arg(where, "id", id, -1, t_.rows - 1);
       const int64_t kk = int32_arg(where, "k", k);
       const Metric m = parse_metric(name_arg(where, "metric", metric));
-      const Neighbours n = row >= 0 ? index().nearest(static_cast<int32_t>(row), kk, m)
-                                    : index().nearest_to(copy_in<float>(where, "vector", vector), kk, m);
-      val out = val::object();
-      out.set("ids", copy_out(n.ids));
-      out.set("scores", copy_out(n.scores));
-      return out;
+      return neighbours_js(row >= 0 ? index().nearest(static_cast<int32_t>(row), kk, m)
+                                    : index().nearest_to(copy_in<float>(where, "vector", vector), kk, m));
     });
   }
   val analogy(val positive, val negative, double k) {
     const char* where = "Table.analogy";
     return guard(where, [&] {
-      const Neighbours n = index().analogy(copy_in<int32_t>(where, "positive", positive),
-                                           copy_in<int32_t>(where, "negative", negative), int32_arg(where, "k", k));
-      val out = val::object();
-      out.set("ids", copy_out(n.ids));
-      out.set("scores", copy_out(n.scores));
-      return out;
+      return neighbours_js(index().analogy(copy_in<int32_t>(where, "positive", positive),
+                                           copy_in<int32_t>(where, "negative", negative), int32_arg(where, "k", k)));
     });
   }
   val pca_js(double k, val ids, val previous) {
@@ -209,17 +201,7 @@ class TableHandle {
       const std::vector<float> prev = copy_in<float>(where, "previous", previous);
       o.ids = rows_ids;
       o.previous = prev;
-      const PcaResult r = pca(t_.data, t_.rows, t_.cols, o);
-      val out = val::object();
-      out.set("n", static_cast<double>(r.n));
-      out.set("k", static_cast<double>(r.k));
-      out.set("dim", static_cast<double>(r.dim));
-      out.set("points", copy_out(r.points));
-      out.set("components", copy_out(r.components));
-      out.set("explained", copy_out(r.explained));
-      out.set("variance", copy_out(r.variance));
-      out.set("solver", std::string(pca_solver_name(r.solver)));
-      return out;
+      return pca_result_js(pca(t_.data, t_.rows, t_.cols, o));
     });
   }
   // ids (n) -> (n, n) cosine similarities (or dot products) of those rows
