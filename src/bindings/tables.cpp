@@ -28,6 +28,8 @@ using namespace embedlab::bindings;
 
 namespace {
 
+constexpr ElementType kLabelSlot{"label", sizeof(std::string)};  // the text itself is planned as bytes_in's copy
+
 val tensors_js(const std::vector<TensorInfo>& ts) {
   val out = val::array();
   for (const TensorInfo& t : ts) {
@@ -119,7 +121,7 @@ class TableHandle {
     const char* where = "Table.metadata";
     return guard(where, [&] {
       const int64_t col = int_arg(where, "column", c, 0, static_cast<int64_t>(t_.metadata_header.size()) - 1);
-      std::vector<std::string> v(t_.metadata.size());
+      std::vector<std::string> v(plan(where, "column", static_cast<int64_t>(t_.metadata.size()), kLabelSlot));
       for (size_t r = 0; r < v.size(); ++r) v[r] = col < static_cast<int64_t>(t_.metadata[r].size()) ? t_.metadata[r][col] : "";
       return strings_js(v);
     });
@@ -132,7 +134,7 @@ class TableHandle {
       if (off.size() != static_cast<size_t>(t_.rows) + 1) {
         fail(where, "labels: " + std::to_string(off.empty() ? 0 : off.size() - 1) + " labels for " + std::to_string(t_.rows) + " rows");
       }
-      std::vector<std::string> labels(static_cast<size_t>(t_.rows));
+      std::vector<std::string> labels(plan(where, "labels", t_.rows, kLabelSlot));
       for (size_t i = 0; i < labels.size(); ++i) {
         if (off[i] < 0 || off[i] > off[i + 1] || static_cast<size_t>(off[i + 1]) > b.size()) fail(where, "label offsets out of order");
         labels[i] = b.substr(static_cast<size_t>(off[i]), static_cast<size_t>(off[i + 1] - off[i]));

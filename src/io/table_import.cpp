@@ -36,24 +36,6 @@ std::string check_format(const std::string& format, const std::vector<std::strin
   fail(where, "unknown format '" + format + "', expected " + list);
 }
 
-// The lines of a text without their '\n' and trailing '\r'; a last line without '\n' counts.
-std::vector<std::string_view> split_lines(const char* where, std::string_view text) {
-  const int64_t lines = static_cast<int64_t>(std::count(text.begin(), text.end(), '\n')) +
-                        (!text.empty() && text.back() != '\n' ? 1 : 0);
-  plan(where, "lines", {lines, static_cast<int64_t>(sizeof(std::string_view))}, kBytes);
-  std::vector<std::string_view> out;
-  out.reserve(static_cast<size_t>(lines));
-  size_t p = 0;
-  while (p < text.size()) {
-    size_t e = text.find('\n', p);
-    if (e == std::string_view::npos) e = text.size();
-    std::string_view line = text.substr(p, e - p);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    out.push_back(line);
-    p = e + 1;
-  }
-  return out;
-}
 
 std::vector<std::string> split_tabs(std::string_view line) {
   std::vector<std::string> out;

@@ -174,25 +174,38 @@ std::string tsv_unescape(const std::string& field) {
   return out;
 }
 
-std::vector<std::string> parse_labels(const std::string& text) {
-  // one label per line; a last line without '\n' counts, an empty text has no labels
+// The lines of a text without their '\n' and trailing '\r'; a last line without '\n' counts.
+std::vector<std::string_view> split_lines(const char* where, std::string_view text) {
   const int64_t lines = static_cast<int64_t>(std::count(text.begin(), text.end(), '\n')) +
                         (!text.empty() && text.back() != '\n' ? 1 : 0);
-  MemoryPlan plan_labels("read_labels");
-  plan_labels.add("labels", {lines, static_cast<int64_t>(sizeof(std::string))}, kBytes);
-  plan_labels.add("label text", {static_cast<int64_t>(text.size())}, kBytes);
-  plan_labels.check();
-  std::vector<std::string> labels;
-  labels.reserve(static_cast<size_t>(lines));
+  plan(where, "lines", {lines, static_cast<int64_t>(sizeof(std::string_view))}, kBytes);
+  std::vector<std::string_view> out;
+  out.reserve(static_cast<size_t>(lines));
   size_t p = 0;
   while (p < text.size()) {
     size_t e = text.find('\n', p);
-    if (e == std::string::npos) e = text.size();
-    std::string line = text.substr(p, e - p);
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    labels.push_back(tsv_unescape(line));
+    if (e == std::string_view::npos) e = text.size();
+    std::string_view line = text.substr(p, e - p);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    out.push_back(line);
     p = e + 1;
   }
+  return out;
+}
+
+std::vector<std::string> parse_labels(const std::string& text) {
+  // one label per line; a last line without '\n' counts, an empty text has no labels
+  // the labels are planned (and refused) before the lines are split
+  const int64_t n = static_cast<int64_t>(std::count(text.begin(), text.end(), '\n')) +
+                    (!text.empty() && text.back() != '\n' ? 1 : 0);
+  MemoryPlan plan_labels("read_labels");
+  plan_labels.add("labels", {n, static_cast<int64_t>(sizeof(std::string))}, kBytes);
+  plan_labels.add("label text", {static_cast<int64_t>(text.size())}, kBytes);
+  plan_labels.check();
+  const std::vector<std::string_view> lines = split_lines("read_labels", text);
+  std::vector<std::string> labels;
+  labels.reserve(lines.size());
+  for (const std::string_view line : lines) labels.push_back(tsv_unescape(std::string(line)));
   return labels;
 }
 

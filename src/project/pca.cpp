@@ -379,12 +379,13 @@ PcaResult pca(std::span<const float> table, int64_t rows, int64_t dim, const Pca
   const bool randomized = use_randomized(opts, n, dim);
   MemoryPlan p("pca");
   if (randomized) {
-    const int64_t l = std::min(dim, k + kOversample);
-    p.add("sample block", {n, l}, kFloat32);
-    p.add("row block", {std::min(kRandomBlock, n), dim}, kFloat32);
-    p.add("transposed projection", {2 * l, dim}, kFloat32);
-    p.add("sample basis", {n, l}, kFloat64);
-    p.add("projection", {dim, l}, kFloat32);
+    const int64_t l = std::min(dim, k + kOversample), rows = std::min(kRandomBlock, n);
+    p.add("samples", {n, l}, kFloat32);                          // Y
+    p.add("test matrix and projection", {2 * dim, l}, kFloat32);  // omega, Z
+    p.add("transposed projections", {2 * l, dim}, kFloat32);      // Bt, Zt
+    p.add("transposed sample block", {l, rows}, kFloat32);        // YT
+    if (!opts.ids.empty()) p.add("row block", {rows, dim}, kFloat32);
+    p.add("QR of the samples", {2 * n, l}, kFloat64);             // M and its Q
   } else {
     p.add(n < dim ? "Gram matrix" : "covariance matrix", {m, m}, kFloat64);
     p.add("centred rows", {n < dim ? n : std::min(kBlockRows, n), dim}, kFloat64);

@@ -91,10 +91,14 @@ export function setPositionalKinds(kinds) {
   return added;
 }
 
-// state -> {name: value} of the parameters of the state's kind (the engine's posParams).
+// state (or a worker payload) -> {name: value} of kind's parameters, read from its
+// '<kind>.<param>' keys (the engine's posParams). Pure: works without setPositionalKinds (the
+// worker has its own copy of this module).
+//   positionParams({pos: 'rope', 'rope.base': 500, 'sinusoidal.base': 90}) -> {base: 500}
 export function positionParams(state, kind = state.pos) {
   const out = {};
-  for (const p of PARAMS) if (p.posKind === kind && state[p.key] !== undefined) out[p.posParam] = state[p.key];
+  const prefix = positionParamKey(kind, '');
+  for (const [k, v] of Object.entries(state)) if (k.startsWith(prefix) && v !== undefined && v !== null) out[k.slice(prefix.length)] = v;
   return out;
 }
 

@@ -19,7 +19,8 @@
 // T and report why instead of a number) with the attention weights of the last position of the
 // longest window the kind can run.
 import { blame, blamed } from '../protocol.js';
-import { positionParamsOf, remap } from './next-token-input.js';
+import { remap } from './next-token-input.js';
+import { positionParams } from '../state.js';
 
 const MAX_COMPARE_STEPS = 100000; // steps per encoding: the curves are kept in JS
 const MAX_HELD_OUT = 16384; // held-out tokens evaluated at the end of each kind
@@ -82,7 +83,7 @@ export function makeCompareHandlers(M, ensureTokens) {
     if (!job.tr) {
       const p = job.p;
       job.tr = blame(NEXT_ARGS, () => M.Trainer.nextToken(job.train, {
-        vocabSize: job.vocab, vectorSize: p.tD, context: p.ctx, batchSize: p.tB, pos: kind, posParams: positionParamsOf(p, kind),
+        vocabSize: job.vocab, vectorSize: p.tD, context: p.ctx, batchSize: p.tB, pos: kind, posParams: positionParams(p, kind),
         optimizer: p.opt, lr: p.lr, seed: p.seed,
       }));
       job.step = 0;

@@ -1,8 +1,8 @@
 // What the worker's next-token runs (train-handler.js, compare-handler.js) build their trainer
-// from: the ids remapped to the rows that occur, and the positional parameters of the payload.
+// from: the ids remapped to the rows that occur (the positional parameters of a payload:
+// state.js positionParams).
 //
 //   remap([5, 9, 5]) -> {ids: [0, 1, 0], rowIds: Int32Array [5, 9]}   (rows in id order)
-//   positionParamsOf({'rope.base': 500, 'sinusoidal.base': 90}, 'rope') -> {base: 500}
 
 // Next-token on GPT-2 ids: only the ids that occur get rows (remapped to 0..R-1 in id order),
 // so the output layer is R wide instead of 50,257 (1,416 rows for the-verdict).
@@ -14,12 +14,4 @@ export function remap(ids) {
   const rowIds = [];
   for (let id = 0; id <= max; id++) if (dense[id] === 0) dense[id] = rowIds.push(id) - 1;
   return { ids: ids.map((id) => dense[id]), rowIds: Int32Array.from(rowIds) };
-}
-
-// The payload's parameters of kind `pos` (URL keys '<kind>.<param>', state.js) -> posParams.
-export function positionParamsOf(p, pos) {
-  const out = {};
-  const prefix = `${pos}.`;
-  for (const [k, v] of Object.entries(p)) if (k.startsWith(prefix) && v !== undefined && v !== null) out[k.slice(prefix.length)] = v;
-  return out;
 }

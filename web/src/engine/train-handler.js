@@ -26,7 +26,8 @@
 import { sampleIndices, strideSample } from '../arrays.js';
 import { blame, blamed } from '../protocol.js';
 import { checkPageBudget } from './limits.js';
-import { positionParamsOf, remap } from './next-token-input.js';
+import { remap } from './next-token-input.js';
+import { positionParams } from '../state.js';
 
 const MAX_TABLE_ROWS = 400;
 const MAX_TABLE_COLS = 128;
@@ -47,10 +48,11 @@ function paramBytes(s, rows) {
 }
 
 export function makeTrainHandlers(M, ensureTokens) {
+  const kinds = M.positionalKinds(); // fixed for the module's life; positions() runs every step
   let run = null; // {tr, make, rowIds, strings, model, pos}
 
   function nextOpts(p, pos) {
-    return { vectorSize: p.tD, context: p.ctx, batchSize: p.tB, pos, posParams: positionParamsOf(p, pos), optimizer: p.opt, lr: p.lr, seed: p.seed };
+    return { vectorSize: p.tD, context: p.ctx, batchSize: p.tB, pos, posParams: positionParams(p, pos), optimizer: p.opt, lr: p.lr, seed: p.seed };
   }
 
   async function prepare(p) {
@@ -137,7 +139,7 @@ export function makeTrainHandlers(M, ensureTokens) {
 
   function positions() {
     if (run.model !== 'next') return null;
-    const kind = M.positionalKinds().find((k) => k.name === run.pos);
+    const kind = kinds.find((k) => k.name === run.pos);
     if (!kind || !kind.trainable || kind.provides !== 'additive') return null; // a trained (T, D) table only
     const t = run.tr.table('position');
     blame(['ctx'], () => checkPageBudget('train', 'position similarity', [t.rows, t.rows]));
