@@ -47,4 +47,24 @@ if (nn) {
   if (nf) check('next-token native / tfjs-backend-wasm', nn.tokens_per_s / nf.tokens_per_s, 20);
   if (nf && nw) check('next-token wasm / tfjs-backend-wasm', nw.tokens_per_s / nf.tokens_per_s, 20);
 }
+const tn = rows['table.native'], tw = rows['table.wasm'], ts = rows['table.sklearn'];
+if (tn) {
+  // a top-10 query reads the table once; a copy reads and writes it once: bytes / ms / 1e6 = GB/s
+  const bytes = tn.rows * tn.dim * 4;
+  const gbps = (ms, times = 1) => (times * bytes) / ms / 1e6;
+  for (const [name, r] of [['native', tn], ['wasm', tw]]) {
+    if (!r) continue;
+    lines.push(`table ${name.padEnd(6)} ${r.rows} x ${r.dim}: top-10 cosine ${fmt(r.neighbours_ms, 2)} ms (${fmt(gbps(r.neighbours_ms))} GB/s read; ` +
+      `memcpy ${fmt(gbps(r.memcpy_ms, 2))} GB/s), PCA to 3 ${fmt(r.pca_ms, 0)} ms (${r.pca_solver}), import .npy ${fmt(r.import_ms, 1)} ms`);
+  }
+  if (ts) lines.push(`table ${ts.peer}: top-10 cosine ${fmt(ts.neighbours_ms, 2)} ms (numpy), PCA to 3 ${fmt(ts.pca_ms, 0)} ms (randomized)`);
+  if (tw) {
+    check('table neighbours wasm <= 30 ms: 30 / wasm ms', 30 / tw.neighbours_ms, 1);
+    check('table PCA wasm <= 1.5 s: 1500 / wasm ms', 1500 / tw.pca_ms, 1);
+    if (ts) check('table PCA sklearn / wasm', ts.pca_ms / tw.pca_ms, 1);
+    check('table neighbours native speed-up over wasm', tw.neighbours_ms / tn.neighbours_ms, 1.5);
+    check('table PCA native speed-up over wasm', tw.pca_ms / tn.pca_ms, 1.5);
+    check('table neighbours native read / memcpy GB/s', gbps(tn.neighbours_ms) / gbps(tn.memcpy_ms, 2), 0.7);
+  }
+}
 console.log('\n== summary\n' + lines.join('\n'));

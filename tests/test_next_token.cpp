@@ -63,16 +63,20 @@ TEST_CASE("dense kernels equal their scalar references bit for bit", "[train-ker
       const auto x = randn(g, n);
       std::vector<std::vector<float>> ys;
       std::vector<const float*> ptrs;
-      for (int r = 0; r < 7; ++r) ys.push_back(randn(g, n));
+      for (int r = 0; r < 17; ++r) ys.push_back(randn(g, n));  // groups of 4 (SSE2/wasm) and 8 (AVX2) and their tails
       for (auto& y : ys) ptrs.push_back(y.data());
-      for (size_t count = 0; count <= ptrs.size(); ++count) {
-        std::vector<float> out(count);
-        dense::dot_rows(n, x.data(), ptrs.data(), count, out.data());
-        for (size_t r = 0; r < count; ++r) {
-          const float want = kernels::dot(n, x.data(), ptrs[r]);
-          CHECK(std::memcmp(&out[r], &want, 4) == 0);
+      for (bool avx2 : {true, false}) {
+        dense::detail::set_avx2_enabled(avx2);
+        for (size_t count = 0; count <= ptrs.size(); ++count) {
+          std::vector<float> out(count);
+          dense::dot_rows(n, x.data(), ptrs.data(), count, out.data());
+          for (size_t r = 0; r < count; ++r) {
+            const float want = kernels::dot(n, x.data(), ptrs[r]);
+            CHECK(std::memcmp(&out[r], &want, 4) == 0);
+          }
         }
       }
+      dense::detail::set_avx2_enabled(true);
       auto l2a = randn(g, n), worka = randn(g, n);
       auto l2b = l2a, workb = worka;
       dense::sgns_update(n, 0.37f, x.data(), l2a.data(), worka.data());

@@ -345,6 +345,9 @@ inline void dot_group(size_t n, const float* x, const float* const* ys, float* o
 }
 
 void dot_rows(size_t n, const float* x, const float* const* ys, size_t count, float* out) {
+#if defined(EMBEDLAB_DK_SSE2)
+  if (detail::have_avx2()) return detail::dot_rows_avx2(n, x, ys, count, out);
+#endif
   size_t r = 0;
   for (; r + 4 <= count; r += 4) dot_group<4>(n, x, ys + r, out + r);
   switch (count - r) {

@@ -46,7 +46,8 @@ double softmax_xent(size_t n, size_t V, float* logits, const int32_t* targets, f
 void sgns_update(size_t n, float g, const float* l1, float* l2, float* work);
 
 // out[r] = kernels::dot(n, x, ys[r]) for r < count, bit for bit (the same 8 partial sums per
-// row, combined in the same order), with up to 4 rows interleaved so their add chains overlap.
+// row, combined in the same order), with up to 4 rows interleaved so their add chains overlap
+// (8 rows with AVX2, chosen at run time on x86-64).
 void dot_rows(size_t n, const float* x, const float* const* ys, size_t count, float* out);
 
 // "avx2", "sse2", "wasm_simd128" or "scalar": the variant gemm_acc runs on this machine.
@@ -64,6 +65,8 @@ namespace detail {
 // AVX2 variant (dense_avx2.cpp); only called when the CPU has AVX2.
 void gemm_acc_avx2(size_t n, size_t k, size_t m, const float* A, size_t lda, const float* B,
                    size_t ldb, float* C, size_t ldc, bool accumulate);
+// dot_rows with one 8-lane accumulator per row and up to 8 rows interleaved.
+void dot_rows_avx2(size_t n, const float* x, const float* const* ys, size_t count, float* out);
 bool have_avx2();
 // Tests and benchmarks: false makes gemm_acc use the SSE2 path even on an AVX2 machine.
 void set_avx2_enabled(bool on);

@@ -1,8 +1,9 @@
-// AVX2 variant of dense::gemm_acc for x86-64 (chosen at run time; see dense.hpp).
+// AVX2 variants of dense::gemm_acc and dense::dot_rows for x86-64 (chosen at run time; see dense.hpp).
 // Same per-element operation order as the scalar reference: 8-lane multiplies and adds,
 // no FMA (this file enables "avx2" only, and the build passes -ffp-contract=off), so its
 // results equal the SSE2 and wasm variants bit for bit. Empty on other targets.
 #include "kernels/dense.hpp"
+#include "kernels/kernels.hpp"
 
 #include <algorithm>
 
@@ -77,7 +78,42 @@ void panel(size_t k, size_t m, const float* A, size_t lda, const float* B, size_
 
 constexpr size_t kRows = 6, kKBlock = 256, kJBlock = 512;
 
+// R dots of x with ys[r], each exactly as kernels::dot: lane j of one 8-lane accumulator is
+// partial sum j (elements i = j mod 8), then combine8's order, then the tail in order.
+template <int R>
+void dot_group8(size_t n, const float* x, const float* const* ys, float* out) {
+  __m256 acc[R];
+  for (int r = 0; r < R; ++r) acc[r] = _mm256_setzero_ps();
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 xv = _mm256_loadu_ps(x + i);
+    for (int r = 0; r < R; ++r) acc[r] = _mm256_add_ps(acc[r], _mm256_mul_ps(xv, _mm256_loadu_ps(ys[r] + i)));
+  }
+  for (int r = 0; r < R; ++r) {
+    float s[8];
+    _mm256_storeu_ps(s, acc[r]);
+    float total = ((s[0] + s[4]) + (s[2] + s[6])) + ((s[1] + s[5]) + (s[3] + s[7]));
+    for (size_t j = i; j < n; ++j) total = total + x[j] * ys[r][j];
+    out[r] = total;
+  }
+}
+
 }  // namespace
+
+void dot_rows_avx2(size_t n, const float* x, const float* const* ys, size_t count, float* out) {
+  size_t r = 0;
+  for (; r + 8 <= count; r += 8) dot_group8<8>(n, x, ys + r, out + r);
+  switch (count - r) {
+    case 7: dot_group8<7>(n, x, ys + r, out + r); break;
+    case 6: dot_group8<6>(n, x, ys + r, out + r); break;
+    case 5: dot_group8<5>(n, x, ys + r, out + r); break;
+    case 4: dot_group8<4>(n, x, ys + r, out + r); break;
+    case 3: dot_group8<3>(n, x, ys + r, out + r); break;
+    case 2: dot_group8<2>(n, x, ys + r, out + r); break;
+    case 1: dot_group8<1>(n, x, ys + r, out + r); break;
+    default: break;
+  }
+}
 
 void gemm_acc_avx2(size_t n, size_t k, size_t m, const float* A, size_t lda, const float* B,
                    size_t ldb, float* C, size_t ldc, bool accumulate) {
@@ -132,6 +168,9 @@ void gemm_acc_avx2(size_t n, size_t k, size_t m, const float* A, size_t lda, con
   if (!accumulate)
     for (size_t i = 0; i < n; ++i) std::fill(C + i * ldc, C + i * ldc + m, 0.0f);
   ref::gemm_acc(n, k, m, A, lda, B, ldb, C, ldc);
+}
+void dot_rows_avx2(size_t n, const float* x, const float* const* ys, size_t count, float* out) {
+  for (size_t r = 0; r < count; ++r) out[r] = kernels::dot(n, x, ys[r]);
 }
 bool have_avx2() { return false; }
 void set_avx2_enabled(bool) {}

@@ -239,7 +239,8 @@ bool use_randomized(const PcaOptions& o, int64_t n, int64_t dim) {
   return o.solver == PcaSolver::Auto && n >= dim && n * dim >= kRandomizedCells && o.k + kOversample < dim;
 }
 
-// Y (n, l) = X_c B, B (D, l): each entry one SIMD dot product of a row with a column of B.
+// Y (n, l) = X_c B, B (D, l): each entry one SIMD dot product of a row with a column of B
+// (dense::dot_rows: the l dots of a row interleaved, each bit for bit kernels::dot).
 void times_centred(const Rows& x, const std::vector<float>& B, int64_t l, const Eigen::VectorXd& mean, std::vector<float>& Y) {
   const int64_t D = x.dim;
   std::vector<float> Bt(static_cast<size_t>(l * D));  // (l, D)
@@ -247,9 +248,12 @@ void times_centred(const Rows& x, const std::vector<float>& B, int64_t l, const 
   std::vector<double> shift(static_cast<size_t>(l), 0.0);  // mean^T B
   for (int64_t d = 0; d < D; ++d)
     for (int64_t c = 0; c < l; ++c) shift[c] += mean[d] * B[d * l + c];
+  std::vector<const float*> cols(static_cast<size_t>(l));
+  for (int64_t c = 0; c < l; ++c) cols[c] = Bt.data() + c * D;
   for (int64_t i = 0; i < x.n; ++i) {
-    const float* r = x.row(i);
-    for (int64_t c = 0; c < l; ++c) Y[i * l + c] = kernels::dot(D, r, Bt.data() + c * D) - static_cast<float>(shift[c]);
+    float* y = Y.data() + i * l;
+    dense::dot_rows(static_cast<size_t>(D), x.row(i), cols.data(), static_cast<size_t>(l), y);  // = kernels::dot per column
+    for (int64_t c = 0; c < l; ++c) y[c] -= static_cast<float>(shift[c]);
   }
 }
 
