@@ -2,6 +2,8 @@
 // the page exports through the bindings.
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -9,6 +11,7 @@
 #include <vector>
 
 #include "core/file.hpp"
+#include "io/coordinates_csv.hpp"
 #include "io/table_readers.hpp"
 #include "io/table_writers.hpp"
 #include "limits.hpp"
@@ -67,5 +70,45 @@ TEST_CASE("npy_bytes is the .npy file the CLI writes", "[io]") {
     CHECK(b[127] == '\n');
     const NpyTable r = parse_npy(b);
     CHECK(r.data == t);
+  }
+}
+
+TEST_CASE("coordinates_csv writes row, label and coordinates as RFC 4180 CSV", "[io]") {
+  SECTION("a worked example: labels quoted with quotes doubled, values as float_repr, CRLF line ends") {
+    // 0.5f -> "0.5", -1e-5f -> "-1e-05" (numpy's repr of a float32), 1/3 -> "0.33333334"
+    const std::vector<float> p{0.5f, -1e-5f, 1.0f / 3, 2};
+    CHECK(coordinates_csv(p, 2, 2, {"say \"hi\", 1", "a\nb"}) ==
+          "row,label,x,y\r\n0,\"say \"\"hi\"\", 1\",0.5,-1e-05\r\n1,\"a\nb\",0.33333334,2.0\r\n");
+  }
+
+  SECTION("three coordinates get a z column; no labels are empty quoted fields") {
+    const std::vector<float> p{1, 2, 3};
+    CHECK(coordinates_csv(p, 1, 3, {}) == "row,label,x,y,z\r\n0,\"\",1.0,2.0,3.0\r\n");
+    CHECK(coordinates_csv({}, 0, 2, {}) == "row,label,x,y\r\n");
+  }
+
+  SECTION("every value reads back to the same float32") {
+    const std::vector<float> p{1.17549435e-38f, 1.4e-45f, -3.40282347e+38f, 0.1f};
+    const std::string csv = coordinates_csv(p, 2, 2, {"a", "b"});
+    std::vector<float> back;
+    std::istringstream lines(csv);
+    std::string line;
+    std::getline(lines, line);
+    while (std::getline(lines, line)) {
+      std::istringstream fields(line);
+      std::string f;
+      for (int i = 0; std::getline(fields, f, ','); ++i) {
+        if (i >= 2) back.push_back(std::strtof(f.c_str(), nullptr));
+      }
+    }
+    REQUIRE(back.size() == p.size());
+    for (size_t i = 0; i < p.size(); ++i) CHECK(std::memcmp(&back[i], &p[i], 4) == 0);
+  }
+
+  SECTION("a wrong shape, k or label count is refused") {
+    const std::vector<float> p{1, 2, 3, 4};
+    REQUIRE_THROWS_WITH(coordinates_csv(p, 2, 4, {}), "coordinates_csv: k is 4, expected 2 or 3 coordinates a row");
+    REQUIRE_THROWS_WITH(coordinates_csv(p, 3, 2, {}), "coordinates_csv: points hold 4 values, expected 3 x 2");
+    REQUIRE_THROWS_WITH(coordinates_csv(p, 2, 2, {"a"}), "coordinates_csv: got 1 labels for 2 rows");
   }
 }

@@ -7,7 +7,7 @@
 //           rows(), dim(), format(), tensor(), labels() -> {bytes: Uint8Array, offsets: Int32Array} | undefined
 //           setLabels(bytes, offsets), attachMetadata(Uint8Array), attachVocab(Uint8Array)
 //           row(i), norms(), nearest(id | -1, vector, k, metric), analogy(pos, neg, k),
-//           pca(k, ids, previous), similarity(ids, cosine), exportBytes(format)
+//           pca(k, ids, previous), similarity(ids, cosine), exportBytes(format | 'metadata')
 //   _safetensorsHeaderSize(first 8 bytes), _safetensorsHeader(head bytes), _listTensors(bytes, format)
 // The neighbour index (row norms) is built on the first query and kept until the table changes.
 #include "bindings/common.hpp"
@@ -225,8 +225,16 @@ class TableHandle {
       return copy_out(s);
     });
   }
+  // format: export_formats() or "metadata" (the Projector metadata.tsv, as `convert` writes
+  // beside a .tsv; fails when the table has no labels)
   val export_bytes(val format) {
-    return guard("Table.export", [&] { return bytes_out(export_table(t_, name_arg("Table.export", "format", format))); });
+    const char* where = "Table.export";
+    return guard(where, [&] {
+      const std::string f = name_arg(where, "format", format);
+      if (f != "metadata") return bytes_out(export_table(t_, f));
+      if (t_.labels.empty()) fail(where, "metadata: this table has no labels (attach a metadata.tsv or vocabulary file)");
+      return bytes_out(metadata_tsv(t_));
+    });
   }
 
  private:

@@ -330,7 +330,7 @@ await test('train view: a character-level next-token model trains a few hundred 
   await page.screenshot({ path: shot('train.png'), fullPage: true });
   const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#export-vectors')]);
   const tsv = fs.readFileSync(await dl.path(), 'utf8').trimEnd().split('\n');
-  assert(dl.suggestedFilename() === 'vectors.tsv' && tsv.length === 62 && tsv[0].split('\t').length === 32, `vectors.tsv ${tsv.length} lines`);
+  assert(/^embedlab-next-token-[a-z0-9-]+-step\d+-seed\d+-vectors\.tsv$/.test(dl.suggestedFilename()) && tsv.length === 62 && tsv[0].split('\t').length === 32, `vectors.tsv ${tsv.length} lines`);
   const [dm] = await Promise.all([page.waitForEvent('download'), page.click('#export-metadata')]);
   const meta = fs.readFileSync(await dm.path(), 'utf8').split('\n');
   // char vocabulary rows in id order: ' ' is the most frequent character; the newline token is escaped

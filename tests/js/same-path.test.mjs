@@ -72,7 +72,14 @@ describe('the CLI and the page train word2vec on one engine path', () => {
     }
     const e = await T({ id: 4, type: 'trainExport', payload: {} });
     assert.equal(e.ok, true, e.message);
-    return e.result;
+    // the page's download buttons (trainExport {format}, through a Table and export_table)
+    const files = {};
+    for (const format of ['npy', 'tsv', 'metadata']) {
+      const f = await T({ id: 5, type: 'trainExport', payload: { format } });
+      assert.equal(f.ok, true, f.message);
+      files[format] = f.result.bytes;
+    }
+    return { ...e.result, files };
   }
 
   const cases = [
@@ -93,6 +100,9 @@ describe('the CLI and the page train word2vec on one engine path', () => {
       assert.ok(Buffer.from(page.npy).equals(Buffer.from(native.npy)), 'the .npy bytes (header and float32 table) are identical');
       assert.equal(page.vectors, native.vectors);
       assert.equal(page.metadata, native.metadata);
+      assert.ok(Buffer.from(page.files.npy).equals(Buffer.from(native.npy)), 'the downloaded .npy differs from the CLI\'s');
+      assert.equal(new TextDecoder().decode(page.files.tsv), native.vectors);
+      assert.equal(new TextDecoder().decode(page.files.metadata), native.metadata);
       assert.equal(page.rows, native.vectors.split('\n').length - 1);
     });
   }

@@ -23,6 +23,9 @@ import { WINDOWS_KEYS, WindowsView } from './views/windows-view.js';
 import { BPE_KEYS, BpeView } from './views/bpe-view.js';
 import { TRAIN_KEYS, TrainView } from './views/train-view.js';
 import { ImportView } from './views/import-view.js';
+import { TableExports } from './views/table-exports.js';
+import { setExportNamer } from './plots/plot-export.js';
+import { fileName } from './file-names.js';
 
 const statusEl = document.getElementById('engine-status');
 const urlMessages = document.getElementById('url-messages');
@@ -233,7 +236,26 @@ views.train = {
 };
 
 // Bring your own table: a card of the table view with its own requests (no URL state)
-new ImportView(document.getElementById('import-card'), engine);
+const importCard = document.getElementById('import-card');
+new ImportView(importCard, engine);
+new TableExports(importCard.querySelector('#import-results'), engine, { request: 'importExport', element: importCard });
+
+// Downloads (plots and tables) are named from the state and where the plot sits (file-names.js):
+// element -> {subject, step, kind, table}
+function exportSubject(el, extra) {
+  if (el && el.closest('#import-card')) {
+    const file = importCard.querySelector('#import-file').files[0];
+    const tensorField = importCard.querySelector('#import-tensor-field');
+    const tensor = tensorField.hidden ? '' : importCard.querySelector('#import-tensor').value;
+    return { subject: 'import', table: { name: file ? file.name : 'table', tensor, recognised: importCard.dataset.recognised } };
+  }
+  if (el && el.closest('#compare-card, #extrapolation-card')) return { subject: 'compare' };
+  const view = (el && el.closest('[data-view]')) ? el.closest('[data-view]').dataset.view : state.view;
+  if (view === 'train') return { subject: 'train', step: extra.step ?? Number(views.train.view.root.dataset.steps || 0) };
+  if (view === 'positions') return { subject: 'positions', kind: el && el.closest('[data-kind]') ? el.closest('[data-kind]').dataset.kind : undefined };
+  return { subject: view };
+}
+setExportNamer((what, ext, el, extra = {}) => fileName(state, { ...exportSubject(el, extra), what, ext }));
 
 for (const [name, v] of Object.entries(views)) v.error = new PlotError(document.querySelector(`#view-${name} [data-plot-area]`));
 // Long engine jobs: progress and Cancel in the plot area of the view that asked (a request

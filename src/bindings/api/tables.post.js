@@ -9,6 +9,7 @@
 //   t.pca({ k: 2, ids, previous });            // as M.pca, on the resident rows
 //   t.norms(); t.similarity([1, 2, 3]);        // Float32Array (rows); (n * n) cosine
 //   t.export('npy' | 'tsv' | 'word2vec-text' | 'word2vec-binary');   // Uint8Array
+//   t.export('metadata');                      // metadata.tsv (as `convert` writes it beside a .tsv)
 //   t.delete();
 // Safetensors files can be read in pieces (the page slices the File):
 //   M.Table.safetensorsHeaderSize(first8) -> 8 + N;  M.Table.safetensorsHeader(head) -> [{name, dtype, shape, begin, end}]

@@ -10,10 +10,13 @@
 //     -> {query: {row, label}, neighbours: [{row, label, cosine, euclidean, map}]}: the cosine
 //        ranking with each neighbour's euclidean distance and its distance on the 2-D map beside it
 //        (nothing is re-normalised; the map distance shows what PCA keeps and what it loses)
+//   importExport {format} -> {bytes, rows, dim}: a file of the loaded table (table-exports.js)
 //
 // A safetensors file is never read whole: the header (File.slice(0, 8 + N)), then only the
 // chosen tensor's byte range. Nothing half-loaded replaces the current table: the new one is
 // built, labelled and projected first, and the old one is freed only then.
+import { exportTableFile } from './table-exports.js';
+
 const SAFETENSORS_MAX_HEADER = 100 * 1024 * 1024; // the format's own limit on the JSON header
 
 async function slice(file, begin, end) {
@@ -122,5 +125,10 @@ export function makeImportHandlers(M) {
     };
   }
 
-  return { importTable, importNeighbours };
+  function importExport({ format }) {
+    if (!current) throw new Error('export: load a table first');
+    return exportTableFile(M, current.table, format, { points2: current.points });
+  }
+
+  return { importTable, importNeighbours, importExport };
 }

@@ -8,6 +8,8 @@
 //   trainReset   {} -> info (the same run from step 0)
 //   (comparing the positional kinds: compare-handler.js)
 //   trainExport  {} -> {vectors: 'vectors.tsv text', metadata: 'metadata.tsv text', npy (Uint8Array), rows, cols, step}
+//                {format} -> {bytes, rows, dim, step}: one file of the input table (table-exports.js;
+//                'csv2' holds the coordinates of the map as drawn, frozen axes included)
 //   trainNeighbours {query: 'thou' | 'king - man + woman', k} -> {query, analogy, step, neighbours: [{row, label, cosine}]}
 //   trainStart/trainReset/trainStep replies also carry map: {points (rows*2), explained [2]} (PCA, at most every 250 ms);
 //   trainStart carries rowLabels (the token text of every row)
@@ -28,6 +30,7 @@ import { blame, blamed } from '../protocol.js';
 import { checkPageBudget } from './limits.js';
 import { remap } from './next-token-input.js';
 import { positionParams } from '../state.js';
+import { exportTableFile, withTable } from './table-exports.js';
 
 const MAX_TABLE_ROWS = 400;
 const MAX_TABLE_COLS = 128;
@@ -177,10 +180,15 @@ export function makeTrainHandlers(M, ensureTokens) {
 
   // vectors.tsv and metadata.tsv of the Embedding Projector (%.9g values; labels escaped as
   // \t \n \r \\) and the .npy bytes of `embedlab train --out`.
-  function trainExport() {
+  function trainExport({ format } = {}) {
     if (!run) throw new Error('export: start a run first');
     const t = run.tr.table('input');
     const labels = Array.from({ length: t.rows }, (_, r) => (run.strings && r < run.strings.length ? run.strings[r] : `row ${r}`));
+    if (format) {
+      const map = format === 'csv2' && t.cols >= 2 && t.rows >= 3 ? pcaMap() : null;
+      const file = withTable(M, t.data, t.rows, t.cols, labels, (table) => exportTableFile(M, table, format, { points2: map && map.points }));
+      return { ...file, step: run.step || 0 };
+    }
     const { vectors, metadata } = M.projectorTsv(t.data, t.rows, t.cols, labels);
     const npy = M.npyBytes(t.data, t.rows, t.cols);
     return { vectors, metadata, npy, rows: t.rows, cols: t.cols, step: run.step || 0 };

@@ -6,11 +6,25 @@
 //   const bars = new BarChart(el, {xLabel: 'held-out loss (nats)'});
 //   bars.setData([{label: 'rope', value: 2.31, color: '#0072B2', suffix: ' (+0.02)'}, {label: 'learned', value: null, note: '...'}],
 //                {reference: {value: 4.17, label: 'chance ln V'}});
+// PNG / SVG downloads (plot-export.js): the chart's own SVG, with the card's title on top and
+// the page's CSS for it written into the elements (a standalone file has no stylesheet); the
+// PNG is that SVG drawn on a canvas.
 import { scaleLinear } from 'd3-scale';
+import { EXPORT_FONT, attachExport, plotTitle, svgToPng } from './plot-export.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const ROW = 26;
 const MARGIN = { left: 120, right: 64, top: 8, bottom: 36 };
+const TITLE_H = 26;
+// style.css's rules for .bar-chart, as attributes of a standalone SVG
+const CLASS_STYLE = {
+  'bar-label': { fill: '#1f2630' },
+  'bar-value': { fill: '#3b4450' },
+  'bar-value best': { fill: '#1f2630', 'font-weight': '700' },
+  'bar-note': { fill: '#5a6472' },
+  'bar-tick': { fill: '#5a6472' },
+  'bar-axis': { fill: '#5a6472' },
+};
 
 function el(name, attrs = {}, text = null) {
   const e = document.createElementNS(NS, name);
@@ -20,7 +34,7 @@ function el(name, attrs = {}, text = null) {
 }
 
 export class BarChart {
-  constructor(parent, { xLabel = 'value', format = (v) => v.toFixed(3) } = {}) {
+  constructor(parent, { xLabel = 'value', format = (v) => v.toFixed(3), exportName = 'bars' } = {}) {
     this.parent = parent;
     this.opts = { xLabel, format };
     this.svg = el('svg', { class: 'bar-chart', role: 'img' });
@@ -28,6 +42,34 @@ export class BarChart {
     this.items = [];
     this.reference = null;
     new ResizeObserver(() => this.draw()).observe(parent);
+    attachExport(parent, {
+      name: exportName,
+      element: parent,
+      toSvg: () => this.standalone().svg,
+      toPng: () => {
+        const { svg, width, height } = this.standalone();
+        return svgToPng(svg, width, height);
+      },
+    });
+  }
+
+  // -> {svg: text, width, height}: a copy of the chart under the card's title, styled without
+  // the page's CSS. Labels are text nodes, escaped by the serializer.
+  standalone() {
+    if (!this.items.length) throw new Error('export: nothing drawn yet');
+    const width = Number(this.svg.getAttribute('width'));
+    const height = Number(this.svg.getAttribute('height')) + TITLE_H;
+    const out = el('svg', { width, height, viewBox: `0 0 ${width} ${height}`, 'font-family': EXPORT_FONT.replace(/^\S+ /, ''), 'font-size': 12 });
+    out.append(el('rect', { x: 0, y: 0, width, height, fill: '#ffffff' }));
+    out.append(el('text', { x: 8, y: 18, 'font-size': 14, 'font-weight': 600, fill: '#1d2530' }, plotTitle(this.parent)));
+    const body = el('g', { transform: `translate(0, ${TITLE_H})` });
+    for (const child of this.svg.childNodes) body.append(child.cloneNode(true));
+    for (const t of body.querySelectorAll('[class]')) {
+      for (const [k, v] of Object.entries(CLASS_STYLE[t.getAttribute('class')] || {})) t.setAttribute(k, v);
+      t.removeAttribute('class');
+    }
+    out.append(body);
+    return { svg: new XMLSerializer().serializeToString(out), width, height };
   }
 
   setData(items, { reference = null, title = '' } = {}) {

@@ -5,13 +5,17 @@
 // strideSample shape), a domain and a colour lookup table (scales.js).
 //
 // Intended usage:
-//   const hm = new Heatmap(cardBody, {xLabel: 'dimension', yLabel: 'token id', onPick: (row) => ...});
+//   const hm = new Heatmap(cardBody, {xLabel: 'dimension', yLabel: 'token id', onPick: (row) => ...,
+//                                     exportName: 'table'});
 //   hm.setData(grid, {domain: [-2, 2], lut: makeLut('puor'), highlightRow: 3});
+//   hm.setLegend(legend);   // its colour bar goes under the plot in PNG / SVG downloads
+// PNG / SVG: plot-export.js; paint(ctx, L) draws the plot on a canvas or an svgcanvas Context.
 //
 // grid: {data (rows*cols), rows, cols, rowIndex (rows), colIndex (cols), totalRows, totalCols,
 //        rowOffset = 0 (a window of a bigger matrix: row labels start there)}
 // Cell (i, j) of the drawing is the real entry (rowIndex[i], colIndex[j]) of the full matrix.
 import { onNextFrame } from './frame.js';
+import { attachExport, figureExport, plotTitle, titled } from './plot-export.js';
 import { formatNumber, indexTicks, lutIndex } from './scales.js';
 
 const MARGIN = { left: 58, right: 10, top: 8, bottom: 42 };
@@ -53,6 +57,22 @@ export class Heatmap {
       });
     }
     new ResizeObserver(() => this.schedule()).observe(this.root);
+    this.legend = null;
+    attachExport(this.root, figureExport(() => this.figure(), { name: this.opts.exportName || 'heatmap', element: this.root }));
+  }
+
+  // legend (legend.js): drawn under the plot in downloads
+  setLegend(legend) {
+    this.legend = legend;
+  }
+
+  // The downloaded figure: title, the plot as on the page, its colour legend.
+  figure() {
+    if (!this.grid) throw new Error('export: nothing drawn yet');
+    const L = this.layout();
+    const parts = [{ width: L.width, height: L.height, paint: (ctx) => this.paint(ctx, L, { vector: true }) }];
+    if (this.legend && this.legend.domain) parts.push(this.legend.part());
+    return titled(plotTitle(this.root), parts);
   }
 
   // band: null | {from, to, label}: a bracket right of the plot over rows [from, to]
@@ -128,8 +148,15 @@ export class Heatmap {
     const ctx = this.canvas.getContext('2d');
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, L.width, L.height);
+    this.paint(ctx, L);
+  }
+
+  // The plot in layout L on any 2-D context. vector: the context is an svgcanvas Context, whose
+  // images are resampled by the SVG viewer, so the cells go in already scaled up (nearest
+  // neighbour) to 2 pixels per CSS pixel and stay sharp.
+  paint(ctx, L, { vector = false } = {}) {
     ctx.imageSmoothingEnabled = false;
-    ctx.drawImage(this.image, L.x, L.y, L.w, L.h);
+    ctx.drawImage(vector ? this.scaledImage(L) : this.image, L.x, L.y, L.w, L.h);
     ctx.strokeStyle = '#9aa3ad';
     ctx.lineWidth = 1;
     ctx.strokeRect(L.x - 0.5, L.y - 0.5, L.w + 1, L.h + 1);
@@ -137,6 +164,16 @@ export class Heatmap {
     this.drawCellValues(ctx, L);
     if (this.band) this.drawBand(ctx, L);
     if (this.highlightRow !== null && this.highlightRow !== undefined) this.drawHighlight(ctx, L);
+  }
+
+  scaledImage(L) {
+    const c = document.createElement('canvas');
+    c.width = Math.max(1, Math.round(L.w * 2));
+    c.height = Math.max(1, Math.round(L.h * 2));
+    const ctx = c.getContext('2d');
+    ctx.imageSmoothingEnabled = false;
+    ctx.drawImage(this.image, 0, 0, c.width, c.height);
+    return c;
   }
 
   drawAxes(ctx, L) {

@@ -29,13 +29,16 @@ export class Legend {
     this.schedule();
   }
 
-  draw() {
+  size() {
     const ctx = this.canvas.getContext('2d');
     ctx.font = FONT;
     const title = this.note ? `${this.caption} (${this.note})` : this.caption;
-    const W = Math.max(this.width, Math.ceil(ctx.measureText(title).width) + 24);
-    const H = 44;
-    const pad = 10;
+    return { W: Math.max(this.width, Math.ceil(ctx.measureText(title).width) + 24), H: 44 };
+  }
+
+  draw() {
+    const ctx = this.canvas.getContext('2d');
+    const { W, H } = this.size();
     const dpr = window.devicePixelRatio || 1;
     this.canvas.width = Math.round(W * dpr);
     this.canvas.height = Math.round(H * dpr);
@@ -43,6 +46,19 @@ export class Legend {
     this.canvas.style.height = `${H}px`;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, W, H);
+    this.paint(ctx, W);
+  }
+
+  // For a plot's download (plot-export.js titled): {width, height, paint(ctx)}.
+  part() {
+    const { W, H } = this.size();
+    return { width: W, height: H, paint: (ctx) => this.paint(ctx, W) };
+  }
+
+  // The colour bar, its ticks and caption, W wide, on any 2-D context.
+  paint(ctx, W) {
+    const title = this.note ? `${this.caption} (${this.note})` : this.caption;
+    const pad = 10;
     const [lo, hi] = this.domain;
     const n = this.lut.length / 3;
     const barW = W - 2 * pad;

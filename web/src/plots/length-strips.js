@@ -6,6 +6,7 @@
 //   const st = new LengthStrips(el);
 //   st.setData({groups: [{label, lengths: Float32Array}], reference: {value: 5.66, label: 'position rows'}});
 import { onNextFrame } from './frame.js';
+import { attachExport, figureExport, plotTitle, titled } from './plot-export.js';
 import { formatNumber } from './scales.js';
 import { OKABE_ITO } from './loss-chart.js';
 
@@ -32,6 +33,22 @@ export class LengthStrips {
     this.canvas.addEventListener('mousemove', (e) => this.onHover(e));
     this.canvas.addEventListener('mouseleave', () => (this.tip.hidden = true));
     new ResizeObserver(() => this.schedule()).observe(this.root);
+    attachExport(this.root, figureExport(() => this.figure(), { name: 'lengths', element: this.root }));
+  }
+
+  figure() {
+    if (!this.data) throw new Error('export: nothing drawn yet');
+    const width = Math.max(300, this.root.clientWidth);
+    return titled(plotTitle(this.root), [{ width, height: this.layout(width).height, paint: (ctx) => this.paint(ctx, width) }]);
+  }
+
+  // width -> {narrow, left, rowH, top, height}: wide, labels in a 230 px column; narrow (phones),
+  // labels above their strip, bars full width
+  layout(width) {
+    const narrow = width < NARROW;
+    const rowH = narrow ? ROW_H + LABEL_H : ROW_H;
+    const top = narrow ? 24 : 8; // narrow: the reference line's label gets a line of its own
+    return { narrow, left: narrow ? 8 : LEFT, rowH, top, height: this.data.groups.length * rowH + 40 + top };
   }
 
   setData(data) {
@@ -51,13 +68,7 @@ export class LengthStrips {
   draw() {
     if (!this.data) return;
     const width = Math.max(300, this.root.clientWidth);
-    const rows = this.data.groups.length;
-    // wide: labels in a 230 px column; narrow (phones): labels above their strip, bars full width
-    const narrow = width < NARROW;
-    const left = narrow ? 8 : LEFT;
-    const rowH = narrow ? ROW_H + LABEL_H : ROW_H;
-    const top = narrow ? 24 : 8; // narrow: the reference line's label gets a line of its own
-    const height = rows * rowH + 40 + top;
+    const { height } = this.layout(width);
     const dpr = window.devicePixelRatio || 1;
     this.canvas.width = Math.round(width * dpr);
     this.canvas.height = Math.round(height * dpr);
@@ -66,9 +77,16 @@ export class LengthStrips {
     const ctx = this.canvas.getContext('2d');
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, width, height);
+    this.geom = this.paint(ctx, width);
+  }
+
+  // The strips, axis and reference line, width wide, on any 2-D context -> the geometry hover uses.
+  paint(ctx, width) {
+    const { narrow, left, rowH, top } = this.layout(width);
+    const rows = this.data.groups.length;
     const w = width - left - 16;
     const x = (v) => left + ((Math.log10(v) - this.lo) / (this.hi - this.lo)) * w;
-    this.geom = { w, rows, left, rowH, top };
+    const geom = { w, rows, left, rowH, top };
     ctx.font = FONT;
     this.data.groups.forEach((g, r) => {
       const y0 = top + r * rowH + (narrow ? LABEL_H : 0); // top of the strip
@@ -122,6 +140,7 @@ export class LengthStrips {
     ctx.textAlign = 'left';
     ctx.fillStyle = '#000';
     ctx.fillText(`${ref.label} = ${formatNumber(ref.value)}`, x(ref.value) + 4, 0);
+    return geom;
   }
 
   onHover(e) {

@@ -9,14 +9,18 @@
 // A series may also be an object: {label, color (index into OKABE_ITO or a CSS colour), dash
 // ([5, 4]), width, points (true: draw the points), value: (v, i) => legend text}; options
 // xLabel ('training step') and xLog2 (a base-2 log x axis, for window lengths).
+// PNG / SVG downloads: plot-export.js, the figure painted again by line-figure.js (title,
+// axes, series and their legend), under the chart's exportName (default 'loss').
 import { onNextFrame } from './frame.js';
+import { lineFigure } from './line-figure.js';
+import { attachExport, figureExport, plotTitle, titled } from './plot-export.js';
 import uPlot from 'uplot';
 
 // Okabe & Ito (2008), distinguishable with all common colour-vision deficiencies.
 export const OKABE_ITO = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#CC79A7', '#56B4E9', '#000000'];
 
 export class LossChart {
-  constructor(parent, { series = ['loss'], logY = false, height = 260, yLabel = 'loss (cross-entropy, nats)', xLabel = 'training step', xLog2 = false } = {}) {
+  constructor(parent, { series = ['loss'], logY = false, height = 260, yLabel = 'loss (cross-entropy, nats)', xLabel = 'training step', xLog2 = false, exportName = 'loss' } = {}) {
     this.parent = parent;
     this.names = series.map((s) => (typeof s === 'string' ? { label: s } : s));
     this.xLabel = xLabel;
@@ -27,6 +31,7 @@ export class LossChart {
     this.data = [[], ...series.map(() => [])];
     this.schedule = onNextFrame(() => this.plot.setData(this.data));
     this.plot = null;
+    this.exportBar = attachExport(parent, figureExport(() => this.figure(), { name: exportName, element: parent }));
     this.build();
     new ResizeObserver(() => {
       if (this.plot) this.plot.setSize({ width: this.width(), height: this.height });
@@ -35,6 +40,23 @@ export class LossChart {
 
   width() {
     return Math.max(240, this.parent.clientWidth);
+  }
+
+  // series i's line colour: an index into OKABE_ITO (default i) or a CSS colour
+  stroke(i) {
+    const s = this.names[i];
+    return typeof s.color === 'string' ? s.color : OKABE_ITO[(s.color ?? i) % OKABE_ITO.length];
+  }
+
+  // The downloaded figure (line-figure.js): the data and scales as shown.
+  figure() {
+    const sc = this.plot.scales;
+    const f = lineFigure({
+      width: this.width(), height: this.height, xLabel: this.xLabel, yLabel: this.yLabel, logY: this.logY, xLog2: this.xLog2,
+      series: this.names.map((s, i) => ({ label: s.label, stroke: this.stroke(i), width: s.width ?? 1.6, dash: s.dash, points: !!s.points, spanGaps: !!s.points })),
+      data: this.data, x: [sc.x.min, sc.x.max], y: [sc.y.min, sc.y.max],
+    });
+    return titled(plotTitle(this.parent), [f]);
   }
 
   build() {
@@ -47,7 +69,7 @@ export class LossChart {
         { label: this.xLabel },
         ...this.names.map((s, i) => ({
           label: s.label,
-          stroke: typeof s.color === 'string' ? s.color : OKABE_ITO[(s.color ?? i) % OKABE_ITO.length],
+          stroke: this.stroke(i),
           width: s.width ?? 1.6,
           dash: s.dash,
           spanGaps: !!s.points,
@@ -64,6 +86,7 @@ export class LossChart {
     };
     this.plot = new uPlot(opts, this.data, this.parent);
     this.plot.root.classList.add('loss-chart');
+    this.parent.append(this.exportBar); // under the chart, also after a rebuild
   }
 
   setData(data) {

@@ -9,7 +9,9 @@
 //
 //   const sc = new Scatter(el, {labelled: 30});
 //   sc.setData({points: Float32Array (n*2), labels: [n], explained: [e1, e2], order: Int32Array, frozen});
+// PNG / SVG downloads (plot-export.js) paint the same picture, the view as shown, through paint().
 import { onNextFrame } from './frame.js';
+import { attachExport, figureExport, plotTitle, titled } from './plot-export.js';
 import { formatNumber, valueTicks } from './scales.js';
 
 const FONT = '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
@@ -18,7 +20,7 @@ const MAX_TRAIL = 60; // frames of history per labelled point
 const EASE = 0.2; // frozen axes: the fraction of the way to the new extent per frame
 
 export class Scatter {
-  constructor(parent, { labelled = 30, height = 420 } = {}) {
+  constructor(parent, { labelled = 30, height = 420, exportName = 'pca2' } = {}) {
     this.labelled = labelled;
     this.height = height;
     this.root = document.createElement('div');
@@ -38,6 +40,14 @@ export class Scatter {
     this.canvas.addEventListener('mousemove', (e) => this.onHover(e));
     this.canvas.addEventListener('mouseleave', () => (this.tip.hidden = true));
     new ResizeObserver(() => this.schedule()).observe(this.root);
+    attachExport(this.root, figureExport(() => this.figure(), { name: exportName, element: this.root }));
+  }
+
+  figure() {
+    if (!this.data) throw new Error('export: nothing drawn yet');
+    const width = Math.max(200, this.root.clientWidth);
+    const view = this.shown || this.targetView();
+    return titled(plotTitle(this.root), [{ width, height: this.height, paint: (ctx) => this.paint(ctx, width, this.height, view) }]);
   }
 
   // Rows to label, most important first: data.order, else row order.
@@ -114,12 +124,21 @@ export class Scatter {
     const ctx = this.canvas.getContext('2d');
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, width, this.height);
+    const view = this.view();
+    const r = this.paint(ctx, width, this.height, view);
+    this.map = r.map;
+    this.root.dataset.inView = String(r.inView); // for the browser tests
+    this.root.dataset.labelled = JSON.stringify(r.shownRows); // for the browser tests
+  }
+
+  // The picture on any 2-D context, width x height, for the view [[cx, ex], [cy, ey]]
+  // -> {map: {sx, sy}, inView (fraction of the points), shownRows (labelled rows)}.
+  paint(ctx, width, height, view) {
     const w = width - M.left - M.right;
-    const h = this.height - M.top - M.bottom;
-    const [[cx, ex], [cy, ey]] = this.view();
+    const h = height - M.top - M.bottom;
+    const [[cx, ex], [cy, ey]] = view;
     const sx = (v) => M.left + ((v - cx + ex) / (2 * ex)) * w;
     const sy = (v) => M.top + ((ey - v + cy) / (2 * ey)) * h;
-    this.map = { sx, sy };
     ctx.strokeStyle = '#9aa3ad';
     ctx.strokeRect(M.left - 0.5, M.top - 0.5, w + 1, h + 1);
     ctx.font = FONT;
@@ -157,7 +176,6 @@ export class Scatter {
     const n = p.length / 2;
     let inside = 0;
     for (let i = 0; i < n; i++) if (Math.abs(p[2 * i] - cx) <= ex && Math.abs(p[2 * i + 1] - cy) <= ey) inside++;
-    this.root.dataset.inView = String(n ? inside / n : 1); // for the browser tests
     ctx.save();
     ctx.beginPath();
     ctx.rect(M.left, M.top, w, h);
@@ -196,7 +214,7 @@ export class Scatter {
       ctx.fillText(text, x + 4, y - 2);
     }
     ctx.restore();
-    this.root.dataset.labelled = JSON.stringify(shownRows); // for the browser tests
+    return { map: { sx, sy }, inView: n ? inside / n : 1, shownRows };
   }
 
   onHover(e) {

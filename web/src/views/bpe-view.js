@@ -24,8 +24,9 @@ export class BpeView {
     this.onError = onError;
     const $ = (id) => root.querySelector(`#${id}`);
     this.el = { stale: $('bpe-stale'), summary: $('bpe-summary'), merges: $('bpe-merges').querySelector('tbody'), progress: $('bpe-progress') };
-    this.heatmap = new Heatmap($('bpe-plot'), { xLabel: 'dimension', yLabel: 'token id', maxHeight: 360, minHeight: 160 });
+    this.heatmap = new Heatmap($('bpe-plot'), { xLabel: 'dimension', yLabel: 'token id', maxHeight: 360, minHeight: 160, exportName: 'table' });
     this.legend = new Legend($('bpe-legend'), { caption: 'weight value', width: 220 });
+    this.heatmap.setLegend(this.legend);
     this.state = null;
     this.last = null;
     this.busy = false;

@@ -69,7 +69,7 @@ export class CompareView {
     const $ = (id) => this.root.querySelector(`#${id}`);
     const color = (i) => OKABE_ITO[i % OKABE_ITO.length];
     this.loss = new LossChart($('compare-loss'), {
-      logY: this.logY,
+      logY: this.logY, exportName: 'loss',
       series: [
         ...kinds.flatMap((k, i) => [
           { label: `${k.label} (train, smoothed)`, color: i, value: (v, idx) => this.rawValue(k.name, v, idx) },
@@ -78,13 +78,13 @@ export class CompareView {
         { label: 'chance ln V', color: '#3b4450', dash: [2, 4], width: 1.2 },
       ],
     });
-    this.bars = new BarChart($('compare-bars'), { xLabel: 'held-out loss at T (nats per token)' });
+    this.bars = new BarChart($('compare-bars'), { xLabel: 'held-out loss at T (nats per token)', exportName: 'final-loss' });
     this.lengthChart = new LossChart($('extrap-chart'), {
-      xLabel: 'window length (positions)', xLog2: true, height: 240,
+      xLabel: 'window length (positions)', xLog2: true, height: 240, exportName: 'extrapolation',
       series: kinds.map((k, i) => ({ label: k.label, color: i, points: true, value: (v) => v.toFixed(4) })),
     });
     this.attnChart = new LossChart($('attn-chart'), {
-      xLabel: 'distance back from the last position', yLabel: 'attention weight', height: 240,
+      xLabel: 'distance back from the last position', yLabel: 'attention weight', height: 240, exportName: 'attention',
       series: kinds.map((k, i) => ({ label: k.label, color: i, width: 1.4, value: (v) => v.toFixed(4) })),
     });
     this.colors = Object.fromEntries(kinds.map((k, i) => [k.name, color(i)]));

@@ -66,10 +66,12 @@ class EncodingCard {
     this.check.className = 'check-line';
     this.card.append(h, p, t1, plot1, leg1, this.t2, plot2, leg2, this.check);
     parent.append(this.card);
-    this.table = new Heatmap(plot1, { xLabel: 'dimension', yLabel: 'position', maxHeight: 260, minHeight: 120 });
+    this.table = new Heatmap(plot1, { xLabel: 'dimension', yLabel: 'position', maxHeight: 260, minHeight: 120, exportName: 'table' });
     this.tableLegend = new Legend(leg1, { caption: 'encoding value', width: 240 });
-    this.sim = new Heatmap(plot2, { xLabel: 'position n', yLabel: 'position m', square: true, maxHeight: 300 });
+    this.table.setLegend(this.tableLegend);
+    this.sim = new Heatmap(plot2, { xLabel: 'position n', yLabel: 'position m', square: true, maxHeight: 300, exportName: 'similarity' });
     this.simLegend = new Legend(leg2, { caption: 'similarity', width: 240 });
+    this.sim.setLegend(this.simLegend);
   }
 
   render(kind, state, simName) {
@@ -133,7 +135,7 @@ class RopeDemo {
       { stroke: OKABE_ITO[6], width: 1.2 },
     ];
     const series = r.offsets.map((o, i) => ({ label: `key at n = ${o}`, ...styles[i % styles.length] }));
-    if (!this.chart) this.chart = new LineChart(this.plot, { xLabel: 'distance m − n', yLabel: 'q·k after rotation', series, height: 240 });
+    if (!this.chart) this.chart = new LineChart(this.plot, { xLabel: 'distance m − n', yLabel: 'q·k after rotation', series, height: 240, exportName: 'rope-qk' });
     else if (key !== this.offsets) this.chart.setSeries(series);
     this.offsets = key;
     this.chart.setData([Array.from(r.distances), ...r.dots.map((d) => Array.from(d))]);
@@ -177,13 +179,14 @@ class BiasPanel {
       cell.append(title, plot);
       grid.append(cell);
       const hm = new Heatmap(plot, {
-        xLabel: 'key j', yLabel: 'query i', square: true, maxHeight: 220, minHeight: 80,
+        xLabel: 'key j', yLabel: 'query i', square: true, maxHeight: 220, minHeight: 80, exportName: `bias-head${i + 1}`,
         formatTip: (c) => (Number.isNaN(c.value) ? `query ${c.row}, key ${c.col}: masked (key after the query)` : `query ${c.row}, key ${c.col}: bias ${formatNumber(c.value)}`),
       });
       this.heads.push({ title, hm });
     }
     const leg = document.createElement('div');
     this.legend = new Legend(leg, { caption: 'bias added to the logit', width: 240 });
+    for (const { hm } of this.heads) hm.setLegend(this.legend);
     const t2 = document.createElement('p');
     t2.className = 'subplot-title';
     t2.textContent = 'bias against the distance i − j (last query row), one line per head';
@@ -218,7 +221,7 @@ class BiasPanel {
     }
     this.legend.set({ domain, lut, note: colormap(state.cmap).diverging ? 'symmetric about 0' : 'min to max' });
     const series = Array.from({ length: H }, (_, h) => ({ label: `head ${h + 1}`, stroke: OKABE_ITO[h % OKABE_ITO.length], width: 1.8, dash: h >= OKABE_ITO.length ? [6, 4] : undefined }));
-    if (!this.chart) this.chart = new LineChart(this.chartEl, { xLabel: 'distance i − j', yLabel: 'bias', series, height: 220 });
+    if (!this.chart) this.chart = new LineChart(this.chartEl, { xLabel: 'distance i − j', yLabel: 'bias', series, height: 220, exportName: 'bias-by-distance' });
     const xs = Array.from({ length: T }, (_, d) => d);
     this.chart.setData([xs, ...series.map((_, h) => Array.from(kind.byDistance.subarray(h * T, (h + 1) * T)))]);
     this.renderLesson(kind, H, T);

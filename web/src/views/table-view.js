@@ -59,8 +59,10 @@ export class TableView {
       yLabel: 'token id',
       onPick,
       formatTip: tip,
+      exportName: 'table',
     });
     this.legend = new Legend($('table-legend'), { caption: 'weight value' });
+    this.heatmap.setLegend(this.legend);
     this.aroundBlock = $('around-block');
     this.aroundTitle = $('around-title');
     this.around = new Heatmap($('around-plot'), {
@@ -70,7 +72,9 @@ export class TableView {
       minHeight: 160,
       onPick,
       formatTip: tip,
+      exportName: 'around',
     });
+    this.around.setLegend(this.legend);
     this.last = null;
     this.clampNote = null; // {from, to, V}: shown until the picked token changes
   }

@@ -17,6 +17,7 @@ import { visibleText } from '../plots/chips.js';
 import { colorDomain, formatNumber, makeLut } from '../plots/scales.js';
 import { summarize } from '../arrays.js';
 import { CompareView } from './compare-view.js';
+import { TableExports } from './table-exports.js';
 
 export const TRAIN_KEYS = ['corpus', 'enc', 'lower', 'bpeV', 'model', 'pos', 'tD', 'ctx', 'tB', 'opt', 'lr', 'alpha', 'win', 'minc', 'ep', 'seed'];
 const TRAIN_PAYLOAD_KEYS = TRAIN_KEYS;
@@ -45,11 +46,12 @@ export class TrainView {
       tableNote: $('train-table-note'),
     };
     this.chart = new LossChart($('train-loss'), { series: ['loss'] });
-    this.heatmap = new Heatmap($('train-table'), { xLabel: 'dimension', yLabel: 'table row', maxHeight: 380, minHeight: 160,
+    this.heatmap = new Heatmap($('train-table'), { xLabel: 'dimension', yLabel: 'table row', maxHeight: 380, minHeight: 160, exportName: 'table',
       formatTip: (c) => `${this.labels[this.rowPos(c.row)] ?? `row ${c.row}`}, dim ${c.col}: ${formatNumber(c.value)}` });
     this.legend = new Legend($('train-legend'), { caption: 'weight value', width: 220 });
-    this.learnedSim = new Heatmap($('train-pos-learned'), { xLabel: 'position n', yLabel: 'position m', square: true, maxHeight: 260 });
-    this.sinSim = new Heatmap($('train-pos-sin'), { xLabel: 'position n', yLabel: 'position m', square: true, maxHeight: 260 });
+    this.heatmap.setLegend(this.legend);
+    this.learnedSim = new Heatmap($('train-pos-learned'), { xLabel: 'position n', yLabel: 'position m', square: true, maxHeight: 260, exportName: 'learned-similarity' });
+    this.sinSim = new Heatmap($('train-pos-sin'), { xLabel: 'position n', yLabel: 'position m', square: true, maxHeight: 260, exportName: 'sinusoidal-similarity' });
     this.kinds = []; // the engine's positional kinds (setKinds)
     this.compare = new CompareView(root, engine, { onError });
     this.scatter = new Scatter($('train-map'), { labelled: 30 });
@@ -72,6 +74,8 @@ export class TrainView {
     $('export-vectors').addEventListener('click', () => this.download('vectors'));
     $('export-metadata').addEventListener('click', () => this.download('metadata'));
     this.exportNote = $('export-note');
+    // every table format, from the engine's writers (trainExport {format})
+    this.tableExports = new TableExports($('export-vectors').closest('article'), engine, { request: 'trainExport' });
     this.nn = { query: $('nn-query'), note: $('nn-note'), body: $('nn-table').querySelector('tbody') };
     $('nn-form').addEventListener('submit', (e) => {
       e.preventDefault();
@@ -288,20 +292,13 @@ export class TrainView {
     this.compare.setState(this.state);
   }
 
-  // Saves the current table as vectors.tsv / metadata.tsv (Embedding Projector files).
+  // Saves the current table as vectors.tsv / metadata.tsv (Embedding Projector files) through
+  // the table exports (named with the model, step and seed).
   async download(which) {
-    try {
-      const r = await this.engine.request('trainExport', {});
-      const blob = new Blob([r[which]], { type: 'text/tab-separated-values' });
-      const a = document.createElement('a');
-      a.href = URL.createObjectURL(blob);
-      a.download = `${which}.tsv`;
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(a.href), 10000);
-      this.exportNote.textContent = `${which}.tsv: ${r.rows} rows × ${which === 'vectors' ? r.cols : 1} columns at step ${r.step}.`;
-    } catch (err) {
-      this.exportNote.textContent = err.message;
-    }
+    const [saved] = await this.tableExports.save(which === 'vectors' ? 'tsv' : 'metadata');
+    this.exportNote.textContent = saved
+      ? `${saved.name}: ${saved.r.rows} rows × ${which === 'vectors' ? saved.r.dim : 1} columns at step ${saved.r.step}.`
+      : this.tableExports.note.textContent;
   }
 
   recolor(state) {

@@ -1,0 +1,44 @@
+// Worker side of the table downloads (issue 10): the bytes of every file the page offers for a
+// table, all made by the engine's writers (no number is formatted here):
+//
+//   format          file                          engine writer
+//   'npy'           table.npy (float32)           Table.export('npy')           io/table_writers npy_bytes
+//   'tsv'           Projector vectors.tsv         Table.export('tsv')           projector_vectors_tsv
+//   'metadata'      Projector metadata.tsv        Table.export('metadata')      io/table_import metadata_tsv
+//   'word2vec-text' gensim text                   Table.export('word2vec-text') word2vec_text (float32 repr)
+//   'word2vec-binary' gensim binary               Table.export('word2vec-binary')
+//   'csv2' | 'csv3' row,label,x,y[,z] of the PCA  M.coordinatesCsv              io/coordinates_csv
+//
+// exportTableFile(M, table, format, {points2}) -> {bytes: Uint8Array, rows, dim}
+//   table: a resident M.Table (labels, if any, already set). points2: the 2-D map the page shows
+//   (rows * 2, Float32Array), so 'csv2' holds the coordinates of the drawn map; without it (or
+//   for 'csv3') the engine's PCA runs on the table (t.pca({k})).
+// withTable(M, data, rows, dim, labels, fn): a temporary M.Table of a trained table for fn,
+//   deleted afterwards (the trained tables are not resident tables).
+// It does not choose file names (file-names.js, on the page) or write projector_config.json
+// (the page writes it, with the names the files get).
+export const TABLE_FORMATS = ['npy', 'tsv', 'metadata', 'word2vec-text', 'word2vec-binary', 'csv2', 'csv3'];
+
+export function exportTableFile(M, table, format, { points2 = null } = {}) {
+  if (!TABLE_FORMATS.includes(format)) {
+    throw new Error(`export: unknown format '${format}', expected ${TABLE_FORMATS.join(', ')}`);
+  }
+  const rows = table.rows;
+  const dim = table.dim;
+  if (format === 'csv2' || format === 'csv3') {
+    const k = format === 'csv2' ? 2 : 3;
+    if (dim < k || rows < 1) throw new Error(`export: a ${k}-D map needs a table at least ${k} wide, this one is ${rows} × ${dim}`);
+    const points = k === 2 && points2 ? points2 : table.pca({ k }).points;
+    return { bytes: M.coordinatesCsv(points, rows, k, table.labels), rows, dim };
+  }
+  return { bytes: table.export(format), rows, dim };
+}
+
+export function withTable(M, data, rows, dim, labels, fn) {
+  const t = M.Table.fromArray(data, rows, dim, labels ? { labels } : {});
+  try {
+    return fn(t);
+  } finally {
+    t.delete();
+  }
+}

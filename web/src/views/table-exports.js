@@ -1,0 +1,108 @@
+// The "Download the table" row of a card (issue 10): buttons for the Embedding Projector's
+// files (vectors.tsv, metadata.tsv when the table has labels, projector_config.json naming
+// them), .npy, word2vec text and binary, and CSV of the 2-D map or a 3-D PCA. Every file's bytes
+// come from the worker (engine/table-exports.js: the engine's writers); only
+// projector_config.json is written here (file-names.js projectorConfig), because it names the
+// files as the page saves them. File names: plot-export.js exportFileName (the page's namer).
+//
+//   const ex = new TableExports(container, engine, {request: 'importExport', element: card});
+//   await ex.save('npy');          // one file; 'projector' saves the three Projector files
+import { downloadBytes } from '../download.js';
+import { projectorConfig } from '../file-names.js';
+import { exportFileName } from '../plots/plot-export.js';
+
+// format -> [button text, what (file-name part), extension, MIME type]
+const FILES = {
+  tsv: ['vectors.tsv', 'vectors', 'tsv', 'text/tab-separated-values'],
+  metadata: ['metadata.tsv', 'metadata', 'tsv', 'text/tab-separated-values'],
+  npy: ['.npy', 'table', 'npy', 'application/octet-stream'],
+  'word2vec-text': ['word2vec .txt', 'word2vec', 'txt', 'text/plain'],
+  'word2vec-binary': ['word2vec .bin', 'word2vec', 'bin', 'application/octet-stream'],
+  csv2: ['CSV 2-D map', 'pca2', 'csv', 'text/csv'],
+  csv3: ['CSV 3-D PCA', 'pca3', 'csv', 'text/csv'],
+};
+const BUTTONS = [
+  ['projector', 'Projector files', 'vectors.tsv, metadata.tsv and projector_config.json for projector.tensorflow.org'],
+  ['npy', '.npy', 'the table as a float32 .npy file (numpy.load)'],
+  ['word2vec-text', 'word2vec .txt', 'word2vec text format (gensim KeyedVectors.load_word2vec_format)'],
+  ['word2vec-binary', 'word2vec .bin', 'word2vec binary format (binary=True)'],
+  ['csv2', 'CSV 2-D', 'row, label, x, y of the map as drawn'],
+  ['csv3', 'CSV 3-D', 'row, label, x, y, z: the first three principal components'],
+];
+
+export class TableExports {
+  constructor(container, engine, { request, element = container, label = 'Download the table' }) {
+    this.engine = engine;
+    this.request = request;
+    this.element = element;
+    this.root = document.createElement('div');
+    this.root.className = 'table-exports slider-row';
+    this.root.setAttribute('role', 'group');
+    this.root.setAttribute('aria-label', label);
+    const lead = document.createElement('span');
+    lead.className = 'table-exports-label';
+    lead.textContent = `${label}:`;
+    this.root.append(lead);
+    for (const [format, text, title] of BUTTONS) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.dataset.format = format;
+      b.textContent = text;
+      b.title = title;
+      b.setAttribute('aria-label', `${label} as ${text}: ${title}`);
+      b.addEventListener('click', () => this.save(format));
+      this.root.append(b);
+    }
+    this.note = document.createElement('span');
+    this.note.className = 'caption';
+    this.note.setAttribute('role', 'status');
+    this.root.append(this.note);
+    container.append(this.root);
+  }
+
+  // format -> {name, reply} after fetching the bytes and saving them
+  async fetch(format) {
+    const r = await this.engine.request(this.request, { format });
+    const [, what, ext, type] = FILES[format];
+    const name = exportFileName({ name: what, element: this.element }, ext, { step: r.step });
+    downloadBytes(r.bytes, name, type);
+    return { name, r };
+  }
+
+  // format: a key of FILES or 'projector'; shows what was saved (or the engine's message).
+  async save(format) {
+    try {
+      const saved = format === 'projector' ? await this.saveProjector() : [await this.fetch(format)];
+      const r = saved[0].r;
+      this.note.textContent = `Saved ${saved.map((s) => s.name).join(', ')} (${r.rows.toLocaleString('en')} rows × ${r.dim.toLocaleString('en')}${r.step !== undefined ? `, step ${r.step}` : ''}).`;
+      this.root.dataset.saved = saved.map((s) => s.name).join(' ');
+      return saved;
+    } catch (err) {
+      this.note.textContent = err.message;
+      this.root.dataset.error = err.message;
+      return [];
+    }
+  }
+
+  // vectors.tsv, metadata.tsv (if the table has labels) and the config naming both
+  async saveProjector() {
+    const vectors = await this.fetch('tsv');
+    const saved = [vectors];
+    let metadata = null;
+    try {
+      metadata = await this.fetch('metadata');
+      saved.push(metadata);
+    } catch (err) {
+      if (!/has no labels/.test(err.message)) throw err;
+    }
+    const { r } = vectors;
+    const configName = exportFileName({ name: 'projector_config', element: this.element }, 'json', { step: r.step });
+    const text = projectorConfig({
+      tensorName: vectors.name.replace(/-vectors\.tsv$/, ''), rows: r.rows, dim: r.dim,
+      tensorPath: vectors.name, metadataPath: metadata && metadata.name,
+    });
+    downloadBytes(text, configName, 'application/json');
+    saved.push({ name: configName, r });
+    return saved;
+  }
+}
