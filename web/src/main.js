@@ -233,7 +233,9 @@ views.train = {
 };
 
 // Bring your own table: a card of the table view with its own requests (no URL state)
-new ImportView(document.getElementById('import-card'), engine);
+new ImportView(document.getElementById('import-card'), engine, {
+  onLoaded: () => { views.positions.dirty = true; }, // a GPT-2 file's wpe (or its absence) shows there
+});
 
 for (const [name, v] of Object.entries(views)) v.error = new PlotError(document.querySelector(`#view-${name} [data-plot-area]`));
 // Long engine jobs: progress and Cancel in the plot area of the view that asked (a request
