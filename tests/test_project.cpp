@@ -414,6 +414,53 @@ TEST_CASE("NeighbourIndex rejects bad input with messages", "[project][neighbour
   REQUIRE_THROWS_WITH(parse_metric("dot"), "metric: unknown metric 'dot', expected cosine or euclidean");
 }
 
+TEST_CASE("unit_rows scales every row to length 1", "[project][neighbours]") {
+  // rows (3, 4), (0, 0), (0, -2): lengths 5, 0, 2 -> (0.6, 0.8), (0, 0), (0, -1)
+  const std::vector<float> t{3, 4, 0, 0, 0, -2};
+
+  SECTION("the worked example: each row divided by its length, a zero row stays zero") {
+    const std::vector<float> u = unit_rows(t, 3, 2);
+    REQUIRE(u.size() == 6);
+    CHECK(u[0] == Approx(0.6).margin(1e-7));
+    CHECK(u[1] == Approx(0.8).margin(1e-7));
+    CHECK(u[2] == 0.0f);
+    CHECK(u[3] == 0.0f);
+    CHECK(u[4] == 0.0f);
+    CHECK(u[5] == -1.0f);
+    CHECK(t[0] == 3.0f);  // the input is not changed
+  }
+
+  SECTION("on a random table, norms become 1, cosines stay and distances become sqrt(2 - 2 cos)") {
+    const int64_t V = 300, D = 37;  // 37 leaves a SIMD remainder
+    std::vector<float> r(V * D);
+    uint32_t s = 7;
+    for (float& x : r) {
+      s = s * 1103515245u + 12345u;
+      x = 3.0f * (static_cast<float>(s) / 4294967296.0f - 0.5f);
+    }
+    const std::vector<float> u = unit_rows(r, V, D);
+    const NeighbourIndex raw(r, V, D), unit(u, V, D);
+    for (int32_t i = 0; i < V; ++i) CHECK(unit.norm(i) == Approx(1).margin(1e-6));
+    const Neighbours a = raw.nearest(5, 10), b = unit.nearest(5, 10);
+    CHECK(a.ids == b.ids);
+    for (size_t k = 0; k < a.scores.size(); ++k) CHECK(b.scores[k] == Approx(a.scores[k]).margin(1e-6));
+    const Neighbours e = unit.nearest(5, 10, Metric::Euclidean);
+    CHECK(e.ids == a.ids);  // on unit rows the euclidean ranking is the cosine ranking
+    for (size_t k = 0; k < e.scores.size(); ++k) {
+      CHECK(e.scores[k] == Approx(std::sqrt(2.0 - 2.0 * a.scores[k])).margin(1e-5));
+      CHECK(e.scores[k] <= 2.0f);
+    }
+  }
+
+  SECTION("bad tables fail naming where and what") {
+    REQUIRE_THROWS_WITH(unit_rows(t, 2, 2), "unit_rows: table has 6 values, expected 2 x 2 = 4");
+    REQUIRE_THROWS_WITH(unit_rows({}, 0, 2), "unit_rows: rows must be >= 1, got 0");
+    std::vector<float> bad(t);
+    bad[3] = std::numeric_limits<float>::quiet_NaN();
+    REQUIRE_THROWS_WITH(unit_rows(bad, 3, 2), "unit_rows: table value nan at row 1, column 1 is not finite");
+  }
+}
+
 TEST_CASE("table_file reads what table_io writes", "[project][table_file]") {
   SECTION("a float32 .npy round-trips") {
     const std::vector<float> t{1.5f, -2, 3.25f, 0, 1e-30f, 7};

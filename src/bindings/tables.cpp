@@ -3,7 +3,7 @@
 // it across the boundary again. The JS API is api/tables.post.js (M.Table).
 //
 //   _Table: initArray(Float32Array, rows, dim) | initBytes(Uint8Array, format, tensor) |
-//           initTensor(Uint8Array, dtype, shape: Float64Array)
+//           initTensor(Uint8Array, dtype, shape: Float64Array) | initUnitRows(_Table)
 //           rows(), dim(), format(), tensor(), labels() -> {bytes: Uint8Array, offsets: Int32Array} | undefined
 //           setLabels(bytes, offsets), attachMetadata(Uint8Array), attachVocab(Uint8Array)
 //           row(i), norms(), nearest(id | -1, vector, k, metric), analogy(pos, neg, k),
@@ -100,6 +100,27 @@ class TableHandle {
       t.format = "safetensors";
       t.tensor = bytes_in(where, "name", name);
       recognise_known_table(t);
+      replace(std::move(t));
+      return true;
+    });
+  }
+
+  // a copy of src with every row scaled to length 1 (project/neighbours.hpp unit_rows; zero rows
+  // stay zero), keeping its labels, metadata, format, tensor and recognition
+  bool init_unit_rows(const TableHandle& src) {
+    const char* where = "Table.normalised";
+    return guard(where, [&] {
+      const ImportedTable& s = src.t_;
+      ImportedTable t;
+      t.data = unit_rows(s.data, s.rows, s.cols);
+      t.rows = s.rows;
+      t.cols = s.cols;
+      t.labels = s.labels;
+      t.metadata_header = s.metadata_header;
+      t.metadata = s.metadata;
+      t.format = s.format;
+      t.tensor = s.tensor;
+      t.recognised = s.recognised;
       replace(std::move(t));
       return true;
     });
@@ -281,6 +302,7 @@ EMSCRIPTEN_BINDINGS(tables) {
       .function("initArray", &TableHandle::init_array)
       .function("initBytes", &TableHandle::init_bytes)
       .function("initTensor", &TableHandle::init_tensor)
+      .function("initUnitRows", &TableHandle::init_unit_rows)
       .function("rows", &TableHandle::rows)
       .function("dim", &TableHandle::dim)
       .function("format", &TableHandle::format)

@@ -21,6 +21,27 @@ bool all_zero(std::span<const float> v) {
   return std::all_of(v.begin(), v.end(), [](float x) { return x == 0.0f; });
 }
 
+// A (rows, dim) table: at least one row and column, rows x dim values, all finite.
+void check_table(const char* where, std::span<const float> table, int64_t rows, int64_t dim) {
+  check_at_least(where, "rows", rows, 1);
+  check_at_least(where, "dim", dim, 1);
+  uint64_t want = 0;  // rows x dim in 64 bits
+  if (__builtin_mul_overflow(static_cast<uint64_t>(rows), static_cast<uint64_t>(dim), &want)) {
+    fail(where, "table has " + std::to_string(table.size()) + " values, expected " + std::to_string(rows) +
+                    " x " + std::to_string(dim));
+  }
+  if (table.size() != want) {
+    fail(where, "table has " + std::to_string(table.size()) + " values, expected " + std::to_string(rows) +
+                    " x " + std::to_string(dim) + " = " + std::to_string(want));
+  }
+  for (size_t i = 0; i < table.size(); ++i) {
+    if (!std::isfinite(table[i])) {
+      fail(where, "table value " + format_number(table[i]) + " at row " + std::to_string(i / dim) + ", column " +
+                      std::to_string(i % dim) + " is not finite");
+    }
+  }
+}
+
 }  // namespace
 
 Metric parse_metric(const std::string& name) {
@@ -31,25 +52,22 @@ Metric parse_metric(const std::string& name) {
 
 const char* metric_name(Metric m) { return m == Metric::Cosine ? "cosine" : "euclidean"; }
 
+std::vector<float> unit_rows(std::span<const float> table, int64_t rows, int64_t dim) {
+  check_table("unit_rows", table, rows, dim);
+  std::vector<float> out(plan("unit_rows", "unit rows", {rows, dim}, kFloat32));
+  const size_t D = static_cast<size_t>(dim);
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* row = table.data() + r * dim;
+    float* dst = out.data() + r * dim;
+    const float n = std::sqrt(kernels::dot(D, row, row));  // the norm NeighbourIndex holds
+    for (size_t c = 0; c < D; ++c) dst[c] = n > 0 ? row[c] / n : 0.0f;
+  }
+  return out;
+}
+
 NeighbourIndex::NeighbourIndex(std::span<const float> table, int64_t rows, int64_t dim)
     : table_(table), rows_(rows), dim_(dim) {
-  check_at_least("nearest", "rows", rows, 1);
-  check_at_least("nearest", "dim", dim, 1);
-  uint64_t want = 0;  // rows x dim in 64 bits
-  if (__builtin_mul_overflow(static_cast<uint64_t>(rows), static_cast<uint64_t>(dim), &want)) {
-    fail("nearest", "table has " + std::to_string(table.size()) + " values, expected " + std::to_string(rows) +
-                        " x " + std::to_string(dim));
-  }
-  if (table.size() != want) {
-    fail("nearest", "table has " + std::to_string(table.size()) + " values, expected " + std::to_string(rows) +
-                        " x " + std::to_string(dim) + " = " + std::to_string(want));
-  }
-  for (size_t i = 0; i < table.size(); ++i) {
-    if (!std::isfinite(table[i])) {
-      fail("nearest", "table value " + format_number(table[i]) + " at row " + std::to_string(i / dim) +
-                          ", column " + std::to_string(i % dim) + " is not finite");
-    }
-  }
+  check_table("nearest", table, rows, dim);
   norms_.resize(plan("nearest", "row norms", rows, kFloat32));
   const size_t D = static_cast<size_t>(dim);
   for (int64_t r = 0; r < rows; ++r) {

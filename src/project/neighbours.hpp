@@ -22,6 +22,9 @@
 // query or analogy input it fails with a message (gensim would give nan).
 // subtle: the index keeps a view of the table, not a copy: the table must outlive it.
 //
+// unit_rows(table, V, D) -> a new (V, D) table whose rows have length 1 (for "normalise rows"
+// in the page: cosine then equals the dot product and euclidean distance sqrt(2 - 2 cos)).
+//
 // It does not: build an approximate index (every query scans all V rows: O(V D)), or
 // normalise the table in place.
 #pragma once
@@ -43,6 +46,12 @@ struct Neighbours {
   std::vector<int32_t> ids;   // (m) best first, m = min(k, candidates)
   std::vector<float> scores;  // (m) cosine similarity or euclidean distance
 };
+
+// table (V, D) float32 -> (V, D) float32, row r divided by its length sqrt(kernels::dot(r, r))
+// (the norm NeighbourIndex holds). A zero row stays zero; a non-finite value fails naming its
+// row and column. The input is not changed.
+// Example: rows (3, 4), (0, 0), (0, -2) -> (0.6, 0.8), (0, 0), (0, -1).
+std::vector<float> unit_rows(std::span<const float> table, int64_t rows, int64_t dim);
 
 class NeighbourIndex {
  public:

@@ -55,8 +55,12 @@ async function downloads(page, selector, n = 1) {
     };
     page.on('download', on);
   });
+  // subtle: Chromium drops a download that follows about ten others within a second or two
+  // (its download request limiter), even with a user gesture; a person never clicks that fast
+  await page.waitForTimeout(400);
   await page.click(selector);
-  return Promise.race([done, new Promise((_, reject) => setTimeout(() => reject(new Error(`${selector}: ${got.length} of ${n} downloads`)), 20000))]);
+  const why = () => page.$eval(selector, (b) => b.closest('.plot-export')?.dataset.error || b.title || '').catch(() => '');
+  return Promise.race([done, new Promise((_, reject) => setTimeout(async () => reject(new Error(`${selector}: ${got.length} of ${n} downloads ${await why()}`)), 20000))]);
 }
 
 const same = (a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)) === 0;
@@ -160,7 +164,7 @@ await test('PNG and SVG of uPlot line charts (positions: RoPE q·k) and of the l
     texts: ['RoPE on real vectors', 'distance m − n', 'q·k after rotation', 'key at n = 0'],
     name: /^embedlab-positions-T16-D8-seed42-rope-qk\.(png|svg)$/,
   });
-  await exportPlot(p, '.card[data-kind="sinusoidal"] div.plot:nth-of-type(3)', 'similarity heatmap', {
+  await exportPlot(p, '.card[data-kind="sinusoidal"] [data-plot="similarity"]', 'similarity heatmap', {
     texts: ['Sinusoidal', 'position n', 'position m', 'similarity'],
     name: /^embedlab-positions-sinusoidal-T16-D8-seed42-similarity\.(png|svg)$/,
   });

@@ -1,7 +1,7 @@
 // Colour and axis scales of the page plots (web/src/plots/scales.js).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { COLORMAPS, colorDomain, formatNumber, indexTicks, lutIndex, makeLut, valueTicks } from '../../web/src/plots/scales.js';
+import { COLORMAPS, colorDomain, formatNumber, histogramBins, indexTicks, lutIndex, makeLut, valueTicks } from '../../web/src/plots/scales.js';
 
 describe('scales.colorDomain', () => {
   const stats = { min: -2, max: 1, absMax: 2 };
@@ -64,5 +64,22 @@ describe('scales ticks and numbers', () => {
     assert.equal(formatNumber(123456), '1.235e+5');
     assert.equal(formatNumber(0), '0');
     assert.equal(formatNumber(NaN), 'NaN');
+  });
+});
+
+describe('scales.histogramBins', () => {
+  it('the worked example: nice edges, the last bin includes its upper edge', () => {
+    assert.deepEqual(histogramBins([0, 1, 1.5, 2], 2), [{ x0: 0, x1: 1, count: 1 }, { x0: 1, x1: 2, count: 3 }]);
+  });
+  it('every finite value is counted once and the edges cover min and max', () => {
+    const v = Float32Array.from({ length: 5000 }, (_, i) => 3 + Math.sin(i) * 1.7 + (i % 7) * 0.01);
+    const bins = histogramBins([...v, NaN, Infinity], 12);
+    assert.equal(bins.reduce((a, b) => a + b.count, 0), 5000);
+    assert.ok(bins[0].x0 <= Math.min(...v) && bins[bins.length - 1].x1 >= Math.max(...v));
+    assert.ok(bins.length >= 6 && bins.length <= 24, `${bins.length} bins`);
+  });
+  it('equal values make one bin; no values, none', () => {
+    assert.deepEqual(histogramBins([1, 1, 1]), [{ x0: 1, x1: 1, count: 3 }]);
+    assert.deepEqual(histogramBins([]), []);
   });
 });

@@ -62,6 +62,42 @@ describe('M.Table', () => {
     assert.throws(() => M.Table.fromBytes(M.npyBytes(a, 7, 5).subarray(0, 100)), /npy/);
   });
 
+  it('normalised() is a new resident table of unit rows: same labels, same cosines, zero rows stay zero', () => {
+    const rows = 200, dim = 19, a = table(rows, dim, 5);
+    a.fill(0, 7 * dim, 8 * dim); // row 7 is all zeros
+    const t = M.Table.fromArray(a, rows, dim, { labels: Array.from({ length: rows }, (_, i) => `w${i}`) });
+    const u = t.normalised();
+    assert.deepEqual([u.rows, u.dim, u.labels[3]], [rows, dim, 'w3']);
+    const norms = u.norms();
+    for (let r = 0; r < rows; r++) assert.ok(r === 7 ? norms[r] === 0 : Math.abs(norms[r] - 1) < 1e-6, `norm of row ${r}: ${norms[r]}`);
+    assert.ok(u.row(7).every((v) => v === 0));
+    const r3 = t.row(3);
+    const n3 = Math.hypot(...r3);
+    u.row(3).forEach((v, c) => assert.ok(Math.abs(v - r3[c] / n3) < 1e-6));
+    // cosines are unchanged; dot products of unit rows are the cosines; distances are at most 2
+    const before = t.neighbours({ id: 3, k: 8 });
+    const after = u.neighbours({ id: 3, k: 8 });
+    assert.deepEqual(after.ids, before.ids);
+    after.scores.forEach((s, i) => assert.ok(Math.abs(s - before.scores[i]) < 1e-6));
+    const dots = u.similarity([3, 4, 5], { cosine: false });
+    const cos = t.similarity([3, 4, 5]);
+    dots.forEach((d, i) => assert.ok(Math.abs(d - cos[i]) < 1e-6));
+    assert.ok(u.neighbours({ id: 3, k: 10, metric: 'euclidean' }).scores.every((d) => d <= 2));
+    assert.deepEqual(t.row(3), r3); // the original is unchanged
+    u.delete();
+    assert.equal(t.rows, rows); // and still usable
+    t.delete();
+  });
+
+  it('normalised() refuses a table with a non-finite value, naming it, and a deleted table', () => {
+    const a = table(4, 3);
+    a[7] = NaN;
+    const t = M.Table.fromArray(a, 4, 3);
+    assert.throws(() => t.normalised(), { message: 'unit_rows: table value nan at row 2, column 1 is not finite' });
+    t.delete();
+    assert.throws(() => t.normalised(), { message: 'normalised: this Table was deleted' });
+  });
+
   it('the table benchmark runs in wasm (figures: scripts/bench table, not a timed test)', () => {
     const r = M.benchTable({ rows: 3000, dim: 64, reps: 2 });
     assert.equal(r.bench, 'table');

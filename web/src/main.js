@@ -237,7 +237,9 @@ views.train = {
 
 // Bring your own table: a card of the table view with its own requests (no URL state)
 const importCard = document.getElementById('import-card');
-new ImportView(importCard, engine);
+new ImportView(importCard, engine, {
+  onLoaded: () => { views.positions.dirty = true; }, // a GPT-2 file's wpe (or its absence) shows there
+});
 new TableExports(importCard.querySelector('#import-results'), engine, { request: 'importExport', element: importCard });
 
 // Downloads (plots and tables) are named from the state and where the plot sits (file-names.js):

@@ -16,6 +16,7 @@ import { makeTextPipeline } from './engine/text-handler.js';
 import { makeTrainHandlers } from './engine/train-handler.js';
 import { makeCompareHandlers } from './engine/compare-handler.js';
 import { makeImportHandlers } from './engine/import-handler.js';
+import { ImportedPositions } from './engine/imported-positions.js';
 
 // Built-in corpora are served next to the page (build/web/corpora/, credited in README.md there).
 async function loadCorpus(name) {
@@ -32,13 +33,14 @@ const board = new JobBoard((msg) => self.postMessage(msg));
 const loading = createEmbedlab().then(
   (M) => {
     const text = makeTextPipeline(M, loadCorpus);
+    const importedPositions = new ImportedPositions(); // set by an import, drawn by the positions view
     dispatch = makeDispatcher({
       ...makeTableHandler(M),
-      ...makePositionsHandler(M),
+      ...makePositionsHandler(M, importedPositions),
       ...text.handlers,
       ...makeTrainHandlers(M, text.ensureTokens),
       ...makeCompareHandlers(M, text.ensureTokens),
-      ...makeImportHandlers(M),
+      ...makeImportHandlers(M, importedPositions),
     }, board);
     self.postMessage({ id: READY_ID, type: 'ready', ok: true, result: { isa: M.isa(), positionalKinds: M.positionalKinds() } });
   },

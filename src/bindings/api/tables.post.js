@@ -8,6 +8,7 @@
 //   t.analogy({ positive: [a, c], negative: [b], k: 10 });
 //   t.pca({ k: 2, ids, previous });            // as M.pca, on the resident rows
 //   t.norms(); t.similarity([1, 2, 3]);        // Float32Array (rows); (n * n) cosine
+//   const u = t.normalised();                  // a new Table: rows scaled to length 1 (zero rows stay 0)
 //   t.export('npy' | 'tsv' | 'word2vec-text' | 'word2vec-binary');   // Uint8Array
 //   t.export('metadata');                      // metadata.tsv (as `convert` writes it beside a .tsv)
 //   t.delete();
@@ -129,6 +130,12 @@
     similarity(ids, { cosine = true } = {}) {
       const h = this._live('similarity');
       return check(h.similarity(toIds(ids, 'Table.similarity', h.rows()), !!cosine));
+    }
+    // -> a new resident Table (delete it too) with the same labels and every row divided by its
+    // length (the engine's unit_rows); this one is unchanged
+    normalised() {
+      const h = this._live('normalised');
+      return new Table((u) => u.initUnitRows(h));
     }
     export(format) { return check(this._live('export').exportBytes(String(format))); }
     delete() {

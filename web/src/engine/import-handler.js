@@ -6,16 +6,34 @@
 //         labels (rows) | null, points (rows * 2, PCA), explained [2], ms}
 //     or {needTensor: true, tensors} when a safetensors file has several 2-D tensors and none is
 //     a GPT-2 token table (the page then asks which one)
-//   importNeighbours {query: 'token' | 'row number', k = 10}
-//     -> {query: {row, label}, neighbours: [{row, label, cosine, euclidean, map}]}: the cosine
-//        ranking with each neighbour's euclidean distance and its distance on the 2-D map beside it
-//        (nothing is re-normalised; the map distance shows what PCA keeps and what it loses)
+//   importNeighbours {query: 'token' | 'row number', k = 10, normalise = false}
+//     -> {query: {row, label}, neighbours: [{row, label, cosine, euclidean, map}], normalised}: the
+//        cosine ranking with each neighbour's euclidean distance and its distance on the 2-D map
+//        beside it (the map distance shows what PCA keeps and what it loses)
+//   importMap {normalise}  -> {points (rows * 2), explained [2], normalised}: the PCA map of the
+//        rows as stored or of the unit rows; normalise false also frees the unit-row table
+//   importSimilarity {tokens: 'a, b, c' | 'a b c' | row numbers, normalise = false}
+//     -> {rows: Int32Array (n), labels [n], data (n * n), n, normalised, maxDiff}: cosine
+//        similarities of the chosen rows (Table.similarity); normalised: dot products of the unit
+//        rows instead, and maxDiff = max |dot - cosine| over the n * n pairs. At most
+//        SIMILARITY_MAX_TOKENS tokens.
+//   importNorms {} -> {norms (rows), count, mean, median, min, max, zeros, unit: {min, max, maxError} | null}:
+//        every row's length as stored (Table.norms); unit: the lengths of the unit rows, when
+//        they exist (the page's "normalise rows" is on)
 //   importExport {format} -> {bytes, rows, dim}: a file of the loaded table (table-exports.js)
+//
+// "Normalise rows" (off unless asked): the unit rows are a second resident table made once by
+// the engine (Table.normalised(): each row divided by its length, zero rows stay zero), with its
+// own PCA map; every query with normalise: true runs on it. No JS loop normalises anything.
+// A safetensors file with a GPT-2 position table (wpe.weight) also hands that tensor, read on its
+// own (File.slice of its byte range), to the ImportedPositions store for the positions view.
 //
 // A safetensors file is never read whole: the header (File.slice(0, 8 + N)), then only the
 // chosen tensor's byte range. Nothing half-loaded replaces the current table: the new one is
 // built, labelled and projected first, and the old one is freed only then.
 import { exportTableFile } from './table-exports.js';
+import { ImportedPositions, POSITION_TENSOR } from './imported-positions.js';
+import { SIMILARITY_MAX_TOKENS } from './limits.js';
 
 const SAFETENSORS_MAX_HEADER = 100 * 1024 * 1024; // the format's own limit on the JSON header
 
@@ -31,8 +49,9 @@ async function isSafetensors(file) {
   return head[8] === 0x7b && n > 1 && n <= SAFETENSORS_MAX_HEADER && 8 + n <= file.size;
 }
 
-export function makeImportHandlers(M) {
-  let current = null; // {table, points}
+// positions: the store the positions handler reads (worker.js shares one between both)
+export function makeImportHandlers(M, positions = new ImportedPositions()) {
+  let current = null; // {table, points, explained, unit: {table, points, explained} | null}
 
   async function readTable(file, tensor) {
     if (!(await isSafetensors(file))) return { table: M.Table.fromBytes(await slice(file, 0, file.size)) };
@@ -47,7 +66,21 @@ export function makeImportHandlers(M) {
       return { needTensor: true, tensors: names };
     }
     const bytes = await slice(file, pick.begin, pick.end);
-    return { table: M.Table.fromTensor(bytes, { dtype: pick.dtype, shape: pick.shape, name: pick.name }), tensors: names };
+    const table = M.Table.fromTensor(bytes, { dtype: pick.dtype, shape: pick.shape, name: pick.name });
+    // GPT-2's learned positions as well (only their byte range), for the positions view; a
+    // position table that cannot be read is reported, it does not stop the import
+    const wpe = all.find((x) => x.shape.length === 2 && POSITION_TENSOR.test(x.name));
+    let pos = null;
+    let positionsError = null;
+    if (wpe) {
+      try {
+        const b = wpe === pick ? bytes : await slice(file, wpe.begin, wpe.end);
+        pos = M.Table.fromTensor(b, { dtype: wpe.dtype, shape: wpe.shape, name: wpe.name });
+      } catch (err) {
+        positionsError = `${wpe.name}: ${err.message}`;
+      }
+    }
+    return { table, tensors: names, positions: pos, positionsError };
   }
 
   async function importTable({ file, metadata, tensor }) {
@@ -72,24 +105,54 @@ export function makeImportHandlers(M) {
       }
     } catch (err) {
       t.delete();
+      if (r.positions) r.positions.delete();
       throw err;
     }
-    if (current) current.table.delete();
-    current = { table: t, points };
+    dropCurrent();
+    current = { table: t, points, explained, unit: null };
+    if (r.positions) positions.set({ table: r.positions, file: file.name, tensor: r.positions.tensor });
+    else positions.clear();
     return {
       rows: t.rows, dim: t.dim, format: t.format, tensor: t.tensor, recognised: t.recognised, tensors: r.tensors || null,
       // a copy: the reply's typed arrays are transferred (detached here), the worker keeps its points
       labels: t.labels, points: points ? points.slice() : null, explained: explained || null, name: file.name, ms: performance.now() - t0,
+      positions: r.positions ? { tensor: r.positions.tensor, rows: r.positions.rows, dim: r.positions.dim } : null,
+      positionsError: r.positionsError || null,
     };
   }
 
-  function rowOf(query) {
+  function dropCurrent() {
+    if (!current) return;
+    current.table.delete();
+    if (current.unit) current.unit.table.delete();
+    current = null;
+  }
+
+  // The table a query runs on: the rows as stored or (normalise) the engine's unit rows, made
+  // once (with their PCA map) on first use -> {table, points, explained}
+  function tableFor(normalise, where) {
+    if (!current) throw new Error(`${where}: load a table first`);
+    if (!normalise) return current;
+    if (!current.unit) {
+      const u = current.table.normalised();
+      try {
+        const p = u.rows >= 3 && u.dim >= 2 ? u.pca({ k: 2 }) : null;
+        current.unit = { table: u, points: p ? p.points : null, explained: p ? Array.from(p.explained) : null };
+      } catch (err) {
+        u.delete();
+        throw err;
+      }
+    }
+    return current.unit;
+  }
+
+  function rowOf(query, where = 'neighbours') {
     const t = current.table;
     const raw = String(query);
     const q = raw.trim();
     if (/^\d+$/.test(q)) {
       const row = Number(q);
-      if (row >= t.rows) throw new Error(`neighbours: row ${row} out of range [0, ${t.rows})`);
+      if (row >= t.rows) throw new Error(`${where}: row ${row} out of range [0, ${t.rows})`);
       return row;
     }
     const labels = t.labels || [];
@@ -99,19 +162,18 @@ export function makeImportHandlers(M) {
       if (r >= 0) return r;
     }
     throw new Error(labels.length
-      ? `neighbours: ${JSON.stringify(q)} is not a label of this table (${t.rows.toLocaleString('en')} rows); try a row number`
-      : 'neighbours: this table has no labels; type a row number');
+      ? `${where}: ${JSON.stringify(q)} is not a label of this table (${t.rows.toLocaleString('en')} rows); try a row number`
+      : `${where}: this table has no labels; type a row number`);
   }
 
-  function importNeighbours({ query, k = 10 }) {
-    if (!current) throw new Error('neighbours: load a table first');
-    const t = current.table;
+  function importNeighbours({ query, k = 10, normalise = false }) {
+    const { table: t, points: p } = tableFor(normalise, 'neighbours');
     const row = rowOf(query);
     const q = t.row(row);
     const n = t.neighbours({ id: row, k, metric: 'cosine' });
     const label = (r) => (t.labels ? t.labels[r] : `row ${r}`);
-    const p = current.points;
     return {
+      normalised: !!normalise,
       query: { row, label: label(row) },
       neighbours: Array.from(n.ids, (id, i) => {
         const v = t.row(id);
@@ -130,5 +192,69 @@ export function makeImportHandlers(M) {
     return exportTableFile(M, current.table, format, { points2: current.points });
   }
 
-  return { importTable, importNeighbours, importExport };
+  function importMap({ normalise = false }) {
+    const v = tableFor(normalise, 'map');
+    if (!normalise && current.unit) {
+      current.unit.table.delete(); // off again: the unit rows are not kept
+      current.unit = null;
+    }
+    return { normalised: !!normalise, points: v.points ? v.points.slice() : null, explained: v.explained };
+  }
+
+  // 'a, b, c' (pieces as typed: " the" keeps its space) or 'a b c' -> row numbers via rowOf
+  function rowsOf(tokens) {
+    const text = String(tokens ?? '');
+    const pieces = (text.includes(',') ? text.split(',') : text.split(/\s+/)).filter((x) => x.trim() !== '');
+    if (!pieces.length) throw new Error('similarity: type some tokens (or row numbers), separated by commas or spaces');
+    if (pieces.length > SIMILARITY_MAX_TOKENS) {
+      throw new Error(`similarity: ${pieces.length} tokens given, at most ${SIMILARITY_MAX_TOKENS} fit the heatmap; remove ${pieces.length - SIMILARITY_MAX_TOKENS}`);
+    }
+    return pieces.map((x) => rowOf(x, 'similarity'));
+  }
+
+  function importSimilarity({ tokens, normalise = false }) {
+    const { table: t } = tableFor(normalise, 'similarity');
+    const rows = Int32Array.from(rowsOf(tokens));
+    // cosine of the rows as stored, or dot products of the unit rows (the same numbers up to rounding)
+    const data = normalise ? t.similarity(rows, { cosine: false }) : t.similarity(rows, { cosine: true });
+    let maxDiff = null;
+    if (normalise) {
+      const cos = current.table.similarity(rows, { cosine: true });
+      maxDiff = 0;
+      for (let i = 0; i < cos.length; i++) maxDiff = Math.max(maxDiff, Math.abs(cos[i] - data[i]));
+    }
+    const labels = Array.from(rows, (r) => (t.labels ? t.labels[r] : `row ${r}`));
+    return { rows, labels, data, n: rows.length, normalised: !!normalise, maxDiff };
+  }
+
+  function importNorms() {
+    if (!current) throw new Error('norms: load a table first');
+    const norms = current.table.norms();
+    const sorted = Float32Array.from(norms).sort();
+    const n = sorted.length;
+    let sum = 0;
+    let zeros = 0;
+    for (const v of sorted) {
+      sum += v;
+      if (v === 0) zeros++;
+    }
+    let unit = null;
+    if (current.unit) {
+      const u = current.unit.table.norms();
+      let lo = Infinity;
+      let hi = -Infinity;
+      for (const v of u) {
+        if (v === 0) continue; // zero rows stay zero
+        lo = Math.min(lo, v);
+        hi = Math.max(hi, v);
+      }
+      unit = { min: lo, max: hi, maxError: Math.max(Math.abs(lo - 1), Math.abs(hi - 1)) };
+    }
+    return {
+      norms, count: n, mean: sum / n, zeros, unit,
+      median: n % 2 ? sorted[n >> 1] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2, min: sorted[0], max: sorted[n - 1],
+    };
+  }
+
+  return { importTable, importNeighbours, importMap, importSimilarity, importNorms, importExport };
 }

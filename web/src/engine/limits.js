@@ -14,6 +14,9 @@
 // Sizes above it are left to the engine so its message is the one shown.
 export const ENGINE_BUFFER_BYTES = 2 ** 31 - 1;
 export const PAGE_BYTES = 256 * 1024 * 1024; // the worker also holds a copy (weight()), so ~2x this
+// The token x token similarity heatmap of an imported table names every token on its axes, so
+// it stays small: at most this many tokens (worker: importSimilarity; page: import-analysis.js).
+export const SIMILARITY_MAX_TOKENS = 64;
 
 const UNITS = ['KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
 

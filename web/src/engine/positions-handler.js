@@ -10,6 +10,9 @@
 //                         slopes (H) | null}]}   one per kind whose `provides` is 'bias'
 //   ropeDemo  {seed, D, span = 128, offsets = [0, 100, 1000]}
 //      -> {D, span, offsets, distances (span), dots [(span) per offset], qk, maxDiff, maxAbs}
+//   importedPositions {sim, maxSide, have}   (a long job: the distance check)
+//      -> the position table of the user's imported file (GPT-2's wpe, imported-positions.js)
+//         drawn like the kinds above, plus its PCA; see the function
 //
 //   sinusoidal  M.sinusoidal(T, D)            PE[p, 2i] = sin(p w_i), PE[p, 2i+1] = cos(p w_i)
 //   learned     manual_seed(seed); nn.Embedding(T, D).weight   (M.learnedPositions)
@@ -117,8 +120,23 @@ function gatherRows(table, D, idx) {
   return out;
 }
 
-export function makePositionsHandler(M) {
+// imported (optional): the ImportedPositions store (imported-positions.js) of the user's file.
+export function makePositionsHandler(M, imported = null) {
   const LABELS = { sinusoidal: 'sinusoidal', learned: 'learned', rope: 'RoPE' };
+
+  // One kind as drawn: its (T, D) table and (T, T) similarity (M.positionSimilarity), both on
+  // at most maxSide sampled rows and columns; tableData (the whole table) for the distance
+  // check. blamed: the payload arguments an engine failure is shown on.
+  function kindGrids(name, table, T, D, maxSide, cosine, blamed) {
+    const idx = sampleIndices(T, maxSide);
+    const k = idx.length;
+    const sim = blame(blamed, () => M.positionSimilarity(k === T ? table : gatherRows(table, D, idx), k, D, { cosine }));
+    return {
+      name, tableData: table,
+      table: strideSample(table, T, D, maxSide, maxSide),
+      similarity: { data: sim, rows: k, cols: k, rowIndex: idx, colIndex: Int32Array.from(idx), totalRows: T, totalCols: T, sampled: k < T },
+    };
+  }
 
   async function positions(p, job = NO_JOB) {
     const T = Number(p.T);
@@ -141,14 +159,7 @@ export function makePositionsHandler(M) {
       const table = blame(['T', 'D'], make);
       // past the page budget (which let it through): the engine plans the T x T matrix and refuses it
       if (T * T * 4 > PAGE_BYTES) blame(['T', 'D'], () => M.positionSimilarity(table, T, D, { cosine }));
-      const idx = sampleIndices(T, maxSide);
-      const k = idx.length;
-      const sim = blame(['T', 'D'], () => M.positionSimilarity(k === T ? table : gatherRows(table, D, idx), k, D, { cosine }));
-      kinds.push({
-        name, tableData: table,
-        table: strideSample(table, T, D, maxSide, maxSide),
-        similarity: { data: sim, rows: k, cols: k, rowIndex: idx, colIndex: Int32Array.from(idx), totalRows: T, totalCols: T, sampled: k < T },
-      });
+      kinds.push(kindGrids(name, table, T, D, maxSide, cosine, ['T', 'D']));
       await job.tick(); // a cancel between kinds
     }
     const perKind = (T * (T + 1)) / 2;
@@ -272,5 +283,41 @@ export function makePositionsHandler(M) {
     }
   }
 
-  return { positions, scaleDemo, biases, ropeDemo };
+  // The position table of the user's imported file (GPT-2's wpe), drawn like the other kinds
+  // (kindGrids, the same distance check) plus the PCA of its rows (Table.pca). The table is the
+  // file's own: nothing is trained or initialised here.
+  //   importedPositions {sim, maxSide, have}   have: the `key` of the reply the page holds
+  //     -> {none: true} (no position table imported) | {unchanged: true, key} (have is current) |
+  //        {key, file, tensor, T, D, sim, kind: {name, table, similarity, toeplitz}, pca: {points (T * 2), explained [2]},
+  //         ms: {read, similarity, distanceCheck, pca, total}}
+  async function importedPositions(p, job = NO_JOB) {
+    const cur = imported && imported.current;
+    if (!cur) return { none: true };
+    const cosine = p.sim !== 'dot';
+    const maxSide = p.maxSide || 512;
+    const key = `${imported.generation}/${cosine ? 'cos' : 'dot'}/${maxSide}`;
+    if (p.have === key) return { unchanged: true, key };
+    const t = cur.table;
+    const T = t.rows;
+    const D = t.dim;
+    checkPageBudget('imported positions', 'position table', [T, D]);
+    const t0 = performance.now();
+    const table = new Float32Array(T * D);
+    for (let r = 0; r < T; r++) table.set(t.row(r), r * D);
+    const t1 = performance.now();
+    const kind = kindGrids('imported', table, T, D, maxSide, cosine, []);
+    const t2 = performance.now();
+    kind.toeplitz = await distanceCheck(table, T, D, cosine, job, 'distance check, imported positions', 0, (T * (T + 1)) / 2);
+    delete kind.tableData;
+    const t3 = performance.now();
+    const pca = T >= 3 && D >= 2 ? t.pca({ k: 2 }) : null;
+    const t4 = performance.now();
+    return {
+      key, file: cur.file, tensor: cur.tensor, T, D, sim: cosine ? 'cos' : 'dot', kind,
+      pca: pca && { points: pca.points, explained: Array.from(pca.explained) },
+      ms: { read: t1 - t0, similarity: t2 - t1, distanceCheck: t3 - t2, pca: t4 - t3, total: t4 - t0 },
+    };
+  }
+
+  return { positions, scaleDemo, biases, ropeDemo, importedPositions };
 }

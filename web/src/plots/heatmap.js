@@ -12,7 +12,10 @@
 // PNG / SVG: plot-export.js; paint(ctx, L) draws the plot on a canvas or an svgcanvas Context.
 //
 // grid: {data (rows*cols), rows, cols, rowIndex (rows), colIndex (cols), totalRows, totalCols,
-//        rowOffset = 0 (a window of a bigger matrix: row labels start there)}
+//        rowOffset = 0 (a window of a bigger matrix: row labels start there),
+//        labels (optional, totalRows strings; a small square matrix such as token x token
+//        similarities): every row and column is named on the axes instead of numbered, drawn as
+//        canvas text (never HTML), cut to LABEL_CHARS characters}
 // Cell (i, j) of the drawing is the real entry (rowIndex[i], colIndex[j]) of the full matrix.
 import { onNextFrame } from './frame.js';
 import { attachExport, figureExport, plotTitle, titled } from './plot-export.js';
@@ -20,6 +23,8 @@ import { formatNumber, indexTicks, lutIndex } from './scales.js';
 
 const MARGIN = { left: 58, right: 10, top: 8, bottom: 42 };
 const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+const LABEL_CHARS = 14;
+const cut = (s) => (s.length > LABEL_CHARS ? `${s.slice(0, LABEL_CHARS - 1)}…` : s);
 
 export class Heatmap {
   constructor(parent, opts = {}) {
@@ -118,7 +123,10 @@ export class Heatmap {
     // room for the widest row tick label ("50000") plus the rotated axis title
     const ctx = this.canvas.getContext('2d');
     ctx.font = FONT;
-    const widest = ctx.measureText(String(Math.max(0, this.grid.totalRows - 1 + (this.grid.rowOffset || 0)))).width;
+    const names = this.grid.labels ? this.grid.labels.map(cut) : null;
+    const widest = names
+      ? Math.max(0, ...names.map((t) => ctx.measureText(t).width))
+      : ctx.measureText(String(Math.max(0, this.grid.totalRows - 1 + (this.grid.rowOffset || 0)))).width;
     const labelW = Math.ceil(widest);
     const left = Math.max(MARGIN.left, labelW + 46);
     const right = this.band ? 26 : MARGIN.right;
@@ -128,7 +136,9 @@ export class Heatmap {
     plotH = Math.max(this.opts.minHeight, Math.min(this.opts.maxHeight, plotH));
     if (this.opts.square) plotH = Math.min(plotH, plotW);
     const plotWUsed = this.opts.square ? plotH : plotW;
-    return { width, height: plotH + MARGIN.top + MARGIN.bottom, x: left, y: MARGIN.top, w: plotWUsed, h: plotH, labelW };
+    // named columns are written at 45 degrees under the plot: room for the longest
+    const bottom = names ? Math.max(MARGIN.bottom, Math.ceil(labelW * Math.SQRT1_2) + 30) : MARGIN.bottom;
+    return { width, height: plotH + MARGIN.top + bottom, x: left, y: MARGIN.top, w: plotWUsed, h: plotH, labelW, bottom };
   }
 
   // Position (fraction of the axis) of real index k on an axis of `total` entries drawn as `shown` cells.
@@ -178,6 +188,10 @@ export class Heatmap {
 
   drawAxes(ctx, L) {
     const g = this.grid;
+    if (g.labels) {
+      this.drawNamedAxes(ctx, L);
+      return;
+    }
     ctx.font = FONT;
     ctx.fillStyle = '#3b4450';
     ctx.strokeStyle = '#3b4450';
@@ -208,6 +222,36 @@ export class Heatmap {
     ctx.translate(11, L.y + L.h / 2);
     ctx.rotate(-Math.PI / 2);
     ctx.textAlign = 'center';
+    ctx.fillText(this.opts.yLabel, 0, 0);
+    ctx.restore();
+  }
+
+  // Every row and column named (grid.labels); a name is skipped when it would overlap the last one drawn.
+  drawNamedAxes(ctx, L) {
+    const g = this.grid;
+    const names = g.labels.map(cut);
+    ctx.font = FONT;
+    ctx.fillStyle = '#3b4450';
+    const step = Math.max(1, Math.ceil(14 / (L.h / g.rows)));
+    ctx.textAlign = 'right';
+    ctx.textBaseline = 'middle';
+    for (let i = 0; i < g.rows; i += step) ctx.fillText(names[g.rowIndex[i]], L.x - 6, L.y + ((i + 0.5) / g.rows) * L.h);
+    const xStep = Math.max(1, Math.ceil(14 / (L.w / g.cols)));
+    for (let j = 0; j < g.cols; j += xStep) {
+      ctx.save();
+      ctx.translate(L.x + ((j + 0.5) / g.cols) * L.w, L.y + L.h + 6);
+      ctx.rotate(-Math.PI / 4);
+      ctx.fillText(names[g.colIndex[j]], 0, 0);
+      ctx.restore();
+    }
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'bottom';
+    ctx.fillText(this.opts.xLabel, L.x + L.w / 2, L.y + L.h + L.bottom - 2);
+    ctx.save();
+    ctx.translate(11, L.y + L.h / 2);
+    ctx.rotate(-Math.PI / 2);
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
     ctx.fillText(this.opts.yLabel, 0, 0);
     ctx.restore();
   }

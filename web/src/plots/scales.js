@@ -89,3 +89,32 @@ export function formatNumber(v) {
   if (a >= 1e5 || a < 1e-3) return v.toExponential(3);
   return Number(v.toPrecision(4)).toString();
 }
+
+// values -> [{x0, x1, count}]: about `count` bins of equal width on nice edges (d3's ticks of
+// the nice-extended [min, max]); each value is in exactly one bin, the last one includes its
+// upper edge. Non-finite values are left out. All values equal: one bin [v, v].
+//   histogramBins([0, 1, 1.5, 2], 2) -> [{x0: 0, x1: 1, count: 1}, {x0: 1, x1: 2, count: 3}]
+export function histogramBins(values, count = 12) {
+  let lo = Infinity;
+  let hi = -Infinity;
+  let n = 0;
+  for (const v of values) {
+    if (!Number.isFinite(v)) continue;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+    n++;
+  }
+  if (!n) return [];
+  if (!(hi > lo)) return [{ x0: lo, x1: hi, count: n }];
+  const edges = scaleLinear().domain([lo, hi]).nice(count).ticks(count);
+  const step = edges[1] - edges[0];
+  while (edges[0] > lo) edges.unshift(edges[0] - step);
+  while (edges[edges.length - 1] < hi) edges.push(edges[edges.length - 1] + step);
+  const bins = edges.slice(0, -1).map((x0, i) => ({ x0, x1: edges[i + 1], count: 0 }));
+  for (const v of values) {
+    if (!Number.isFinite(v)) continue;
+    const i = Math.min(bins.length - 1, Math.max(0, Math.floor((v - edges[0]) / step)));
+    bins[i].count++;
+  }
+  return bins;
+}

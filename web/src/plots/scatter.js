@@ -9,6 +9,8 @@
 //
 //   const sc = new Scatter(el, {labelled: 30});
 //   sc.setData({points: Float32Array (n*2), labels: [n], explained: [e1, e2], order: Int32Array, frozen});
+//   sc.setData({points, labels, explained, order, path: makeLut('viridis')});   // a sequence (positions):
+//     the points joined in row order, coloured by row from the LUT's first colour to its last
 // PNG / SVG downloads (plot-export.js) paint the same picture, the view as shown, through paint().
 import { onNextFrame } from './frame.js';
 import { attachExport, figureExport, plotTitle, titled } from './plot-export.js';
@@ -180,8 +182,12 @@ export class Scatter {
     ctx.beginPath();
     ctx.rect(M.left, M.top, w, h);
     ctx.clip();
-    ctx.fillStyle = 'rgba(0, 114, 178, 0.4)'; // Okabe-Ito blue
-    for (let i = 0; i < n; i++) ctx.fillRect(sx(p[2 * i]) - 1.5, sy(p[2 * i + 1]) - 1.5, 3, 3);
+    if (this.data.path) {
+      this.drawPath(ctx, sx, sy);
+    } else {
+      ctx.fillStyle = 'rgba(0, 114, 178, 0.4)'; // Okabe-Ito blue
+      for (let i = 0; i < n; i++) ctx.fillRect(sx(p[2 * i]) - 1.5, sy(p[2 * i + 1]) - 1.5, 3, 3);
+    }
     // trails: where the labelled points were in earlier frames (frozen axes only)
     if (this.trails.length > 1) {
       ctx.strokeStyle = 'rgba(213, 94, 0, 0.55)';
@@ -215,6 +221,30 @@ export class Scatter {
     }
     ctx.restore();
     return { map: { sx, sy }, inView: n ? inside / n : 1, shownRows };
+  }
+
+  // Row i joined to row i + 1, each segment and point in the colour of its row (data.path, a LUT).
+  drawPath(ctx, sx, sy) {
+    const p = this.data.points;
+    const lut = this.data.path;
+    const n = p.length / 2;
+    const m = lut.length / 3;
+    const color = (i) => {
+      const k = Math.round((i / Math.max(1, n - 1)) * (m - 1)) * 3;
+      return `rgb(${lut[k]},${lut[k + 1]},${lut[k + 2]})`;
+    };
+    ctx.lineWidth = 1.5;
+    for (let i = 1; i < n; i++) {
+      ctx.strokeStyle = color(i);
+      ctx.beginPath();
+      ctx.moveTo(sx(p[2 * i - 2]), sy(p[2 * i - 1]));
+      ctx.lineTo(sx(p[2 * i]), sy(p[2 * i + 1]));
+      ctx.stroke();
+    }
+    for (let i = 0; i < n; i++) {
+      ctx.fillStyle = color(i);
+      ctx.fillRect(sx(p[2 * i]) - 1.5, sy(p[2 * i + 1]) - 1.5, 3, 3);
+    }
   }
 
   onHover(e) {

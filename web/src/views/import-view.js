@@ -3,17 +3,21 @@
 // labels file; the worker reads it into a resident engine table (import-handler.js) and the card
 // shows what it found (format, shape, GPT-2 recognised), a PCA map of every row and, for a
 // token or row typed in, its neighbours with cosine, euclidean and on-map distance side by side.
-// Text from the file (labels) is only ever set as textContent.
+// Text from the file (labels) is only ever set as textContent. The "normalise rows" toggle, the
+// token similarity heatmap and the norms histogram are import-analysis.js.
 //
-//   const iv = new ImportView(cardElement, engine);
+//   const iv = new ImportView(cardElement, engine, {onLoaded: (reply) => ...});
 import { Scatter } from '../plots/scatter.js';
 import { visibleText } from '../plots/chips.js';
 import { formatNumber } from '../plots/scales.js';
+import { ImportAnalysis, NORMALISED } from './import-analysis.js';
 
 export class ImportView {
-  constructor(root, engine) {
+  // onLoaded(reply): a table finished loading (main.js: the positions view may have a new wpe)
+  constructor(root, engine, { onLoaded = () => {} } = {}) {
     this.root = root;
     this.engine = engine;
+    this.onLoaded = onLoaded;
     const $ = (id) => root.querySelector(`#${id}`);
     this.el = {
       file: $('import-file'), meta: $('import-meta'), tensor: $('import-tensor'), tensorField: $('import-tensor-field'),
@@ -21,6 +25,7 @@ export class ImportView {
       body: $('import-nn').querySelector('tbody'), nnNote: $('import-nn-note'), mapNote: $('import-map-note'),
     };
     this.scatter = new Scatter($('import-map'), { labelled: 40, height: 380 });
+    this.analysis = new ImportAnalysis(this.el.results, engine, { onNormalise: (on) => this.setNormalise(on) });
     this.el.file.addEventListener('change', () => this.load());
     this.el.meta.addEventListener('change', () => this.el.file.files.length && this.load());
     this.el.tensor.addEventListener('change', () => this.load(this.el.tensor.value));
@@ -44,6 +49,7 @@ export class ImportView {
       }
       this.showTensors(r.tensors, r.tensor);
       this.render(r);
+      this.onLoaded(r);
     } catch (err) {
       // the previous table (if any) is still the current one
       this.el.note.textContent = `${err.message}${this.last ? ` — still showing ${this.last.name}.` : ''}`;
@@ -61,26 +67,48 @@ export class ImportView {
   render(r) {
     this.last = r;
     const what = r.recognised ? ` Recognised: ${r.recognised === 'gpt2 token table' ? "GPT-2's token table (wte), labelled with GPT-2's token strings" : r.recognised}.` : '';
+    const pos = r.positions
+      ? ` Its learned position table (${r.positions.tensor}, ${r.positions.rows.toLocaleString('en')} × ${r.positions.dim.toLocaleString('en')}) is drawn in the Positional encodings view.`
+      : r.positionsError ? ` Its position table could not be read: ${r.positionsError}.` : '';
     this.el.note.textContent = `${r.name}: ${r.rows.toLocaleString('en')} rows × ${r.dim.toLocaleString('en')} (${r.format}${r.tensor ? `, tensor ${r.tensor}` : ''}), ` +
-      `${r.labels ? 'labelled' : 'no labels (add a metadata.tsv or vocabulary file)'}, read in ${formatNumber(r.ms / 1000)} s.${what}`;
+      `${r.labels ? 'labelled' : 'no labels (add a metadata.tsv or vocabulary file)'}, read in ${formatNumber(r.ms / 1000)} s.${what}${pos}`;
     this.root.dataset.rows = String(r.rows);
     this.root.dataset.recognised = r.recognised || '';
     delete this.root.dataset.importError;
     this.el.results.hidden = false;
     this.labels = (r.labels || []).map(visibleText);
-    if (r.points) {
-      this.scatter.setData({ points: r.points, labels: this.labels, explained: r.explained, frozen: false });
-      this.el.mapNote.textContent = `Every row projected on the table's two main directions of variation (PCA by the engine); labelled: the first rows where they do not overlap (for GPT-2, the first ids: bytes and common pieces). PCA keeps ${(100 * (r.explained[0] + r.explained[1])).toFixed(1)}% of the variance, so distances on the map can differ a lot from distances in the table (see the neighbours).`;
-    }
+    this.drawMap(r, false);
     this.el.body.replaceChildren();
     this.el.nnNote.textContent = 'Type a token (or a row number) to list its nearest rows.';
-    this.root.dataset.loaded = String(Number(this.root.dataset.loaded || 0) + 1);
+    this.normalise = false;
+    this.shownQuery = null;
+    this.analysis.loaded(r).then(() => {
+      this.root.dataset.loaded = String(Number(this.root.dataset.loaded || 0) + 1);
+    });
   }
 
-  async neighbours() {
+  // m: {points, explained} of the rows as stored or (normalised) of the unit rows
+  drawMap(m, normalised) {
+    if (!m.points) return;
+    this.scatter.setData({ points: m.points, labels: this.labels, explained: m.explained, frozen: false });
+    this.el.mapNote.textContent = `Every row projected on the table's two main directions of variation (PCA by the engine)${normalised ? `, ${NORMALISED} first` : ''}; labelled: the first rows where they do not overlap (for GPT-2, the first ids: bytes and common pieces). PCA keeps ${(100 * (m.explained[0] + m.explained[1])).toFixed(1)}% of the variance, so distances on the map can differ a lot from distances in the table (see the neighbours).`;
+  }
+
+  // "normalise rows" toggled: the map of those rows, and the neighbours again if some were shown
+  async setNormalise(on) {
+    const m = await this.engine.request('importMap', { normalise: on });
+    this.normalise = on;
+    this.drawMap(m, on);
+    this.root.dataset.normalised = String(on);
+    if (this.shownQuery !== null) await this.neighbours(this.shownQuery);
+  }
+
+  async neighbours(query = this.el.query.value) {
     try {
-      const r = await this.engine.request('importNeighbours', { query: this.el.query.value, k: 10 });
-      this.el.nnNote.textContent = `Nearest rows to ${JSON.stringify(visibleText(r.query.label))} (row ${r.query.row}) by cosine; the euclidean distance and the distance on the 2-D map are for the same rows. No row is re-normalised.`;
+      const r = await this.engine.request('importNeighbours', { query, k: 10, normalise: !!this.normalise });
+      this.shownQuery = query;
+      this.el.nnNote.textContent = `Nearest rows to ${JSON.stringify(visibleText(r.query.label))} (row ${r.query.row}) by cosine; the euclidean distance and the distance on the 2-D map are for the same rows. ` +
+        (r.normalised ? `${NORMALISED[0].toUpperCase()}${NORMALISED.slice(1)}: the cosines are unchanged, the euclidean distances are now √(2 − 2 cos) ≤ 2.` : 'No row is re-normalised.');
       this.el.body.replaceChildren(...r.neighbours.map((n, i) => {
         const tr = document.createElement('tr');
         for (const text of [String(i + 1), JSON.stringify(visibleText(n.label)), String(n.row), n.cosine.toFixed(4), formatNumber(n.euclidean), n.map === null ? '–' : formatNumber(n.map)]) {
@@ -90,6 +118,8 @@ export class ImportView {
         }
         return tr;
       }));
+      this.root.dataset.neighbours = String(Number(this.root.dataset.neighbours || 0) + 1);
+      if (query === this.el.query.value) this.analysis.neighboursShown(r);
     } catch (err) {
       this.el.nnNote.textContent = err.message;
       this.el.body.replaceChildren();

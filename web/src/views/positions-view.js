@@ -3,7 +3,9 @@
 // distance" check; RoPE applied to a real pair q, k (q·k against m − n at several absolute
 // offsets); one attention-bias panel per kind of the engine's registry that provides a bias
 // (per-head bias matrices, bias against distance, slopes when linear). Draws the worker's
-// 'positions', 'ropeDemo', 'biases' and 'scaleDemo' replies (engine/positions-handler.js).
+// 'positions', 'ropeDemo', 'biases' and 'scaleDemo' replies (engine/positions-handler.js), and
+// 'importedPositions': GPT-2's learned position table from a file imported in the table view,
+// as an extra card (imported-positions-card.js) when there is one.
 // The 'positions' job is long at large T: main.js shows its progress and Cancel.
 //
 //   const view = new PositionsView(document.getElementById('view-positions'), kinds);
@@ -15,6 +17,8 @@ import { OKABE_ITO } from '../plots/loss-chart.js';
 import { colorDomain, colormap, formatNumber, makeLut } from '../plots/scales.js';
 import { summarize } from '../arrays.js';
 import { LengthStrips } from '../plots/length-strips.js';
+import { EncodingCard } from './encoding-card.js';
+import { ImportedPositionsCard } from './imported-positions-card.js';
 
 const SCALE_LABELS = {
   normal: 'N(0, 1) rows (nn.Embedding)',
@@ -24,83 +28,6 @@ const SCALE_LABELS = {
 };
 
 export const POSITION_KEYS = ['seed', 'T', 'pd', 'sim'];
-
-const INFO = {
-  sinusoidal: {
-    title: 'Sinusoidal (Vaswani et al. 2017)',
-    text: 'Fixed, not trained: PE[p, 2i] = sin(p·w_i), PE[p, 2i+1] = cos(p·w_i) with w_i = 10000^(-2i/D). Left columns oscillate fast, right columns slowly.',
-  },
-  learned: {
-    title: 'Learned absolute (GPT-2)',
-    text: 'A second nn.Embedding(T, D) indexed by position, random until trained: manual_seed(seed); nn.Embedding(T, D). Position T and beyond do not exist.',
-  },
-  rope: {
-    title: 'Rotary, RoPE (Su et al. 2021)',
-    text: 'Rotates each pair (x_2i, x_2i+1) of a query or key by p·θ_i. Shown: the rotation applied to (1, 0, 1, 0, …), i.e. the pairs (cos pθ_i, sin pθ_i): the sinusoidal frequencies, but multiplied into q and k instead of added to the token vector.',
-  },
-};
-
-class EncodingCard {
-  constructor(parent, name) {
-    const info = INFO[name];
-    this.card = document.createElement('article');
-    this.card.className = 'card';
-    this.card.dataset.kind = name;
-    const h = document.createElement('h3');
-    h.textContent = info.title;
-    const p = document.createElement('p');
-    p.className = 'explain';
-    p.textContent = info.text;
-    const t1 = document.createElement('p');
-    t1.className = 'subplot-title';
-    t1.textContent = 'table: position × dimension';
-    const plot1 = document.createElement('div');
-    plot1.className = 'plot';
-    const leg1 = document.createElement('div');
-    this.t2 = document.createElement('p');
-    this.t2.className = 'subplot-title';
-    const plot2 = document.createElement('div');
-    plot2.className = 'plot';
-    const leg2 = document.createElement('div');
-    this.check = document.createElement('p');
-    this.check.className = 'check-line';
-    this.card.append(h, p, t1, plot1, leg1, this.t2, plot2, leg2, this.check);
-    parent.append(this.card);
-    this.table = new Heatmap(plot1, { xLabel: 'dimension', yLabel: 'position', maxHeight: 260, minHeight: 120, exportName: 'table' });
-    this.tableLegend = new Legend(leg1, { caption: 'encoding value', width: 240 });
-    this.table.setLegend(this.tableLegend);
-    this.sim = new Heatmap(plot2, { xLabel: 'position n', yLabel: 'position m', square: true, maxHeight: 300, exportName: 'similarity' });
-    this.simLegend = new Legend(leg2, { caption: 'similarity', width: 240 });
-    this.sim.setLegend(this.simLegend);
-  }
-
-  render(kind, state, simName) {
-    const lut = makeLut(state.cmap);
-    const diverging = colormap(state.cmap).diverging;
-    const tStats = summarize(kind.table.data);
-    const tDomain = colorDomain(tStats, state.cmap);
-    this.table.setData(kind.table, { domain: tDomain, lut });
-    this.tableLegend.set({ domain: tDomain, lut, note: diverging ? 'symmetric about 0' : 'min to max' });
-    const sStats = summarize(kind.similarity.data);
-    // cosine lives in [-1, 1]: keep that fixed scale so the three cards compare directly
-    const sDomain = simName === 'cos' && diverging ? [-1, 1] : colorDomain(sStats, state.cmap);
-    this.sim.setData(kind.similarity, { domain: sDomain, lut });
-    this.simLegend.set({ domain: sDomain, lut, note: simName === 'cos' ? 'cosine' : 'dot product' });
-    this.t2.textContent = `${simName === 'cos' ? 'cosine similarity' : 'dot product'}: position m vs position n`;
-    const sampled = kind.table.sampled || kind.similarity.sampled
-      ? ` Drawn downsampled (every cell shown is a real value)${kind.toeplitz === null ? '' : `; the check covers all ${kind.similarity.totalRows} × ${kind.similarity.totalRows} pairs`}.`
-      : '';
-    if (kind.toeplitz === null) {
-      this.check.textContent = `Distance check skipped.${sampled}`;
-    } else {
-      const flat = kind.toeplitz < 1e-4 * Math.max(1, sStats.absMax);
-      this.check.textContent =
-        (flat
-          ? `Depends only on m − n: yes (largest change along a diagonal ${formatNumber(kind.toeplitz)}).`
-          : `Depends only on m − n: no (values change by up to ${formatNumber(kind.toeplitz)} along a diagonal).`) + sampled;
-    }
-  }
-}
 
 // RoPE on a real pair of vectors (the worker's 'ropeDemo'): q·k after rotation against the
 // distance m − n, one line per absolute offset of the key; the lines coincide.
@@ -293,18 +220,23 @@ export class PositionsView {
   static FIELDS = { D: 'pd' };
 
   // engine -> state -> Promise<reply | null>: the encodings (a long job at large T), the sqrt(D)
-  // demonstration, RoPE on a real pair and the attention biases.
+  // demonstration, RoPE on a real pair, the attention biases and the imported positions (the
+  // worker answers {unchanged} when the page already holds them: `have`).
   static fetch(engine) {
+    let have = null;
     return async (state) => {
       const p = PositionsView.payload(state);
       const f = PositionsView.FIELDS;
-      const [r, scale, rope, bias] = await Promise.all([
+      const [r, scale, rope, bias, imported] = await Promise.all([
         engine.latest('positions', 'positions', p, f),
         engine.request('scaleDemo', p, f),
         engine.request('ropeDemo', { seed: p.seed, D: p.D }, f),
         engine.request('biases', { seed: p.seed }),
+        engine.latest('positions-imported', 'importedPositions', { sim: p.sim, maxSide: p.maxSide, have })
+          .catch((err) => ({ error: err.message })),
       ]);
-      return r && { ...r, scale, rope, bias };
+      if (imported && imported.key) have = imported.key;
+      return r && { ...r, scale, rope, bias, imported };
     };
   }
 
@@ -313,6 +245,10 @@ export class PositionsView {
     this.stale = root.querySelector('#positions-stale');
     const holder = root.querySelector('#positions-cards');
     this.cards = Object.fromEntries(['sinusoidal', 'learned', 'rope'].map((n) => [n, new EncodingCard(holder, n)]));
+    const importedHolder = document.createElement('div');
+    holder.after(importedHolder);
+    this.imported = new ImportedPositionsCard(importedHolder);
+    this.importedLast = null; // the last full importedPositions reply (kept while the worker says unchanged)
     this.strips = new LengthStrips(root.querySelector('#scale-plot'));
     this.scaleNote = root.querySelector('#scale-note');
     this.rope = new RopeDemo(root.querySelector('#positions-rope'));
@@ -330,6 +266,7 @@ export class PositionsView {
     this.last = r;
     this.root.dataset.renders = String(Number(this.root.dataset.renders || 0) + 1);
     for (const kind of r.kinds) this.cards[kind.name].render(kind, state, r.sim);
+    if (r.imported) this.renderImported(r.imported, state);
     if (r.scale) this.renderScale(r.scale);
     if (r.rope) this.rope.render(r.rope);
     if (r.bias) {
@@ -338,6 +275,15 @@ export class PositionsView {
         this.biasPanels.get(kind.name).render(kind, r.bias, state);
       }
     }
+  }
+
+  renderImported(im, state) {
+    if (im.error) {
+      this.imported.showError(im.error); // the built-in cards still draw
+      return;
+    }
+    if (!im.unchanged) this.importedLast = im.none ? null : im;
+    this.imported.render(this.importedLast || { none: true }, state);
   }
 
   renderScale(sc) {
