@@ -1,12 +1,12 @@
 // "Bring your own table" (issue 10), a card of the embedding-table view: pick a table file
 // (.npy, .safetensors, Projector vectors.tsv, word2vec .txt/.bin, GloVe) and optionally a
 // labels file; the worker reads it into a resident engine table (import-handler.js) and the card
-// shows what it found (format, shape, GPT-2 recognised), a PCA map of every row and, for a
-// token or row typed in, its neighbours with cosine, euclidean and on-map distance side by side.
+// shows what it found (format, shape, GPT-2 recognised), a PCA map of every row (import-map.js:
+// WebGL, with search, colour by a metadata column and a lasso) and, for a token or row typed in, its neighbours with cosine, euclidean and on-map distance side by side.
 // Text from the file (labels) is only ever set as textContent.
 //
 //   const iv = new ImportView(cardElement, engine);
-import { Scatter } from '../plots/scatter.js';
+import { ImportMap } from './import-map.js';
 import { visibleText } from '../plots/chips.js';
 import { formatNumber } from '../plots/scales.js';
 
@@ -18,9 +18,9 @@ export class ImportView {
     this.el = {
       file: $('import-file'), meta: $('import-meta'), tensor: $('import-tensor'), tensorField: $('import-tensor-field'),
       note: $('import-note'), results: $('import-results'), form: $('import-nn-form'), query: $('import-query'),
-      body: $('import-nn').querySelector('tbody'), nnNote: $('import-nn-note'), mapNote: $('import-map-note'),
+      body: $('import-nn').querySelector('tbody'), nnNote: $('import-nn-note'),
     };
-    this.scatter = new Scatter($('import-map'), { labelled: 40, height: 380 });
+    this.map = new ImportMap(root);
     this.el.file.addEventListener('change', () => this.load());
     this.el.meta.addEventListener('change', () => this.el.file.files.length && this.load());
     this.el.tensor.addEventListener('change', () => this.load(this.el.tensor.value));
@@ -69,8 +69,7 @@ export class ImportView {
     this.el.results.hidden = false;
     this.labels = (r.labels || []).map(visibleText);
     if (r.points) {
-      this.scatter.setData({ points: r.points, labels: this.labels, explained: r.explained, frozen: false });
-      this.el.mapNote.textContent = `Every row projected on the table's two main directions of variation (PCA by the engine); labelled: the first rows where they do not overlap (for GPT-2, the first ids: bytes and common pieces). PCA keeps ${(100 * (r.explained[0] + r.explained[1])).toFixed(1)}% of the variance, so distances on the map can differ a lot from distances in the table (see the neighbours).`;
+      this.map.show({ name: r.name, points: r.points, labels: this.labels, rawLabels: r.labels, metadata: r.metadata, explained: r.explained });
     }
     this.el.body.replaceChildren();
     this.el.nnNote.textContent = 'Type a token (or a row number) to list its nearest rows.';
