@@ -193,11 +193,14 @@ export class GlScatter {
     if (!this.baseData || this.baseData.attributes.getPosition.value !== points || this.baseData.attributes.getFillColor?.value !== (this.colours || undefined)) {
       this.baseData = { length: n, attributes };
     }
-    if (this.matches !== this.matchesFor) {
+    // the highlighted subsets carry their rows' colours: rebuilt when the rows or the colours change
+    const recolour = this.colours !== this.subsetColours;
+    this.subsetColours = this.colours;
+    if (recolour || this.matches !== this.matchesFor) {
       this.matchData = this.matches ? this.subset(this.matches, true) : null;
       this.matchesFor = this.matches;
     }
-    if (this.selection !== this.selectionFor) {
+    if (recolour || this.selection !== this.selectionFor) {
       this.selectionData = this.selection ? this.subset(this.selection, true) : null;
       this.selectionFor = this.selection;
     }
