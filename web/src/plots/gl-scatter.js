@@ -29,7 +29,7 @@
 // and reads it back synchronously, which blocks the main thread in software GL. A grid in data
 // space (point-index.js) answers "the nearest point within 8 px" in well under a millisecond.
 //
-//   if (GlScatter.supported()) {
+//   if (a WebGL2 context can be had) {   // import-map.js checks, and falls back to the canvas Scatter
 //     const sc = new GlScatter(parentEl, {height: 460, onSelect: (rows) => ..., onHover: (row) => ...});
 //     sc.setData({points: Float32Array (n*2), labels: [n strings], colours: Uint8Array (n*4) | null, explained: [e1, e2]});
 //     sc.setColours(Uint8Array (n*4) | null);   // null: one colour for all
@@ -54,18 +54,6 @@ const COMMIT_MS = 150; // a pan or zoom gesture paused this long is drawn for re
 const WHEEL_ZOOM = 1 / 400; // zoom levels (factors of 2) per pixel of wheel delta
 
 export class GlScatter {
-  // true when this browser gives a WebGL2 context (deck.gl 9 needs WebGL2)
-  static supported() {
-    try {
-      const gl = document.createElement('canvas').getContext('webgl2');
-      if (!gl) return false;
-      gl.getExtension('WEBGL_lose_context')?.loseContext();
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
   constructor(parent, { height = 460, onSelect = () => {}, onHover = () => {}, onError = () => {} } = {}) {
     this.height = height;
     this.onSelect = onSelect;

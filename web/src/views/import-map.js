@@ -3,11 +3,11 @@
 // colour by a metadata column (with a legend), a lasso whose selection is listed and can be
 // exported as TSV, and a reset of the view. Without WebGL2 it falls back to the canvas Scatter
 // (no search, colours or lasso) and the map note says so. Labels are user data: they are only
-// ever set as textContent.
+// ever set as textContent. deck.gl (~800 KB minified) is loaded on the first table shown, as its
+// own chunk, so a page that never imports a table does not download it.
 //
 //   const map = new ImportMap(cardElement);     // finds #import-map, #import-search, ... in it
 //   map.show({name, points, labels (display text), rawLabels, metadata, explained});   // from a worker importTable reply
-import { GlScatter } from '../plots/gl-scatter.js';
 import { Scatter } from '../plots/scatter.js';
 import { Legend } from '../plots/legend.js';
 import { colourColumn } from '../plots/colour-by.js';
@@ -27,14 +27,8 @@ export class ImportMap {
       legend: $('import-legend'), selection: $('import-selection'), selectionNote: $('import-selection-note'),
       selectionList: $('import-selection-list'), exportSelection: $('import-export-selection'),
     };
-    this.gl = GlScatter.supported();
-    if (this.gl) {
-      this.scatter = new GlScatter(this.el.map, {
-        height: 460,
-        onSelect: (rows) => this.showSelection(rows),
-        onError: (err) => (this.el.note.textContent = `The WebGL map failed: ${err.message}`),
-      });
-    } else {
+    this.gl = webgl2Supported();
+    if (!this.gl) {
       this.scatter = new Scatter(this.el.map, { labelled: 40, height: 380 });
       this.el.tools.hidden = true;
     }
@@ -48,13 +42,27 @@ export class ImportMap {
     this.el.lasso.addEventListener('click', () => {
       const on = this.el.lasso.getAttribute('aria-pressed') !== 'true';
       this.el.lasso.setAttribute('aria-pressed', String(on));
-      this.scatter.setLassoMode(on);
+      this.scatter?.setLassoMode(on);
     });
-    this.el.reset.addEventListener('click', () => this.scatter.resetView());
+    this.el.reset.addEventListener('click', () => this.scatter?.resetView());
     this.el.exportSelection.addEventListener('click', () => this.exportSelection());
   }
 
-  show(r) {
+  // the WebGL scatter, its module loaded on first use
+  async glScatter() {
+    if (!this.scatter) {
+      const { GlScatter } = await import('../plots/gl-scatter.js');
+      this.scatter ??= new GlScatter(this.el.map, {
+        height: 460,
+        onSelect: (rows) => this.showSelection(rows),
+        onError: (err) => (this.el.note.textContent = `The WebGL map failed: ${err.message}`),
+      });
+      this.scatter.setLassoMode(this.el.lasso.getAttribute('aria-pressed') === 'true');
+    }
+    return this.scatter;
+  }
+
+  async show(r) {
     this.data = r;
     this.lower = null;
     const { points, labels, metadata, explained } = r;
@@ -64,6 +72,13 @@ export class ImportMap {
       this.el.note.textContent = `Every row projected on the table's two main directions of variation (PCA by the engine). This browser gives no WebGL2, so the map is the simple canvas one (no search, colours or lasso; slow past a few thousand rows). PCA keeps ${pct}% of the variance, so distances on the map can differ a lot from distances in the table (see the neighbours).`;
       return;
     }
+    try {
+      await this.glScatter();
+    } catch (err) {
+      this.el.note.textContent = `The WebGL map could not be loaded: ${err.message}`;
+      return;
+    }
+    if (this.data !== r) return; // a newer table arrived while the module loaded
     this.scatter.setData({ points, labels, explained });
     this.el.colour.replaceChildren(new Option('none', ''), ...(metadata ? metadata.header.map((h, c) => new Option(h, String(c))) : []));
     this.el.colour.disabled = !metadata;
@@ -76,7 +91,7 @@ export class ImportMap {
   }
 
   search() {
-    if (!this.data) return;
+    if (!this.data || !this.scatter) return;
     const q = this.el.search.value;
     const labels = this.data.labels || [];
     const n = this.data.points.length / 2;
@@ -89,6 +104,7 @@ export class ImportMap {
 
   colourBy(value) {
     const meta = this.data?.metadata;
+    if (!this.scatter) return;
     this.el.legend.replaceChildren();
     this.el.map.dataset.colour = value === '' ? '' : meta.header[Number(value)];
     if (value === '' || !meta) {
@@ -155,5 +171,16 @@ export class ImportMap {
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+}
+
+// true when this browser gives a WebGL2 context (deck.gl 9 needs WebGL2)
+function webgl2Supported() {
+  try {
+    const gl = document.createElement('canvas').getContext('webgl2');
+    gl?.getExtension('WEBGL_lose_context')?.loseContext();
+    return !!gl;
+  } catch {
+    return false;
   }
 }
