@@ -5,7 +5,8 @@
 //   node_modules/uplot/dist/uPlot.min.css -> OUT/uplot.css (the loss chart's stylesheet)
 //   web/corpora/*                    -> OUT/corpora/
 //   WASM_DIR/embedlab.{js,wasm}      -> OUT/
-//   web/src/main.js   (esbuild)      -> OUT/app.js     (ESM, npm libraries bundled in)
+//   web/src/main.js   (esbuild)      -> OUT/app.js     (ESM, npm libraries bundled in; modules loaded
+//                                       with import() go to OUT/chunks/, e.g. the WebGL map's deck.gl)
 //   web/src/worker.js (esbuild)      -> OUT/worker.js  (ESM, './embedlab.js' left external)
 //
 // Defaults: WASM_DIR = build/wasm, OUT = build/web (relative to the repo root). Nothing is
@@ -84,20 +85,26 @@ async function main() {
     logLevel: 'warning',
     metafile: true,
   };
+  fs.rmSync(path.join(out, 'chunks'), { recursive: true, force: true }); // hashed names: drop the old ones
   const entries = [
-    { entry: 'web/src/main.js', outfile: 'app.js', external: [] },
+    { entry: 'web/src/main.js', outfile: 'app.js', external: [], split: true },
     { entry: 'web/src/worker.js', outfile: 'worker.js', external: ['./embedlab.js'] },
   ];
   for (const e of entries) {
     const outfile = path.join(out, e.outfile);
     const t0 = Date.now();
-    const r = await esbuild.build({ ...common, entryPoints: [path.join(root, e.entry)], outfile, external: e.external });
+    const where = e.split
+      ? { splitting: true, outdir: out, entryNames: path.basename(e.outfile, '.js'), chunkNames: 'chunks/[name]-[hash]' }
+      : { outfile };
+    const r = await esbuild.build({ ...common, entryPoints: [path.join(root, e.entry)], ...where, external: e.external });
+    const chunks = Object.keys(r.metafile.outputs).filter((o) => o.includes('/chunks/') && o.endsWith('.js'));
     const inputs = Object.keys(r.metafile.inputs);
     const libs = [...new Set(inputs.filter((p) => p.includes('node_modules/')).map((p) => p.split('node_modules/')[1].split('/')[0]))];
     console.log(
       `bundled ${e.entry} -> ${rel(outfile)} (${fs.statSync(outfile).size} bytes, ${inputs.length} modules` +
         `${libs.length ? `, npm: ${libs.sort().join(' ')}` : ''}${e.external.length ? `, external: ${e.external.join(' ')}` : ''}, ${Date.now() - t0} ms)`,
     );
+    for (const c of chunks) console.log(`        chunk ${rel(path.resolve(c))} (${fs.statSync(path.resolve(c)).size} bytes, loaded on demand)`);
   }
   console.log(`site ready in ${rel(out)}: serve it with node scripts/static-server.mjs ${rel(out)} 8000 (or scripts/serve)`);
 }

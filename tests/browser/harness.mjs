@@ -38,6 +38,44 @@ export function canvasStats(el) {
   return { w: el.width, h: el.height, variance: sq / n - (sum / n) ** 2, colors: colors.size, hash: h };
 }
 
+// Pixel statistics of an element as the screen shows it (a WebGL canvas cannot be read back
+// without preserveDrawingBuffer): the element's screenshot decoded in the page ->
+// {w, h, variance, colors, hues: pixels per 30-degree hue bucket among saturated pixels, saturated}
+export async function screenshotStats(page, selector) {
+  const png = await page.locator(selector).screenshot();
+  return page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const c = document.createElement('canvas');
+    [c.width, c.height] = [img.width, img.height];
+    const ctx = c.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    const { data } = ctx.getImageData(0, 0, c.width, c.height);
+    let sum = 0;
+    let sq = 0;
+    let saturated = 0;
+    const colors = new Set();
+    const hues = new Array(12).fill(0);
+    for (let i = 0; i < data.length; i += 4) {
+      const [r, g, b] = [data[i], data[i + 1], data[i + 2]];
+      const y = 0.299 * r + 0.587 * g + 0.114 * b;
+      sum += y;
+      sq += y * y;
+      if (colors.size < 5000) colors.add((r << 16) | (g << 8) | b);
+      const max = Math.max(r, g, b);
+      const min = Math.min(r, g, b);
+      if (max - min < 60) continue; // greys, and colours too faint to name
+      saturated++;
+      let h = max === r ? (g - b) / (max - min) : max === g ? 2 + (b - r) / (max - min) : 4 + (r - g) / (max - min);
+      h = ((h * 60) + 360) % 360;
+      hues[Math.floor(h / 30) % 12]++;
+    }
+    const n = data.length / 4;
+    return { w: c.width, h: c.height, variance: sq / n - (sum / n) ** 2, colors: colors.size, hues, saturated };
+  }, png.toString('base64'));
+}
+
 export const renders = (page, view) => page.$eval(`#view-${view}`, (el) => Number(el.dataset.renders || 0));
 
 export async function waitRenders(page, view, above, timeout = 15000) {

@@ -4,7 +4,7 @@
 // PCA map of all 50,257 rows and the neighbours of a token with cosine, euclidean and map
 // distances; a malformed file gives its message and the loaded table stays.
 //   node tests/browser/import.test.mjs [--site build/web] [--shots build/screenshots]
-import { assert, canvasStats, startHarness } from './harness.mjs';
+import { assert, screenshotStats, startHarness } from './harness.mjs';
 
 const h = await startHarness('import tests');
 const { test, openPage, consoleErrors, foreignRequests, shot } = h;
@@ -49,8 +49,11 @@ await test('a GPT-2-shaped safetensors file: the token table is found, labelled 
   assert(/^model\.safetensors: 50,257 rows × 32 \(safetensors, tensor wte\.weight\), labelled/.test(note), `note: ${note}`);
   assert(/GPT-2's token table/.test(note), `not recognised: ${note}`);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  const map = await page.$eval('#import-map canvas', canvasStats);
-  assert(map.variance > 5 && map.colors > 5, 'map blank');
+  // the map is WebGL (a 2-D getContext on it is null): every row in the drawn layer, pixels from a screenshot
+  await page.waitForSelector('#import-map .gl-scatter[data-drawn]', { timeout: 30000 });
+  assert((await page.$eval('#import-map .gl-scatter', (el) => el.dataset.drawn)) === '50257', 'not every row drawn');
+  const map = await screenshotStats(page, '#import-map');
+  assert(map.variance > 5 && map.colors > 5 && map.saturated > 1000, `map blank: ${JSON.stringify(map)}`);
   await page.fill('#import-query', ' the'); // GPT-2's " the" (id 262), not "the" (id 1169)
   await page.click('#import-nn-form button');
   await page.waitForFunction(() => document.querySelectorAll('#import-nn tbody tr').length === 10, null, { timeout: 10000 });

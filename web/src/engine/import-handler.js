@@ -3,7 +3,9 @@
 //
 //   importTable {file: File, metadata?: File, tensor?: name}
 //     -> {rows, dim, format, tensor, recognised, tensors: [names of the 2-D tensors] (safetensors),
-//         labels (rows) | null, points (rows * 2, PCA), explained [2], ms}
+//         labels (rows) | null, points (rows * 2, PCA), explained [2], ms,
+//         metadata: {header: [names], columns: [[string per row] per column]} | null (a
+//         Projector metadata.tsv with a header; the map can be coloured by a column)}
 //     or {needTensor: true, tensors} when a safetensors file has several 2-D tensors and none is
 //     a GPT-2 token table (the page then asks which one)
 //   importNeighbours {query: 'token' | 'row number', k = 10, normalise = false}
@@ -115,7 +117,7 @@ export function makeImportHandlers(M, positions = new ImportedPositions()) {
     return {
       rows: t.rows, dim: t.dim, format: t.format, tensor: t.tensor, recognised: t.recognised, tensors: r.tensors || null,
       // a copy: the reply's typed arrays are transferred (detached here), the worker keeps its points
-      labels: t.labels, points: points ? points.slice() : null, explained: explained || null, name: file.name, ms: performance.now() - t0,
+      labels: t.labels, metadata: t.metadata, points: points ? points.slice() : null, explained: explained || null, name: file.name, ms: performance.now() - t0,
       positions: r.positions ? { tensor: r.positions.tensor, rows: r.positions.rows, dim: r.positions.dim } : null,
       positionsError: r.positionsError || null,
     };

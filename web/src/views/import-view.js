@@ -1,13 +1,14 @@
 // "Bring your own table" (issue 10), a card of the embedding-table view: pick a table file
 // (.npy, .safetensors, Projector vectors.tsv, word2vec .txt/.bin, GloVe) and optionally a
 // labels file; the worker reads it into a resident engine table (import-handler.js) and the card
-// shows what it found (format, shape, GPT-2 recognised), a PCA map of every row and, for a
-// token or row typed in, its neighbours with cosine, euclidean and on-map distance side by side.
+// shows what it found (format, shape, GPT-2 recognised), a PCA map of every row (import-map.js:
+// WebGL, with search, colour by a metadata column and a lasso) and, for a token or row typed in,
+// its neighbours with cosine, euclidean and on-map distance side by side.
 // Text from the file (labels) is only ever set as textContent. The "normalise rows" toggle, the
 // token similarity heatmap and the norms histogram are import-analysis.js.
 //
 //   const iv = new ImportView(cardElement, engine, {onLoaded: (reply) => ...});
-import { Scatter } from '../plots/scatter.js';
+import { ImportMap } from './import-map.js';
 import { visibleText } from '../plots/chips.js';
 import { formatNumber } from '../plots/scales.js';
 import { ImportAnalysis, NORMALISED } from './import-analysis.js';
@@ -22,9 +23,9 @@ export class ImportView {
     this.el = {
       file: $('import-file'), meta: $('import-meta'), tensor: $('import-tensor'), tensorField: $('import-tensor-field'),
       note: $('import-note'), results: $('import-results'), form: $('import-nn-form'), query: $('import-query'),
-      body: $('import-nn').querySelector('tbody'), nnNote: $('import-nn-note'), mapNote: $('import-map-note'),
+      body: $('import-nn').querySelector('tbody'), nnNote: $('import-nn-note'),
     };
-    this.scatter = new Scatter($('import-map'), { labelled: 40, height: 380 });
+    this.map = new ImportMap(root);
     this.analysis = new ImportAnalysis(this.el.results, engine, { onNormalise: (on) => this.setNormalise(on) });
     this.el.file.addEventListener('change', () => this.load());
     this.el.meta.addEventListener('change', () => this.el.file.files.length && this.load());
@@ -90,8 +91,8 @@ export class ImportView {
   // m: {points, explained} of the rows as stored or (normalised) of the unit rows
   drawMap(m, normalised) {
     if (!m.points) return;
-    this.scatter.setData({ points: m.points, labels: this.labels, explained: m.explained, frozen: false });
-    this.el.mapNote.textContent = `Every row projected on the table's two main directions of variation (PCA by the engine)${normalised ? `, ${NORMALISED} first` : ''}; labelled: the first rows where they do not overlap (for GPT-2, the first ids: bytes and common pieces). PCA keeps ${(100 * (m.explained[0] + m.explained[1])).toFixed(1)}% of the variance, so distances on the map can differ a lot from distances in the table (see the neighbours).`;
+    const r = this.last;
+    this.map.show({ name: r.name, points: m.points, labels: this.labels, rawLabels: r.labels, metadata: r.metadata, explained: m.explained, normalised });
   }
 
   // "normalise rows" toggled: the map of those rows, and the neighbours again if some were shown

@@ -1,0 +1,187 @@
+// The PCA map of "Bring your own table" (issue 10, "Seeing a big table"): the WebGL scatter of
+// every row (gl-scatter.js) with its tools: search (matching labels highlighted, their count),
+// colour by a metadata column (with a legend), a lasso whose selection is listed and can be
+// exported as TSV, and a reset of the view. Without WebGL2 it falls back to the canvas Scatter
+// (no search, colours or lasso) and the map note says so. Labels are user data: they are only
+// ever set as textContent. deck.gl (~800 KB minified) is loaded on the first table shown, as its
+// own chunk, so a page that never imports a table does not download it.
+//
+//   const map = new ImportMap(cardElement);     // finds #import-map, #import-search, ... in it
+//   map.show({name, points, labels (display text), rawLabels, metadata, explained});   // from a worker importTable reply
+import { Scatter } from '../plots/scatter.js';
+import { Legend } from '../plots/legend.js';
+import { colourColumn } from '../plots/colour-by.js';
+import { lowerLabels, matchRows } from '../plots/point-index.js';
+import { makeLut } from '../plots/scales.js';
+import { NORMALISED } from './import-analysis.js';
+
+const LISTED = 50; // selected rows listed in the card (all of them go into the export)
+const SEARCH_DELAY = 120; // ms of quiet typing before a search runs
+
+export class ImportMap {
+  constructor(root) {
+    const $ = (id) => root.querySelector(`#${id}`);
+    this.root = root;
+    this.el = {
+      map: $('import-map'), note: $('import-map-note'), tools: $('import-map-tools'), search: $('import-search'),
+      searchNote: $('import-search-note'), colour: $('import-colour'), lasso: $('import-lasso'), reset: $('import-reset'),
+      legend: $('import-legend'), selection: $('import-selection'), selectionNote: $('import-selection-note'),
+      selectionList: $('import-selection-list'), exportSelection: $('import-export-selection'),
+    };
+    this.gl = webgl2Supported();
+    if (!this.gl) {
+      this.scatter = new Scatter(this.el.map, { labelled: 40, height: 380 });
+      this.el.tools.hidden = true;
+    }
+    let timer = 0;
+    this.el.search.addEventListener('input', () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => this.search(), SEARCH_DELAY);
+    });
+    this.el.search.addEventListener('keydown', (e) => e.key === 'Enter' && (clearTimeout(timer), this.search()));
+    this.el.colour.addEventListener('change', () => this.colourBy(this.el.colour.value));
+    this.el.lasso.addEventListener('click', () => {
+      const on = this.el.lasso.getAttribute('aria-pressed') !== 'true';
+      this.el.lasso.setAttribute('aria-pressed', String(on));
+      this.scatter?.setLassoMode(on);
+    });
+    this.el.reset.addEventListener('click', () => this.scatter?.resetView());
+    this.el.exportSelection.addEventListener('click', () => this.exportSelection());
+  }
+
+  // the WebGL scatter, its module loaded on first use
+  async glScatter() {
+    if (!this.scatter) {
+      const { GlScatter } = await import('../plots/gl-scatter.js');
+      this.scatter ??= new GlScatter(this.el.map, {
+        height: 460,
+        onSelect: (rows) => this.showSelection(rows),
+        onError: (err) => (this.el.note.textContent = `The WebGL map failed: ${err.message}`),
+      });
+      this.scatter.setLassoMode(this.el.lasso.getAttribute('aria-pressed') === 'true');
+    }
+    return this.scatter;
+  }
+
+  async show(r) {
+    this.data = r;
+    this.lower = null;
+    const { points, labels, metadata, explained } = r;
+    const pct = (100 * (explained[0] + explained[1])).toFixed(1);
+    if (!this.gl) {
+      this.scatter.setData({ points, labels, explained, frozen: false });
+      this.el.note.textContent = `Every row projected on the table's two main directions of variation (PCA by the engine${r.normalised ? `, ${NORMALISED} first` : ''}). This browser gives no WebGL2, so the map is the simple canvas one (no search, colours or lasso; slow past a few thousand rows). PCA keeps ${pct}% of the variance, so distances on the map can differ a lot from distances in the table (see the neighbours).`;
+      return;
+    }
+    try {
+      await this.glScatter();
+    } catch (err) {
+      this.el.note.textContent = `The WebGL map could not be loaded: ${err.message}`;
+      return;
+    }
+    if (this.data !== r) return; // a newer table arrived while the module loaded
+    this.scatter.setData({ points, labels, explained });
+    this.el.colour.replaceChildren(new Option('none', ''), ...(metadata ? metadata.header.map((h, c) => new Option(h, String(c))) : []));
+    this.el.colour.disabled = !metadata;
+    this.el.search.value = '';
+    this.el.searchNote.textContent = '';
+    this.el.legend.replaceChildren();
+    this.el.map.dataset.colour = '';
+    this.showSelection(null);
+    this.el.note.textContent = `Every row (${(points.length / 2).toLocaleString('en')}) projected on the table's two main directions of variation (PCA by the engine${r.normalised ? `, ${NORMALISED} first` : ''}), drawn with WebGL; both axes have the same scale. Hover a point for its label; drag or use the arrow keys to pan, the wheel or + and - to zoom. PCA keeps ${pct}% of the variance, so distances on the map can differ a lot from distances in the table (see the neighbours).`;
+  }
+
+  search() {
+    if (!this.data || !this.scatter) return;
+    const q = this.el.search.value;
+    const labels = this.data.labels || [];
+    const n = this.data.points.length / 2;
+    if (!this.lower) this.lower = lowerLabels(labels);
+    const rows = matchRows(labels, q, n, this.lower);
+    this.scatter.highlight(rows);
+    this.el.map.dataset.matches = String(rows.length);
+    this.el.searchNote.textContent = q.trim() ? `${rows.length.toLocaleString('en')} of ${n.toLocaleString('en')} rows match` : '';
+  }
+
+  colourBy(value) {
+    const meta = this.data?.metadata;
+    if (!this.scatter) return;
+    this.el.legend.replaceChildren();
+    this.el.map.dataset.colour = value === '' ? '' : meta.header[Number(value)];
+    if (value === '' || !meta) {
+      this.scatter.setColours(null);
+      return;
+    }
+    const name = meta.header[Number(value)];
+    const c = colourColumn(meta.columns[Number(value)], { alpha: 150 });
+    if (c.kind === 'none') {
+      this.scatter.setColours(null);
+      this.el.legend.textContent = `"${name}" cannot colour the map: ${c.reason}.`;
+      return;
+    }
+    this.scatter.setColours(c.colours);
+    if (c.kind === 'numeric') {
+      new Legend(this.el.legend, { caption: name }).set({ domain: c.domain, lut: makeLut('viridis'), note: `viridis${c.empty ? `; ${c.empty} empty cells grey` : ''}` });
+      return;
+    }
+    const title = document.createElement('span');
+    title.textContent = `${name}:`;
+    this.el.legend.append(title, ...c.categories.map(({ value: v, count, colour }) => {
+      const item = document.createElement('span');
+      item.className = 'map-legend-item';
+      const sw = document.createElement('span');
+      sw.className = 'map-legend-swatch';
+      sw.style.background = colour;
+      const text = document.createElement('span');
+      text.textContent = `${v === '' ? '(empty)' : v} (${count.toLocaleString('en')})`;
+      item.append(sw, text);
+      return item;
+    }));
+  }
+
+  showSelection(rows) {
+    this.selected = rows && rows.length ? rows : null;
+    this.el.selection.hidden = !rows;
+    this.el.map.dataset.selected = String(rows ? rows.length : 0);
+    if (!rows) return;
+    const labels = this.data.labels || [];
+    this.el.selectionNote.textContent = rows.length
+      ? `${rows.length.toLocaleString('en')} rows in the lasso${rows.length > LISTED ? ` (the first ${LISTED} listed; the export has all)` : ''}.`
+      : 'No row in the lasso.';
+    this.el.exportSelection.disabled = !rows.length;
+    this.el.selectionList.replaceChildren(...Array.from(rows.slice(0, LISTED), (r) => {
+      const li = document.createElement('li');
+      li.textContent = `${r}  ${labels[r] ?? ''}`;
+      return li;
+    }));
+  }
+
+  // All selected rows as TSV: row, label, x, y (PCA); labels with tabs or newlines escaped.
+  exportSelection() {
+    if (!this.selected) return;
+    const { points, name } = this.data;
+    const labels = this.data.rawLabels || this.data.labels || []; // the file's own strings, not the display marks
+    const esc = (s) => String(s ?? '').replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
+    const lines = ['row\tlabel\tx\ty'];
+    for (const r of this.selected) lines.push(`${r}\t${esc(labels[r])}\t${points[2 * r]}\t${points[2 * r + 1]}`);
+    const url = URL.createObjectURL(new Blob([`${lines.join('\n')}\n`], { type: 'text/tab-separated-values' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `embedlab-${String(name).replace(/\.[^.]*$/, '').replace(/[^\w.-]+/g, '_')}-selection.tsv`;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+}
+
+// true when this browser gives a WebGL2 context (deck.gl 9 needs WebGL2)
+function webgl2Supported() {
+  try {
+    const gl = document.createElement('canvas').getContext('webgl2');
+    gl?.getExtension('WEBGL_lose_context')?.loseContext();
+    return !!gl;
+  } catch {
+    return false;
+  }
+}
