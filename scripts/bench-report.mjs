@@ -67,4 +67,11 @@ if (tn) {
     check('table neighbours native read / memcpy GB/s', gbps(tn.neighbours_ms) / gbps(tn.memcpy_ms, 2), 0.7);
   }
 }
+const pi = rows['page.import'];
+if (pi) {
+  lines.push(`page import of GPT-2's wte (${pi.file_mb} MB file) in Chromium: shown in ${pi.shown_ms} ms (File.slice ${fmt(pi.worker.read_ms, 0)} ms, ` +
+    `engine ${fmt(pi.worker.engine_ms, 0)} ms, labels ${fmt(pi.worker.labels_ms, 0)} ms); PCA map ${pi.map_ms} ms in the worker`);
+  check('page import <= 1 s: 1000 / shown ms', 1000 / pi.shown_ms, 1);
+  check('page PCA map <= 1.5 s: 1500 / worker ms', 1500 / pi.map_ms, 1);
+}
 console.log('\n== summary\n' + lines.join('\n'));

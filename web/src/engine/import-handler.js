@@ -3,7 +3,8 @@
 //
 //   importTable {file: File, metadata?: File, tensor?: name}
 //     -> {rows, dim, format, tensor, recognised, tensors: [names of the 2-D tensors] (safetensors),
-//         labels (rows) | null, points (rows * 2, PCA), explained [2], ms,
+//         labels (rows) | null, ms, timings: {read_ms (File.slice), engine_ms (decoding into the
+//         engine), metadata_ms, labels_ms, total_ms},
 //         metadata: {header: [names], columns: [[string per row] per column]} | null (a
 //         Projector metadata.tsv with a header; the map can be coloured by a column)}
 //     or {needTensor: true, tensors} when a safetensors file has several 2-D tensors and none is
@@ -12,8 +13,10 @@
 //     -> {query: {row, label}, neighbours: [{row, label, cosine, euclidean, map}], normalised}: the
 //        cosine ranking with each neighbour's euclidean distance and its distance on the 2-D map
 //        beside it (the map distance shows what PCA keeps and what it loses)
-//   importMap {normalise}  -> {points (rows * 2), explained [2], normalised}: the PCA map of the
-//        rows as stored or of the unit rows; normalise false also frees the unit-row table
+//   importMap {normalise}  -> {points (rows * 2), explained [2], normalised, ms}: the PCA map of the
+//        rows as stored or of the unit rows, computed on first use (importTable replies before it,
+//        so a big table is usable while its map is computed); normalise false also frees the
+//        unit-row table
 //   importSimilarity {tokens: 'a, b, c' | 'a b c' | row numbers, normalise = false}
 //     -> {rows: Int32Array (n), labels [n], data (n * n), n, normalised, maxDiff}: cosine
 //        similarities of the chosen rows (Table.similarity); normalised: dot products of the unit
@@ -32,7 +35,7 @@
 //
 // A safetensors file is never read whole: the header (File.slice(0, 8 + N)), then only the
 // chosen tensor's byte range. Nothing half-loaded replaces the current table: the new one is
-// built, labelled and projected first, and the old one is freed only then.
+// built and labelled first, and the old one is freed only then (its PCA map comes after, importMap).
 import { exportTableFile } from './table-exports.js';
 import { ImportedPositions, POSITION_TENSOR } from './imported-positions.js';
 import { SIMILARITY_MAX_TOKENS } from './limits.js';
@@ -55,8 +58,26 @@ async function isSafetensors(file) {
 export function makeImportHandlers(M, positions = new ImportedPositions()) {
   let current = null; // {table, points, explained, unit: {table, points, explained} | null}
 
+  // -> {table, tensors, positions, positionsError, ms: {read, engine}}: the file's bytes
+  // (File.slice) and the engine's decoding timed apart
   async function readTable(file, tensor) {
-    if (!(await isSafetensors(file))) return { table: M.Table.fromBytes(await slice(file, 0, file.size)) };
+    const ms = { read: 0, engine: 0 };
+    const read = async (b, e) => {
+      const t = performance.now();
+      const bytes = await slice(file, b, e);
+      ms.read += performance.now() - t;
+      return bytes;
+    };
+    const engine = (f) => {
+      const t = performance.now();
+      const out = f();
+      ms.engine += performance.now() - t;
+      return out;
+    };
+    if (!(await isSafetensors(file))) {
+      const bytes = await read(0, file.size);
+      return { table: engine(() => M.Table.fromBytes(bytes)), ms };
+    }
     const size = M.Table.safetensorsHeaderSize(await slice(file, 0, 8));
     const all = M.Table.safetensorsHeader(await slice(file, 0, size));
     const twoD = all.filter((t) => t.shape.length === 2 || t.shape.length === 1);
@@ -67,8 +88,8 @@ export function makeImportHandlers(M, positions = new ImportedPositions()) {
       if (tensor) throw new Error(`import: no tensor '${tensor}' in ${file.name}; it has ${names.join(', ')}`);
       return { needTensor: true, tensors: names };
     }
-    const bytes = await slice(file, pick.begin, pick.end);
-    const table = M.Table.fromTensor(bytes, { dtype: pick.dtype, shape: pick.shape, name: pick.name });
+    const bytes = await read(pick.begin, pick.end);
+    const table = engine(() => M.Table.fromTensor(bytes, { dtype: pick.dtype, shape: pick.shape, name: pick.name }));
     // GPT-2's learned positions as well (only their byte range), for the positions view; a
     // position table that cannot be read is reported, it does not stop the import
     const wpe = all.find((x) => x.shape.length === 2 && POSITION_TENSOR.test(x.name));
@@ -76,13 +97,13 @@ export function makeImportHandlers(M, positions = new ImportedPositions()) {
     let positionsError = null;
     if (wpe) {
       try {
-        const b = wpe === pick ? bytes : await slice(file, wpe.begin, wpe.end);
-        pos = M.Table.fromTensor(b, { dtype: wpe.dtype, shape: wpe.shape, name: wpe.name });
+        const b = wpe === pick ? bytes : await read(wpe.begin, wpe.end);
+        pos = engine(() => M.Table.fromTensor(b, { dtype: wpe.dtype, shape: wpe.shape, name: wpe.name }));
       } catch (err) {
         positionsError = `${wpe.name}: ${err.message}`;
       }
     }
-    return { table, tensors: names, positions: pos, positionsError };
+    return { table, tensors: names, positions: pos, positionsError, ms };
   }
 
   async function importTable({ file, metadata, tensor }) {
@@ -91,36 +112,49 @@ export function makeImportHandlers(M, positions = new ImportedPositions()) {
     const r = await readTable(file, tensor);
     if (r.needTensor) return r;
     const t = r.table;
-    let points;
-    let explained;
+    const timings = { read_ms: r.ms.read, engine_ms: r.ms.engine, metadata_ms: 0, labels_ms: 0 };
+    let labels;
+    let meta;
     try {
       if (metadata) {
+        const tm = performance.now();
         const text = new TextDecoder().decode(await slice(metadata, 0, metadata.size));
         // a Projector metadata.tsv has tabs (or is one column); a vocabulary file is one token a line
         if (text.includes('\t')) t.attachMetadata(text);
         else t.attachVocab(text);
+        timings.metadata_ms = performance.now() - tm;
       }
-      if (t.rows >= 3 && t.dim >= 2) {
-        const p = t.pca({ k: 2 });
-        points = p.points;
-        explained = Array.from(p.explained);
-      }
+      const tl = performance.now();
+      labels = t.labels;
+      meta = t.metadata;
+      timings.labels_ms = performance.now() - tl;
     } catch (err) {
       t.delete();
       if (r.positions) r.positions.delete();
       throw err;
     }
     dropCurrent();
-    current = { table: t, points, explained, unit: null };
+    current = { table: t, points: null, explained: null, unit: null };
     if (r.positions) positions.set({ table: r.positions, file: file.name, tensor: r.positions.tensor });
     else positions.clear();
+    timings.total_ms = performance.now() - t0;
     return {
       rows: t.rows, dim: t.dim, format: t.format, tensor: t.tensor, recognised: t.recognised, tensors: r.tensors || null,
-      // a copy: the reply's typed arrays are transferred (detached here), the worker keeps its points
-      labels: t.labels, metadata: t.metadata, points: points ? points.slice() : null, explained: explained || null, name: file.name, ms: performance.now() - t0,
+      labels, metadata: meta, name: file.name, ms: timings.total_ms, timings,
       positions: r.positions ? { tensor: r.positions.tensor, rows: r.positions.rows, dim: r.positions.dim } : null,
       positionsError: r.positionsError || null,
     };
+  }
+
+  // The 2-D PCA map of v ({table, points, explained}), computed on first use: a table is
+  // usable (neighbours, similarity, exports) before its map is drawn.
+  function withMap(v) {
+    if (!v.points && v.table.rows >= 3 && v.table.dim >= 2) {
+      const p = v.table.pca({ k: 2 });
+      v.points = p.points;
+      v.explained = Array.from(p.explained);
+    }
+    return v;
   }
 
   function dropCurrent() {
@@ -135,16 +169,7 @@ export function makeImportHandlers(M, positions = new ImportedPositions()) {
   function tableFor(normalise, where) {
     if (!current) throw new Error(`${where}: load a table first`);
     if (!normalise) return current;
-    if (!current.unit) {
-      const u = current.table.normalised();
-      try {
-        const p = u.rows >= 3 && u.dim >= 2 ? u.pca({ k: 2 }) : null;
-        current.unit = { table: u, points: p ? p.points : null, explained: p ? Array.from(p.explained) : null };
-      } catch (err) {
-        u.delete();
-        throw err;
-      }
-    }
+    if (!current.unit) current.unit = { table: current.table.normalised(), points: null, explained: null };
     return current.unit;
   }
 
@@ -169,7 +194,7 @@ export function makeImportHandlers(M, positions = new ImportedPositions()) {
   }
 
   function importNeighbours({ query, k = 10, normalise = false }) {
-    const { table: t, points: p } = tableFor(normalise, 'neighbours');
+    const { table: t, points: p } = withMap(tableFor(normalise, 'neighbours'));
     const row = rowOf(query);
     const q = t.row(row);
     const n = t.neighbours({ id: row, k, metric: 'cosine' });
@@ -191,16 +216,17 @@ export function makeImportHandlers(M, positions = new ImportedPositions()) {
 
   function importExport({ format }) {
     if (!current) throw new Error('export: load a table first');
-    return exportTableFile(M, current.table, format, { points2: current.points });
+    return exportTableFile(M, current.table, format, { points2: format === 'csv2' ? withMap(current).points : null });
   }
 
   function importMap({ normalise = false }) {
-    const v = tableFor(normalise, 'map');
+    const t0 = performance.now();
+    const v = withMap(tableFor(normalise, 'map'));
     if (!normalise && current.unit) {
       current.unit.table.delete(); // off again: the unit rows are not kept
       current.unit = null;
     }
-    return { normalised: !!normalise, points: v.points ? v.points.slice() : null, explained: v.explained };
+    return { normalised: !!normalise, points: v.points ? v.points.slice() : null, explained: v.explained, ms: performance.now() - t0 };
   }
 
   // 'a, b, c' (pieces as typed: " the" keeps its space) or 'a b c' -> row numbers via rowOf
