@@ -5,34 +5,11 @@
 // distances; a malformed file gives its message and the loaded table stays.
 //   node tests/browser/import.test.mjs [--site build/web] [--shots build/screenshots]
 import { assert, screenshotStats, startHarness } from './harness.mjs';
+import { random, safetensors } from '../js/table-files.mjs';
 
 const h = await startHarness('import tests');
 const { test, openPage, consoleErrors, foreignRequests, shot } = h;
 
-// safetensors: 8-byte little-endian header length, the JSON header, little-endian data
-function safetensors(tensors) {
-  const header = {};
-  const parts = [];
-  let offset = 0;
-  for (const [name, shape, data] of tensors) {
-    header[name] = { dtype: 'F32', shape, data_offsets: [offset, offset + data.byteLength] };
-    parts.push(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
-    offset += data.byteLength;
-  }
-  const json = Buffer.from(JSON.stringify(header));
-  const len = Buffer.alloc(8);
-  len.writeBigUInt64LE(BigInt(json.length));
-  return Buffer.concat([len, json, ...parts]);
-}
-function random(n, seed) {
-  const a = new Float32Array(n);
-  let s = seed;
-  for (let i = 0; i < a.length; i++) {
-    s = (Math.imul(s, 1103515245) + 12345) >>> 0; // 32-bit LCG (a plain * loses bits past 2^53)
-    a[i] = s / 4294967296 - 0.5;
-  }
-  return a;
-}
 const D = 32;
 const file = safetensors([
   ['wte.weight', [50257, D], random(50257 * D, 1)],

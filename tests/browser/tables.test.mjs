@@ -8,33 +8,11 @@
 // the positions view (not blank, names the file), also for a file holding only wpe.weight.
 //   node tests/browser/tables.test.mjs [--site build/web] [--shots build/screenshots]
 import { assert, canvasStats, startHarness } from './harness.mjs';
+import { random, safetensors } from '../js/table-files.mjs';
 
 const h = await startHarness('tables tests');
 const { test, openPage, consoleErrors, foreignRequests, shot } = h;
 
-function safetensors(tensors) {
-  const header = {};
-  const parts = [];
-  let offset = 0;
-  for (const [name, shape, data] of tensors) {
-    header[name] = { dtype: 'F32', shape, data_offsets: [offset, offset + data.byteLength] };
-    parts.push(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
-    offset += data.byteLength;
-  }
-  const json = Buffer.from(JSON.stringify(header));
-  const len = Buffer.alloc(8);
-  len.writeBigUInt64LE(BigInt(json.length));
-  return Buffer.concat([len, json, ...parts]);
-}
-function random(n, seed) {
-  const a = new Float32Array(n);
-  let s = seed;
-  for (let i = 0; i < a.length; i++) {
-    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
-    a[i] = s / 4294967296 - 0.5;
-  }
-  return a;
-}
 // (T, D), smooth in position: column c = amp_c sin(2 pi k_c p / T + phase_c), k_c in 1..4, + noise
 function smoothPositions(T, D, seed) {
   const noise = random(T * D, seed);

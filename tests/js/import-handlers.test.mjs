@@ -11,38 +11,16 @@ import { makeImportHandlers } from '../../web/src/engine/import-handler.js';
 import { SIMILARITY_MAX_TOKENS } from '../../web/src/engine/limits.js';
 import { makePositionsHandler } from '../../web/src/engine/positions-handler.js';
 import { ImportedPositions } from '../../web/src/engine/imported-positions.js';
+import { random, safetensors } from './table-files.mjs';
 
 let M;
 before(async () => { M = await loadEngine(); });
 
-function random(n, seed) {
-  const a = new Float32Array(n);
-  let s = seed;
-  for (let i = 0; i < a.length; i++) {
-    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
-    a[i] = s / 4294967296 - 0.5;
-  }
-  return a;
-}
 // (T, D): column c = sin or cos of p * w_c, a smooth curve in position (like GPT-2's wpe)
 function smoothPositions(T, D) {
   const a = new Float32Array(T * D);
   for (let p = 0; p < T; p++) for (let c = 0; c < D; c++) a[p * D + c] = (c % 2 ? Math.cos : Math.sin)((p * Math.PI * (1 + (c >> 1))) / T);
   return a;
-}
-function safetensors(tensors) {
-  const header = {};
-  const parts = [];
-  let offset = 0;
-  for (const [name, shape, data] of tensors) {
-    header[name] = { dtype: 'F32', shape, data_offsets: [offset, offset + data.byteLength] };
-    parts.push(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
-    offset += data.byteLength;
-  }
-  const json = Buffer.from(JSON.stringify(header));
-  const len = Buffer.alloc(8);
-  len.writeBigUInt64LE(BigInt(json.length));
-  return Buffer.concat([len, json, ...parts]);
 }
 
 const D = 16;
