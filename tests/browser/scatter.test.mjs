@@ -131,7 +131,8 @@ await test('search highlights the matching labels and counts them', async () => 
     const expected = labels.filter((l, i) => l.toLowerCase().includes(lower) || (/^\d+$/.test(q) && i === Number(q))).length;
     await page.fill('#import-search', q);
     await page.press('#import-search', 'Enter');
-    await page.waitForFunction((n) => document.querySelector('#import-map').dataset.matches === String(n), expected, { timeout: 5000 });
+    // generous: under --disable-gpu each redraw holds the main thread for seconds (README)
+    await page.waitForFunction((n) => document.querySelector('#import-map').dataset.matches === String(n), expected, { timeout: 20000 });
     const note = await page.textContent('#import-search-note');
     assert(note.startsWith(`${expected.toLocaleString('en')} of 262,144 rows match`), `note: ${note}`);
     console.log(`     (${JSON.stringify(q)}: ${expected} matches)`);
@@ -139,7 +140,7 @@ await test('search highlights the matching labels and counts them', async () => 
   await page.fill('#import-search', 'beta_7');
   await page.press('#import-search', 'Enter');
   const beta7 = labels.filter((l) => l.toLowerCase().includes('beta_7')).length;
-  await page.waitForFunction((n) => document.querySelector('#import-map').dataset.matches === String(n), beta7, { timeout: 5000 });
+  await page.waitForFunction((n) => document.querySelector('#import-map').dataset.matches === String(n), beta7, { timeout: 20000 });
   await settle(page);
   await page.locator('#import-results').screenshot({ path: shot('scatter-search.png') });
   await page.fill('#import-search', '');
@@ -308,12 +309,43 @@ await test('keyboard zoom and pan on the focused map; reset view', async () => {
   await page.focus(`${MAP} .gl-scatter-frame`);
   const a = await vs();
   await page.keyboard.press('+');
-  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Shift+ArrowRight');
   const b = await vs();
   assert(b.zoom === a.zoom + 0.5 && b.target[0] > a.target[0], `keys: ${JSON.stringify([a, b])}`);
   await page.click('#import-reset');
   const c = await vs();
   assert(c.target[0] === 0 && c.target[1] === 0, `reset: ${JSON.stringify(c)}`);
+});
+
+await test('arrow keys walk from point to point in their direction; the live region names the point and its nearest rows', async () => {
+  await page.focus(`${MAP} .gl-scatter-frame`);
+  const focused = () => page.$eval(MAP, (el) => Number(el.dataset.focusRow ?? -1));
+  const screen = (row) => page.evaluate((r) => {
+    const sc = document.querySelector('#import-map .gl-scatter').glScatter;
+    return sc.project(sc.data.points[2 * r], sc.data.points[2 * r + 1]);
+  }, row);
+  await page.keyboard.press('ArrowRight'); // the first press picks the point nearest the centre
+  const start = await focused();
+  assert(start >= 0, 'no point focused');
+  const steps = [];
+  for (const [key, axis, sign] of [['ArrowRight', 0, 1], ['ArrowDown', 1, 1], ['ArrowLeft', 0, -1], ['ArrowUp', 1, -1]]) {
+    const from = await focused();
+    const a = await screen(from);
+    await page.keyboard.press(key);
+    const to = await focused();
+    const b = await screen(to);
+    const along = (b[axis] - a[axis]) * sign;
+    const across = Math.abs(b[1 - axis] - a[1 - axis]);
+    assert(to !== from && along > 0 && across <= along + 1e-6, `${key}: ${from} -> ${to} (${JSON.stringify([a, b])})`);
+    steps.push(`${key} ${from}->${to}`);
+  }
+  await page.waitForFunction(() => /nearest by cosine: .+\(/.test(document.querySelector('#import-map-focus').textContent), null, { timeout: 10000 });
+  const said = await page.textContent('#import-map-focus');
+  const row = await focused();
+  assert(said.includes(`row ${row}`) && (await page.$eval('#import-map-focus', (el) => el.getAttribute('aria-live'))) === 'polite', `live region: ${said}`);
+  await page.keyboard.press('Escape');
+  assert((await page.$eval(`${MAP} .tooltip`, (el) => el.hidden)), 'Escape did not leave the point');
+  console.log(`     (${steps.join(', ')}; "${said.slice(0, 110)}…")`);
 });
 
 await test('axe-core: no serious or critical violation in the loaded import card (map, tools, legend, selection)', async () => {

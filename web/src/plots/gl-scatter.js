@@ -57,10 +57,12 @@ const LABELLED_MATCHES = 40; // exported figures label the search matches when t
 const SVG_VECTOR_POINTS = 20000; // more points in view than this: the SVG carries them as one embedded image
 
 export class GlScatter {
-  constructor(parent, { height = 460, onSelect = () => {}, onHover = () => {}, onError = () => {}, exportName = 'pca2' } = {}) {
+  constructor(parent, { height = 460, onSelect = () => {}, onHover = () => {}, onFocusPoint = () => {}, onError = () => {}, exportName = 'pca2' } = {}) {
     this.height = height;
     this.onSelect = onSelect;
     this.onHover = onHover;
+    this.onFocusPoint = onFocusPoint;
+    this.focusRow = -1; // the point the arrow keys walk between (-1: none yet)
     this.root = document.createElement('div');
     this.root.className = 'gl-scatter';
     this.root.glScatter = this; // for the browser tests (points, project)
@@ -71,7 +73,7 @@ export class GlScatter {
     this.frame.tabIndex = 0;
     this.frame.setAttribute('role', 'application');
     this.frame.setAttribute('aria-roledescription', 'scatter plot');
-    this.frame.setAttribute('aria-label', 'PCA map of the table rows: drag or arrow keys pan, wheel or + and - zoom, 0 resets the view, shift+drag draws a lasso');
+    this.frame.setAttribute('aria-label', 'PCA map of the table rows: arrow keys move to the nearest point in that direction and name it, shift+arrows or drag pan, wheel or + and - zoom, 0 resets the view, Escape leaves the point, shift+drag draws a lasso');
     this.lasso = document.createElement('canvas');
     this.lasso.className = 'gl-scatter-lasso';
     this.marker = document.createElement('div');
@@ -462,12 +464,77 @@ export class GlScatter {
     const s = 2 ** this.viewState.zoom;
     const [tx, ty] = this.viewState.target;
     const pan = { ArrowLeft: [-w, 0], ArrowRight: [w, 0], ArrowUp: [0, h], ArrowDown: [0, -h] }[e.key];
-    if (pan) this.setView({ ...this.viewState, target: [tx + (pan[0] * KEY_PAN) / s, ty + (pan[1] * KEY_PAN) / s, 0] });
+    const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
+    if (step && !e.shiftKey) this.stepFocus(step);
+    else if (pan) this.setView({ ...this.viewState, target: [tx + (pan[0] * KEY_PAN) / s, ty + (pan[1] * KEY_PAN) / s, 0] });
+    else if (e.key === 'Escape' && this.focusRow >= 0) {
+      this.focusRow = -1;
+      this.hideTip();
+    }
     else if (e.key === '+' || e.key === '=') this.setView({ ...this.viewState, zoom: this.viewState.zoom + 0.5 });
     else if (e.key === '-' || e.key === '_') this.setView({ ...this.viewState, zoom: this.viewState.zoom - 0.5 });
     else if (e.key === '0') this.resetView();
     else return;
     e.preventDefault();
+  }
+
+  // --- keyboard walk between points -------------------------------------------------------
+
+  // From the focused point (at first: the one nearest the centre of the view) to the nearest
+  // point on screen in direction dir ([dx, dy] in screen pixels, y down) within 45 degrees of it;
+  // ties go to the lower row. The view follows a point that leaves it.
+  stepFocus(dir) {
+    const { points, n } = this.data;
+    const [w, h] = this.size();
+    let from = this.focusRow;
+    if (from < 0) {
+      const [cx, cy] = this.unproject(w / 2, h / 2);
+      let bd = Infinity;
+      for (let i = 0; i < n; i++) {
+        const d = (points[2 * i] - cx) ** 2 + (points[2 * i + 1] - cy) ** 2;
+        if (d < bd) [bd, from] = [d, i];
+      }
+      this.focusPoint(from);
+      return;
+    }
+    const s = 2 ** this.viewState.zoom;
+    const fx = points[2 * from];
+    const fy = points[2 * from + 1];
+    let best = -1;
+    let bestScore = Infinity;
+    for (let i = 0; i < n; i++) {
+      // screen offsets from the focused point (y grows downwards on screen)
+      const dx = (points[2 * i] - fx) * s;
+      const dy = -(points[2 * i + 1] - fy) * s;
+      const along = dx * dir[0] + dy * dir[1];
+      if (along <= 0) continue; // includes the point itself and points at the same pixel
+      const across = Math.abs(dx * dir[1] - dy * dir[0]);
+      if (across > along) continue;
+      const score = along + 2 * across;
+      if (score < bestScore) [bestScore, best] = [score, i];
+    }
+    if (best >= 0) this.focusPoint(best);
+  }
+
+  // Marks row and names it in the tooltip (and to the page: onFocusPoint); pans to keep it in view.
+  focusPoint(row) {
+    this.focusRow = row;
+    const p = this.data.points;
+    let [px, py] = this.project(p[2 * row], p[2 * row + 1]);
+    const [w, h] = this.size();
+    if (px < 0 || py < 0 || px > w || py > h) {
+      this.setView({ ...this.viewState, target: [p[2 * row], p[2 * row + 1], 0] });
+      [px, py] = this.project(p[2 * row], p[2 * row + 1]);
+    }
+    this.tip.textContent = `${this.data.labels[row] ?? `row ${row}`} · row ${row} · (${formatNumber(p[2 * row])}, ${formatNumber(p[2 * row + 1])})`;
+    this.tip.hidden = false;
+    this.marker.hidden = false;
+    this.marker.style.left = `${px}px`;
+    this.marker.style.top = `${py}px`;
+    this.tip.style.left = `${Math.max(0, Math.min(M.left + px + 12, this.root.clientWidth - this.tip.offsetWidth - 4))}px`;
+    this.tip.style.top = `${M.top + py + 14}px`;
+    this.root.dataset.focusRow = String(row);
+    this.onFocusPoint(row);
   }
 
   // --- hover ------------------------------------------------------------------------------

@@ -19,7 +19,9 @@ const LISTED = 50; // selected rows listed in the card (all of them go into the 
 const SEARCH_DELAY = 120; // ms of quiet typing before a search runs
 
 export class ImportMap {
-  constructor(root) {
+  // onFocusPoint(row): the arrow keys reached a point (import-view.js names it and its neighbours)
+  constructor(root, { onFocusPoint = () => {} } = {}) {
+    this.onFocusPoint = onFocusPoint;
     const $ = (id) => root.querySelector(`#${id}`);
     this.root = root;
     this.el = {
@@ -56,6 +58,7 @@ export class ImportMap {
       this.scatter ??= new GlScatter(this.el.map, {
         height: 460,
         onSelect: (rows) => this.showSelection(rows),
+        onFocusPoint: (row) => this.onFocusPoint(row),
         onError: (err) => (this.el.note.textContent = `The WebGL map failed: ${err.message}`),
       });
       this.scatter.setLassoMode(this.el.lasso.getAttribute('aria-pressed') === 'true');

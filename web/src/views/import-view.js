@@ -25,7 +25,13 @@ export class ImportView {
       note: $('import-note'), results: $('import-results'), form: $('import-nn-form'), query: $('import-query'),
       body: $('import-nn').querySelector('tbody'), nnNote: $('import-nn-note'),
     };
-    this.map = new ImportMap(root);
+    this.map = new ImportMap(root, { onFocusPoint: (row) => this.focusPoint(row) });
+    // the point the arrow keys reached on the map, with its nearest rows: read out (aria-live)
+    this.focusNote = document.createElement('p');
+    this.focusNote.className = 'caption';
+    this.focusNote.id = 'import-map-focus';
+    this.focusNote.setAttribute('aria-live', 'polite');
+    $('import-map').after(this.focusNote);
     this.analysis = new ImportAnalysis(this.el.results, engine, { onNormalise: (on) => this.setNormalise(on) });
     this.el.file.addEventListener('change', () => this.load());
     this.el.meta.addEventListener('change', () => this.el.file.files.length && this.load());
@@ -82,6 +88,7 @@ export class ImportView {
     // from the file picked to this note, as the person sees it (scripts/bench-page-import.mjs)
     this.root.dataset.timings = JSON.stringify({ ...(r.timings || {}), shown_ms: performance.now() - this.picked });
     delete this.root.dataset.mapDrawn;
+    this.focusNote.textContent = '';
     this.el.body.replaceChildren();
     this.el.nnNote.textContent = 'Type a token (or a row number) to list its nearest rows.';
     this.normalise = false;
@@ -105,6 +112,21 @@ export class ImportView {
     if (!m.points) return;
     const r = this.last;
     await this.map.show({ name: r.name, points: m.points, labels: this.labels, rawLabels: r.labels, metadata: r.metadata, explained: m.explained, normalised });
+  }
+
+  // The map's keyboard focus reached row: name it and its three nearest rows by cosine (the
+  // engine's neighbours of the table as shown: stored or normalised rows).
+  async focusPoint(row) {
+    const seq = (this.focusSeq = (this.focusSeq || 0) + 1);
+    const name = (label, r) => (label === undefined || label === null ? `row ${r}` : JSON.stringify(visibleText(label)));
+    try {
+      const r = await this.engine.request('importNeighbours', { query: String(row), k: 3, normalise: !!this.normalise });
+      if (seq !== this.focusSeq) return; // a later key press
+      this.focusNote.textContent = `${name(r.query.label, row)}, row ${row}; nearest by cosine: ` +
+        r.neighbours.map((n) => `${name(n.label, n.row)} (${n.cosine.toFixed(3)})`).join(', ') + '.';
+    } catch (err) {
+      if (seq === this.focusSeq) this.focusNote.textContent = `${name(this.last?.labels?.[row], row)}, row ${row}: ${err.message}`;
+    }
   }
 
   // "normalise rows" toggled: the map of those rows, and the neighbours again if some were shown
