@@ -50,6 +50,14 @@ export class BarChart {
         const { svg, width, height } = this.standalone();
         return svgToPng(svg, width, height);
       },
+      toTable: () => {
+        if (!this.items.length) throw new Error('nothing drawn yet');
+        return {
+          caption: this.opts.xLabel + (this.reference ? ` (${this.reference.label} = ${this.reference.value})` : ''),
+          columns: ['', this.opts.xLabel],
+          rows: this.items.map((it) => [it.label, it.value ?? it.note ?? '']),
+        };
+      },
     });
   }
 

@@ -41,7 +41,7 @@
 import { Deck, OrthographicView } from '@deck.gl/core';
 import { ScatterplotLayer } from '@deck.gl/layers';
 import { onNextFrame } from './frame.js';
-import { attachExport, figureExport, plotTitle, titled } from './plot-export.js';
+import { attachExport, figureExport, plotTitle, pointTable, titled } from './plot-export.js';
 import { PointGrid, rowsInPolygon } from './point-index.js';
 import { formatNumber, valueTicks } from './scales.js';
 
@@ -110,7 +110,7 @@ export class GlScatter {
     new ResizeObserver(() => this.scheduleAxes()).observe(this.root);
     // PNG / SVG: the view as shown, painted again on a 2-D context (plot-export.js); a WebGL
     // canvas cannot be read back once composited
-    attachExport(parent, figureExport(() => this.figure(), { name: exportName, element: this.root }));
+    attachExport(parent, figureExport(() => this.figure(), { name: exportName, element: this.root, table: () => pointTable(this.data) }));
   }
 
   figure() {

@@ -18,7 +18,7 @@
 //        canvas text (never HTML), cut to LABEL_CHARS characters}
 // Cell (i, j) of the drawing is the real entry (rowIndex[i], colIndex[j]) of the full matrix.
 import { onNextFrame } from './frame.js';
-import { attachExport, figureExport, plotTitle, titled } from './plot-export.js';
+import { TABLE_MAX_ROWS, attachExport, figureExport, plotTitle, titled } from './plot-export.js';
 import { formatNumber, indexTicks, lutIndex } from './scales.js';
 
 const MARGIN = { left: 58, right: 10, top: 8, bottom: 42 };
@@ -63,7 +63,7 @@ export class Heatmap {
     }
     new ResizeObserver(() => this.schedule()).observe(this.root);
     this.legend = null;
-    attachExport(this.root, figureExport(() => this.figure(), { name: this.opts.exportName || 'heatmap', element: this.root }));
+    attachExport(this.root, figureExport(() => this.figure(), { name: this.opts.exportName || 'heatmap', element: this.root, table: () => this.table() }));
   }
 
   // legend (legend.js): drawn under the plot in downloads
@@ -81,6 +81,23 @@ export class Heatmap {
   }
 
   // band: null | {from, to, label}: a bracket right of the plot over rows [from, to]
+  // The drawn cells as a table: a row per drawn row, a column per drawn column (real indices,
+  // or the names when the grid has labels)
+  table() {
+    const g = this.grid;
+    if (!g) throw new Error('nothing drawn yet');
+    const off = g.rowOffset || 0;
+    const name = (k, idx) => (g.labels ? g.labels[idx[k]] : String(idx[k] + (idx === g.rowIndex ? off : 0)));
+    const cols = Math.min(g.cols, 64);
+    const rows = Math.min(g.rows, TABLE_MAX_ROWS);
+    return {
+      caption: `${this.opts.yLabel} (rows) by ${this.opts.xLabel} (columns)${g.sampled ? ', the drawn sample of rows and columns' : ''}${cols < g.cols ? `, the first ${cols} of ${g.cols} columns` : ''}`,
+      columns: [`${this.opts.yLabel} / ${this.opts.xLabel}`, ...Array.from({ length: cols }, (_, j) => name(j, g.colIndex))],
+      rows: Array.from({ length: rows }, (_, i) => [name(i, g.rowIndex), ...Array.from({ length: cols }, (_, j) => g.data[i * g.cols + j])]),
+      total: g.rows,
+    };
+  }
+
   setData(grid, { domain, lut, highlightRow = null, label = '', band = null }) {
     this.grid = grid;
     this.band = band;

@@ -33,7 +33,21 @@ export class LengthStrips {
     this.canvas.addEventListener('mousemove', (e) => this.onHover(e));
     this.canvas.addEventListener('mouseleave', () => (this.tip.hidden = true));
     new ResizeObserver(() => this.schedule()).observe(this.root);
-    attachExport(this.root, figureExport(() => this.figure(), { name: 'lengths', element: this.root }));
+    attachExport(this.root, figureExport(() => this.figure(), { name: 'lengths', element: this.root, table: () => this.table() }));
+  }
+
+  // one row per strip: how many lengths, their median, min and max
+  table() {
+    if (!this.data) throw new Error('nothing drawn yet');
+    const stat = (a) => {
+      const s = Float32Array.from(a).sort();
+      return [s.length, s[s.length >> 1], s[0], s[s.length - 1]];
+    };
+    return {
+      caption: `vector lengths (the reference: ${this.data.reference.label} = ${this.data.reference.value})`,
+      columns: ['rows', 'count', 'median length', 'min', 'max'],
+      rows: this.data.groups.map((g) => [g.label, ...stat(g.lengths)]),
+    };
   }
 
   figure() {

@@ -13,7 +13,7 @@
 // axes, series and their legend), under the chart's exportName (default 'loss').
 import { onNextFrame } from './frame.js';
 import { lineFigure } from './line-figure.js';
-import { attachExport, figureExport, plotTitle, titled } from './plot-export.js';
+import { TABLE_MAX_ROWS, attachExport, figureExport, plotTitle, titled } from './plot-export.js';
 import uPlot from 'uplot';
 
 // Okabe & Ito (2008), distinguishable with all common colour-vision deficiencies.
@@ -31,7 +31,7 @@ export class LossChart {
     this.data = [[], ...series.map(() => [])];
     this.schedule = onNextFrame(() => this.plot.setData(this.data));
     this.plot = null;
-    this.exportBar = attachExport(parent, figureExport(() => this.figure(), { name: exportName, element: parent }));
+    this.exportBar = attachExport(parent, figureExport(() => this.figure(), { name: exportName, element: parent, table: () => this.table() }));
     this.build();
     new ResizeObserver(() => {
       if (this.plot) this.plot.setSize({ width: this.width(), height: this.height });
@@ -92,6 +92,15 @@ export class LossChart {
   setData(data) {
     this.data = data;
     this.schedule();
+  }
+
+  // x and one column per series (empty where a series has no point)
+  table() {
+    const [xs, ...ys] = this.data;
+    if (!xs.length) throw new Error('nothing drawn yet');
+    const rows = [];
+    for (let i = 0; i < Math.min(xs.length, TABLE_MAX_ROWS); i++) rows.push([xs[i], ...ys.map((y) => y[i] ?? '')]);
+    return { caption: `${this.yLabel} against ${this.xLabel}`, columns: [this.xLabel, ...this.names.map((n) => n.label)], rows, total: xs.length };
   }
 
   setLog(on) {

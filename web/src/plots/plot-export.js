@@ -107,10 +107,11 @@ export function titled(title, parts) {
 }
 
 // A figure (made fresh at each export: figure() -> {width, height, paint(ctx)}) -> an export source.
-export function figureExport(figure, { name, element }) {
+export function figureExport(figure, { name, element, table }) {
   return {
     name,
     element,
+    toTable: table,
     toPng() {
       const f = figure();
       const dpr = window.devicePixelRatio || 1;
@@ -159,8 +160,9 @@ export async function saveExport(source, ext) {
   return name;
 }
 
-// container gets a "PNG / SVG" control (top right, over the plot). source: {name, toPng, toSvg,
-// element?}; its title (plotTitle) names the buttons for screen readers. -> the control element.
+// container gets a "PNG / SVG" control (top right, over the plot) and, when source.toTable is
+// given, a "Table" toggle. source: {name, toPng, toSvg, toTable?, element?}; its title
+// (plotTitle) names the buttons for screen readers. -> the control element.
 export function attachExport(container, source) {
   const bar = document.createElement('div');
   bar.className = 'plot-export';
@@ -188,6 +190,82 @@ export function attachExport(container, source) {
     b.addEventListener('pointerenter', name);
     bar.append(b);
   }
+  if (source.toTable) attachTable(bar, source);
   container.append(bar);
   return bar;
+}
+
+export const TABLE_MAX_ROWS = 500; // rows shown in a plot's data table (the downloads have all)
+let tableIds = 0;
+
+// A "Table" toggle for screen readers and anyone who wants the numbers: the plot's data as an
+// HTML table under the plot (source.toTable() -> {caption, columns: [names], rows: [[cells]],
+// total?}), rebuilt from the current data each time it opens. Cells are set as text.
+function attachTable(bar, source) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = 'plot-export-table';
+  b.textContent = 'Table';
+  b.setAttribute('aria-pressed', 'false');
+  const box = document.createElement('div');
+  box.className = 'plot-data-table table-scroll';
+  box.id = `plot-data-table-${++tableIds}`;
+  box.tabIndex = 0;
+  box.hidden = true;
+  const name = () => b.setAttribute('aria-label', `Show the data of ${plotTitle(source.element || bar.parentElement) || source.name} as a table`);
+  name();
+  b.addEventListener('focus', name);
+  b.addEventListener('click', () => {
+    const open = b.getAttribute('aria-pressed') !== 'true';
+    b.setAttribute('aria-pressed', String(open));
+    box.hidden = !open;
+    if (!open) return;
+    bar.after(box); // right under the control, wherever the plot has put it
+    b.setAttribute('aria-controls', box.id); // (only once the box is in the document)
+    try {
+      box.replaceChildren(dataTable(source.toTable()));
+    } catch (err) {
+      box.textContent = err.message;
+    }
+  });
+  bar.append(b);
+}
+
+// {points (n * 2), labels, explained} of a map -> its data table: row, label, PC1, PC2
+export function pointTable(data) {
+  if (!data || !data.points) throw new Error('nothing drawn yet');
+  const n = data.points.length / 2;
+  const rows = [];
+  for (let i = 0; i < Math.min(n, TABLE_MAX_ROWS); i++) rows.push([i, data.labels?.[i] ?? '', data.points[2 * i], data.points[2 * i + 1]]);
+  return { caption: 'Every row on the first two principal components', columns: ['row', 'label', 'PC1', 'PC2'], rows, total: n };
+}
+
+function dataTable({ caption, columns, rows, total = rows.length }) {
+  const table = document.createElement('table');
+  table.className = 'values';
+  const cap = document.createElement('caption');
+  cap.textContent = rows.length < total
+    ? `${caption} — the first ${rows.length.toLocaleString('en')} of ${total.toLocaleString('en')} rows (the downloads hold all)`
+    : caption;
+  const head = document.createElement('thead');
+  const hr = document.createElement('tr');
+  for (const c of columns) {
+    const th = document.createElement('th');
+    th.scope = 'col';
+    th.textContent = c;
+    hr.append(th);
+  }
+  head.append(hr);
+  const body = document.createElement('tbody');
+  for (const r of rows) {
+    const tr = document.createElement('tr');
+    for (const v of r) {
+      const td = document.createElement('td');
+      td.textContent = typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toPrecision(6)) : String(v ?? '');
+      tr.append(td);
+    }
+    body.append(tr);
+  }
+  table.append(cap, head, body);
+  return table;
 }

@@ -13,7 +13,7 @@
 //     the points joined in row order, coloured by row from the LUT's first colour to its last
 // PNG / SVG downloads (plot-export.js) paint the same picture, the view as shown, through paint().
 import { onNextFrame } from './frame.js';
-import { attachExport, figureExport, plotTitle, titled } from './plot-export.js';
+import { attachExport, figureExport, plotTitle, pointTable, titled } from './plot-export.js';
 import { formatNumber, valueTicks } from './scales.js';
 
 const FONT = '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
@@ -42,7 +42,7 @@ export class Scatter {
     this.canvas.addEventListener('mousemove', (e) => this.onHover(e));
     this.canvas.addEventListener('mouseleave', () => (this.tip.hidden = true));
     new ResizeObserver(() => this.schedule()).observe(this.root);
-    attachExport(this.root, figureExport(() => this.figure(), { name: exportName, element: this.root }));
+    attachExport(this.root, figureExport(() => this.figure(), { name: exportName, element: this.root, table: () => pointTable(this.data) }));
   }
 
   figure() {
