@@ -73,6 +73,9 @@ function writePackageJson(out) {
       './embedlab.js': './embedlab.js',
       './embedlab.wasm': './embedlab.wasm',
     },
+    // subtle: embedlab.js calls require('fs') / require('path') on its Node branch only; this tells
+    // bundlers targeting browsers to leave them out (esbuild otherwise fails: cannot resolve "fs")
+    browser: { fs: false, path: false },
     sideEffects: false,
   };
   const to = path.join(out, 'package.json');
