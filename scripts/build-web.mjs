@@ -2,6 +2,10 @@
 // Assembles the static site: node scripts/build-web.mjs [--wasm-dir DIR] [--out DIR]
 //
 //   web/index.html, web/style.css   -> OUT/
+//   web/docs.html, web/docs.css, web/docs/*.js -> OUT/ (the API examples page; its scripts copied
+//                                       as written, since the page shows their source)
+//   web/embedlab.d.ts, web/package/*.js -> OUT/, and OUT/package.json: the site is also the npm-style
+//                                       package 'embedlab' (import { createEmbedlab } from 'embedlab')
 //   node_modules/uplot/dist/uPlot.min.css -> OUT/uplot.css (the loss chart's stylesheet)
 //   web/corpora/*                    -> OUT/corpora/
 //   WASM_DIR/embedlab.{js,wasm}      -> OUT/
@@ -52,6 +56,33 @@ function copy(from, to) {
   console.log(`copied  ${rel(from)} -> ${rel(to)} (${fs.statSync(to).size} bytes)`);
 }
 
+// OUT/package.json: `name: embedlab`, an ES module whose "." is createEmbedlab (Node: reads the
+// .wasm beside it; elsewhere: embedlab.js fetches it), with the hand-written types.
+function writePackageJson(out) {
+  const { version, license, description } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const pkg = {
+    name: 'embedlab',
+    version,
+    description,
+    license,
+    type: 'module',
+    types: './embedlab.d.ts',
+    exports: {
+      '.': { types: './embedlab.d.ts', node: './embedlab-node.js', default: './embedlab-browser.js' },
+      './embedlab.d.ts': './embedlab.d.ts',
+      './embedlab.js': './embedlab.js',
+      './embedlab.wasm': './embedlab.wasm',
+    },
+    // subtle: embedlab.js calls require('fs') / require('path') on its Node branch only; this tells
+    // bundlers targeting browsers to leave them out (esbuild otherwise fails: cannot resolve "fs")
+    browser: { fs: false, path: false },
+    sideEffects: false,
+  };
+  const to = path.join(out, 'package.json');
+  fs.writeFileSync(to, `${JSON.stringify(pkg, null, 2)}\n`);
+  console.log(`wrote   ${rel(to)} (package '${pkg.name}' ${version})`);
+}
+
 async function main() {
   const { wasmDir, out } = parseArgs(process.argv.slice(2));
   for (const f of ['embedlab.js', 'embedlab.wasm']) {
@@ -69,6 +100,10 @@ async function main() {
 
   copy(path.join(root, 'web', 'index.html'), path.join(out, 'index.html'));
   copy(path.join(root, 'web', 'style.css'), path.join(out, 'style.css'));
+  for (const f of ['docs.html', 'docs.css', 'embedlab.d.ts']) copy(path.join(root, 'web', f), path.join(out, f));
+  for (const f of fs.readdirSync(path.join(root, 'web', 'docs')).sort()) copy(path.join(root, 'web', 'docs', f), path.join(out, 'docs', f));
+  for (const f of fs.readdirSync(path.join(root, 'web', 'package')).sort()) copy(path.join(root, 'web', 'package', f), path.join(out, f));
+  writePackageJson(out);
   copy(path.join(root, 'node_modules', 'uplot', 'dist', 'uPlot.min.css'), path.join(out, 'uplot.css'));
   const corpora = path.join(root, 'web', 'corpora');
   for (const f of fs.readdirSync(corpora).sort()) copy(path.join(corpora, f), path.join(out, 'corpora', f));

@@ -1,0 +1,466 @@
+// Types of the embedlab wasm module's public JS API (src/bindings/api/*.post.js), written by hand:
+// Emscripten 3.1.6 has no --embind-emit-tsd. Only the public API is declared; the raw embind
+// bindings (M._Embedding, M._pca, M._api, ...) are private and left out on purpose.
+//
+// Intended usage:
+//   import { createEmbedlab } from 'embedlab';        // the package (build/web/package.json)
+//   const M = await createEmbedlab();
+//   M.manualSeed(123);
+//   const emb = new M.Embedding(4, 5);
+//   emb.forward([2, 3, 1]);                          // Float32Array (3 * 5)
+//   emb.delete();
+//
+// Shape letters as in the C++ headers: V vocab, D width, T positions, H heads, n rows asked for.
+// Every failure is a plain JS Error whose message is the engine's, e.g.
+// "lookup: token id 10 out of range [0, 10)" (see EmbedlabError).
+
+/** Options of the Emscripten module factory (a subset; all optional). */
+export interface EmbedlabOptions {
+  /** The .wasm bytes, when the module cannot fetch embedlab.wasm itself (Node, custom hosting). */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  /** Where to find a file the module asks for ('embedlab.wasm'), given the script's directory. */
+  locateFile?: (path: string, scriptDirectory: string) => string;
+  print?: (text: string) => void;
+  printErr?: (text: string) => void;
+}
+
+/** Every API failure: a plain Error carrying the engine's message ("where: what, value, expected"). */
+export type EmbedlabError = Error;
+
+/** Token ids: a typed or plain array of integers, or a [B][T] nested array (flattened row-major). */
+export type Ids = Int32Array | ArrayLike<number> | ReadonlyArray<ArrayLike<number>>;
+/** Numbers handed to the engine (copied to a Float32Array unless already one). */
+export type Floats = Float32Array | ArrayLike<number>;
+/** A file's bytes. */
+export type Bytes = Uint8Array | ArrayBuffer | ArrayBufferView;
+
+// ---- embedding tables and linear layers --------------------------------------------------------
+
+export interface EmbeddingOptions {
+  /** Row that stays zero and gets no gradient; negative counts from the end (torch); null: none. */
+  paddingIdx?: number | null;
+  /** Renormalise looked-up rows to at most this L2 norm (0: off). */
+  maxNorm?: number;
+  /** Multiply looked-up rows by √D (the Transformer's Embeddings module). */
+  scale?: boolean;
+}
+export interface PretrainedOptions extends EmbeddingOptions {
+  /** true (default): backward gives no update (torch's freeze). */
+  freeze?: boolean;
+}
+export interface SparseGradient {
+  /** The distinct ids, ascending. */
+  rows: Int32Array;
+  /** (rows.length * D): repeated ids summed. */
+  values: Float32Array;
+}
+
+/** torch.nn.Embedding(V, D) drawn from the module's generator (manualSeed). */
+export declare class Embedding {
+  constructor(numEmbeddings: number, embeddingDim: number, opts?: EmbeddingOptions);
+  /** weights (V * D) row-major. */
+  static fromPretrained(weights: Floats, numEmbeddings: number, embeddingDim: number, opts?: PretrainedOptions): Embedding;
+  readonly numEmbeddings: number;
+  readonly embeddingDim: number;
+  readonly paddingIdx: number | null;
+  /** √D with scale, else 1. */
+  readonly scaleFactor: number;
+  /** A copy of the table, (V * D). */
+  weight(): Float32Array;
+  /** ids (n) -> (n * D); an id outside [0, V) throws "lookup: token id 10 out of range [0, 10)". */
+  forward(ids: Ids): Float32Array;
+  /** ids (n), positions (T * D) -> (n * D) = W[ids] * scale + positions[i % T]. */
+  forwardWithPositions(ids: Ids, positions: Floats, T: number): Float32Array;
+  /** The same lookup computed as one_hot(ids, V) @ W: the same bits as forward. */
+  oneHotForward(ids: Ids): Float32Array;
+  /** Gradient of sum(forward(ids) * dout), dout (n * D), w.r.t. the table. */
+  backward(ids: Ids, dout: Floats): SparseGradient;
+  backward(ids: Ids, dout: Floats, opts: { sparse: true }): SparseGradient;
+  /** {sparse: false} -> dense (V * D). */
+  backward(ids: Ids, dout: Floats, opts: { sparse: false }): Float32Array;
+  backward(ids: Ids, dout: Floats, opts?: { sparse?: boolean }): SparseGradient | Float32Array;
+  /** Frees the C++ table; later calls throw "...: this Embedding was deleted". */
+  delete(): void;
+}
+
+/** torch.nn.Linear(in, out, bias=False) drawn from the module's generator. */
+export declare class Linear {
+  constructor(inFeatures: number, outFeatures: number);
+  readonly inFeatures: number;
+  readonly outFeatures: number;
+  /** (out * in), row-major like torch's weight. */
+  weight(): Float32Array;
+  /** x (n * in) -> (n * out). */
+  forward(x: Floats, n: number): Float32Array;
+  delete(): void;
+}
+
+// ---- positional encodings ------------------------------------------------------------------------
+
+export interface PositionalParam {
+  name: string;
+  default: number;
+  min: number;
+  max: number;
+  integer: boolean;
+  help: string;
+  /** The flat option name of Trainer.nextToken (e.g. 'ropeBase'). */
+  option: string;
+}
+/** One entry of the engine's registry of positional-encoding kinds (src/embed/positions/registry.hpp). */
+export interface PositionalKind {
+  /** 'none' | 'sinusoidal' | 'learned' | 'rope' | 'alibi' | 't5' (today); the URL value too. */
+  name: string;
+  label: string;
+  description: string;
+  provides: 'none' | 'additive' | 'rotation' | 'bias';
+  trainable: boolean;
+  evenDim: boolean;
+  /** Runs on windows longer than the trained T. */
+  extrapolates: boolean;
+  params: PositionalParam[];
+}
+export interface PositionTableOptions {
+  positions: number;
+  dim?: number;
+  heads?: number;
+  /** Draw learned tables from this seed; undefined: from the module's generator. */
+  seed?: number;
+  params?: Record<string, number>;
+}
+export interface PositionTable {
+  /** [T, D], or [H, T, T] for bias kinds. */
+  shape: number[];
+  data: Float32Array;
+}
+
+// ---- text: tokenizers, windows, BPE training -------------------------------------------------------
+
+export type CorpusKind = 'whitespace' | 'word' | 'char';
+export type TokenizerKind = 'gpt2' | CorpusKind | 'bpe';
+export type Text = string | Uint8Array;
+export interface CorpusOptions {
+  lowercase?: boolean;
+  minCount?: number;
+  /** 0: no limit. */
+  maxSize?: number;
+}
+export interface MakeOptions extends CorpusOptions {
+  /** 'bpe': train on the corpus to this many ids. */
+  vocabSize?: number;
+  /** 'bpe': a merge file's text (BpeTrainer.save()). */
+  merges?: Text;
+}
+export interface Sentences {
+  /** Every sentence's ids concatenated, (n). */
+  ids: Int32Array;
+  /** S+1 offsets [0, ..., n]. */
+  sentenceStarts: Float64Array;
+}
+
+export declare class Tokenizer {
+  private constructor();
+  /** GPT-2 byte-level BPE, the same ids as tiktoken's gpt2 encoding (50257 ids). */
+  static gpt2(): Tokenizer;
+  static fromCorpus(kind: CorpusKind, corpus: Text, opts?: CorpusOptions): Tokenizer;
+  static fromBpe(mergeFile: Text): Tokenizer;
+  /** Any kind through the engine's one factory (the CLI's --encoding). */
+  static make(kind: TokenizerKind, corpus?: Text | null, opts?: MakeOptions): Tokenizer;
+  readonly kind: string;
+  readonly vocabSize: number;
+  /** {allowSpecial: true} maps '<|endoftext|>' to 50256 (gpt2). */
+  encode(text: Text, opts?: { allowSpecial?: boolean }): Int32Array;
+  /** Invalid UTF-8 becomes U+FFFD, never an error. */
+  decode(ids: Ids): string;
+  tokenBytes(id: number): Uint8Array;
+  tokenString(id: number): string;
+  tokenStrings(ids: Ids): string[];
+  sentences(text: Text): Sentences;
+  /** (vocabSize) corpus counts for word/char vocabularies; null for BPE kinds. */
+  counts(): Float64Array | null;
+  delete(): void;
+}
+
+export interface BpeMerge {
+  left: number;
+  right: number;
+  id: number;
+  /** Occurrences of the pair when merged. */
+  count: number;
+  token: string;
+  /** The training text's token count after this merge. */
+  tokens: number;
+}
+export declare class BpeTrainer {
+  /** vocabSize >= 256. */
+  constructor(corpus: Text, vocabSize: number);
+  /** Up to n merges (default 1); [] when done. */
+  step(n?: number): BpeMerge[];
+  readonly done: boolean;
+  readonly vocabSize: number;
+  readonly tokenCount: number;
+  /** The merge file's text (src/tokenizer/bpe.hpp). */
+  save(): string;
+  tokenizer(): Tokenizer;
+  delete(): void;
+}
+
+export interface WindowOptions {
+  maxLength?: number;
+  stride?: number;
+  batchSize?: number;
+  shuffle?: boolean;
+  seed?: number;
+  dropLast?: boolean;
+}
+export interface WindowBatch {
+  rows: number;
+  /** (rows * maxLength). */
+  inputs: Int32Array;
+  /** inputs shifted by one. */
+  targets: Int32Array;
+}
+export interface WindowSamples extends WindowBatch {
+  starts: Int32Array;
+}
+/** LLMs-from-scratch's create_dataloader_v1 over ids. */
+export interface SlidingWindows {
+  numSamples: number;
+  numBatches: number;
+  inputTokens: number;
+  /** Sample starts in batch order. */
+  starts: Int32Array;
+  maxLength: number;
+  batchSize: number;
+  batch(b: number): WindowBatch;
+  /** Samples first..first+count-1, each cut to its first maxIds ids. */
+  samples(first: number, count: number, maxIds?: number): WindowSamples;
+}
+
+// ---- training ----------------------------------------------------------------------------------------
+
+/** gensim's Word2Vec parameters, camelCased. */
+export interface Word2VecOptions {
+  sg?: boolean;
+  vectorSize?: number;
+  window?: number;
+  negative?: number;
+  minCount?: number;
+  sample?: number;
+  alpha?: number;
+  minAlpha?: number;
+  epochs?: number;
+  cbowMean?: boolean;
+  batchWords?: number;
+  seed?: number;
+  /** Per-id corpus counts (Tokenizer.counts()). */
+  counts?: ArrayLike<number> | null;
+}
+export interface NextTokenOptions {
+  vocabSize: number;
+  vectorSize?: number;
+  context?: number;
+  batchSize?: number;
+  stride?: number;
+  /** A name of M.positionalKinds(). */
+  pos?: string;
+  posParams?: Record<string, number>;
+  scale?: boolean;
+  tie?: boolean;
+  optimizer?: 'sgd' | 'adam' | 'adamw';
+  lr?: number;
+  weightDecay?: number;
+  seed?: number;
+  /** Flat positional options (PositionalParam.option), e.g. ropeBase. */
+  [flatPositionOption: string]: unknown;
+}
+export interface StepStats {
+  /** Mean loss of these steps; null when no word was trained on. */
+  loss: number | null;
+  lastLoss: number;
+  steps: number;
+  totalSteps: number;
+  tokens: number;
+  rawTokens: number;
+  elapsedMs: number;
+  tokensPerSecond: number;
+  rawTokensPerSecond: number;
+  learningRate: number;
+  finished: boolean;
+}
+export interface TrainedTable {
+  rows: number;
+  cols: number;
+  data: Float32Array;
+}
+export interface EvaluateAt {
+  loss: number;
+  length: number;
+  at: number;
+  /** (length): the attention weights of position `at` in the first window. */
+  attention: Float32Array;
+}
+export declare class Trainer {
+  private constructor();
+  /** ids: all sentences' ids concatenated; sentenceStarts: S+1 offsets. */
+  static word2vec(ids: Ids, sentenceStarts: ArrayLike<number>, opts?: Word2VecOptions): Trainer;
+  static nextToken(ids: Ids, opts: NextTokenOptions): Trainer;
+  /** The settings in effect, defaults filled in. */
+  readonly settings: Record<string, unknown> & { model: string };
+  /** n steps (default 1); a non-finite loss throws "train: loss became nan at step 37 with learning rate 10; ...". */
+  step(n?: number): StepStats;
+  reset(): void;
+  table(name?: 'input' | 'output' | 'position'): TrainedTable;
+  /** word2vec: the token id of each row; next-token: null (row = id). */
+  vocabIds(): Int32Array | null;
+  /** next-token: mean loss over the windows of ids. */
+  evaluate(ids: Ids): number;
+  evaluateAt(ids: Ids, opts: { length: number; at?: number }): EvaluateAt;
+  delete(): void;
+}
+
+// ---- projection: PCA, neighbours, analogies ---------------------------------------------------
+
+export interface PcaOptions {
+  k?: number;
+  /** Rows to project (default all). */
+  ids?: Ids;
+  /** (k * D) components of the last frame: signs follow them. */
+  previous?: Floats;
+}
+export interface Pca {
+  n: number;
+  k: number;
+  dim: number;
+  /** (n * k). */
+  points: Float32Array;
+  /** (k * D). */
+  components: Float32Array;
+  /** (k) fractions of the total variance. */
+  explained: Float64Array;
+  variance: Float64Array;
+  solver: string;
+}
+export type Metric = 'cosine' | 'euclidean';
+export interface NearestOptions {
+  id?: number;
+  vector?: Floats;
+  k?: number;
+  metric?: Metric;
+}
+export interface Neighbours {
+  ids: Int32Array;
+  /** Cosine similarity (best first) or euclidean distance (nearest first). */
+  scores: Float32Array;
+}
+export interface AnalogyOptions {
+  positive?: Ids;
+  negative?: Ids;
+  k?: number;
+}
+
+// ---- resident tables ---------------------------------------------------------------------------------
+
+export type ExportFormat = 'npy' | 'tsv' | 'metadata' | 'word2vec-text' | 'word2vec-binary';
+export interface TensorInfo {
+  name: string;
+  dtype: string;
+  shape: number[];
+  begin: number;
+  end: number;
+}
+export declare class Table {
+  private constructor();
+  /** data (rows * dim), copied into the engine once. */
+  static fromArray(data: Floats, rows: number, dim: number, opts?: { labels?: string[] }): Table;
+  /** .npy, .safetensors, Projector TSV, word2vec text/binary, GloVe; format '' detects it. */
+  static fromBytes(bytes: Bytes, opts?: { format?: string; tensor?: string; metadata?: string | Bytes }): Table;
+  static fromTensor(bytes: Bytes, opts: { dtype: string; shape: ArrayLike<number>; name?: string }): Table;
+  /** The first 8 bytes of a .safetensors file -> 8 + header length. */
+  static safetensorsHeaderSize(first8: Bytes): number;
+  static safetensorsHeader(head: Bytes): TensorInfo[];
+  static inspect(bytes: Bytes, opts?: { format?: string }): TensorInfo[];
+  readonly rows: number;
+  readonly dim: number;
+  readonly format: string;
+  /** 'gpt2 token table' | 'gpt2 position table' | ''. */
+  readonly recognised: string;
+  readonly tensor: string;
+  readonly labels: string[] | null;
+  readonly metadata: { header: string[]; columns: string[][] } | null;
+  setLabels(labels: Iterable<string> | ArrayLike<string>): void;
+  attachMetadata(text: string | Bytes): void;
+  attachVocab(text: string | Bytes): void;
+  /** (dim), a copy. */
+  row(i: number): Float32Array;
+  /** (rows). */
+  norms(): Float32Array;
+  /** (n * n) of the ids' rows. */
+  similarity(ids: Ids, opts?: { cosine?: boolean }): Float32Array;
+  neighbours(opts: NearestOptions): Neighbours;
+  analogy(opts: AnalogyOptions): Neighbours;
+  pca(opts?: PcaOptions): Pca;
+  /** A new Table of unit rows (delete it too). */
+  normalised(): Table;
+  export(format: ExportFormat): Uint8Array;
+  delete(): void;
+}
+
+// ---- the module -----------------------------------------------------------------------------------
+
+/** What createEmbedlab() resolves to. */
+export interface EmbedlabModule {
+  /** torch.manual_seed(seed): the generator Embedding, Linear and learned tables draw from. */
+  manualSeed(seed: number): void;
+  /** The instruction set the module was built for, e.g. 'wasm_simd128'. */
+  isa(): string;
+  Embedding: typeof Embedding;
+  Linear: typeof Linear;
+
+  /** (T * D), Vaswani et al. 2017 §3.5. */
+  sinusoidal(positions: number, dim: number): Float32Array;
+  /** (T * D) drawn like nn.Embedding(T, D). */
+  learnedPositions(contextLength: number, dim: number): Float32Array;
+  /** (T * D) rotary angles' cos/sin table. */
+  ropeTable(positions: number, dim: number): Float32Array;
+  /** x (T * D) rotated by position (+ offset). */
+  ropeApply(x: Floats, positions: number, dim: number, offset?: number): Float32Array;
+  /** (H * T * T) ALiBi biases. */
+  alibi(heads: number, positions: number): Float32Array;
+  /** The registry, in the engine's order (a fresh copy each call). */
+  positionalKinds(): PositionalKind[];
+  positionTable(kind: string, opts: PositionTableOptions): PositionTable;
+  /** table (T * D) -> (T * T) dot products (or cosines). */
+  positionSimilarity(table: Floats, positions: number, dim: number, opts?: { cosine?: boolean }): Float32Array;
+
+  Tokenizer: typeof Tokenizer;
+  BpeTrainer: typeof BpeTrainer;
+  sentences(tokenizer: Tokenizer, text: Text): Sentences;
+  slidingWindows(ids: Ids, opts?: WindowOptions): SlidingWindows;
+  /** -> (pairs * 2) (center, context) within `window` positions. */
+  skipgramPairs(ids: Ids, window: number): Int32Array;
+
+  Trainer: typeof Trainer;
+
+  pca(table: Floats, rows: number, dim: number, opts?: PcaOptions): Pca;
+  nearest(table: Floats, rows: number, dim: number, opts: NearestOptions): Neighbours;
+  analogy(table: Floats, rows: number, dim: number, opts: AnalogyOptions): Neighbours;
+  Table: typeof Table;
+
+  /** The text of the CLI's --out-tsv files. */
+  projectorTsv(table: Floats, rows: number, cols: number, labels: string[]): { vectors: string; metadata: string };
+  /** The bytes of a float32 .npy file of shape (rows, cols). */
+  npyBytes(table: Floats, rows: number, cols: number): Uint8Array;
+  /** CSV "row,label,x,y[,z]" of points (rows * k), k 2 | 3. */
+  coordinatesCsv(points: Floats, rows: number, k: 2 | 3, labels?: string[] | null): Uint8Array;
+
+  benchLookup(opts?: { numEmbeddings?: number; embeddingDim?: number; batch?: number; context?: number; reps?: number }): Record<string, unknown>;
+  benchTokenize(text: Text, opts?: { encoding?: string; reps?: number }): Record<string, unknown>;
+  benchNextToken(opts?: { vocabSize?: number; vectorSize?: number; context?: number; batchSize?: number; steps?: number; optimizer?: string; pos?: string }): Record<string, unknown>;
+  benchWord2Vec(ids: Ids, sentenceStarts: ArrayLike<number>, counts?: ArrayLike<number> | null, sg?: boolean): Record<string, unknown>;
+  benchTable(opts?: { rows?: number; dim?: number; reps?: number }): Record<string, unknown>;
+}
+
+/** The module factory: build/web/embedlab.js's default export, and the package's createEmbedlab. */
+export declare function createEmbedlab(opts?: EmbedlabOptions): Promise<EmbedlabModule>;
+export default createEmbedlab;
