@@ -37,6 +37,7 @@ let ignored = [];
 let positionalKinds = [];
 let lastChanged = null;
 let lastWrittenHash = null;
+let lastStepWrite = 0;
 
 // view name -> {keys it depends on, fetch(state) -> Promise<reply | null>, view object, dirty flag}
 const views = {};
@@ -116,6 +117,7 @@ function onChange(key, value) {
   if (key === 'model' || key === 'pos') controls.showFieldsForModel(state.model, state.pos);
   if (key === 'pos') showPositionHelp(controls.form, positionalKinds, value);
   if (TEXT_KEYS.includes(key)) state.at = 0; // other ids: start the token strip from the top
+  if (TRAIN_KEYS.includes(key)) state.step = 0; // a new run starts at step 0
   if (key === 'cmap' || key === 'logy') {
     for (const v of Object.values(views)) v.view.recolor(state);
     writeHash();
@@ -232,6 +234,14 @@ views.train = {
   view: new TrainView(document.getElementById('view-train'), engine, {
     // a step or a comparison failed: the run's message line or the compare note says it too
     onError: (err) => controls.setError(failedField(err, [...TRAIN_KEYS, 'cmp'], 'lr'), err.message),
+    // the run's step goes in the link (step=N replays it): written when the run settles, else at most once a second
+    onSteps: (n, settled) => {
+      state.step = n;
+      if (settled || performance.now() - lastStepWrite > 1000) {
+        lastStepWrite = performance.now();
+        writeHash();
+      }
+    },
   }),
 };
 

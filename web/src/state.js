@@ -51,6 +51,7 @@ export const PARAMS = [
   { key: 'win', kind: 'int', def: 5, min: 1, max: 1 << 16 },
   { key: 'minc', kind: 'int', def: 2, min: 1, max: 1 << 30 },
   { key: 'ep', kind: 'int', def: 5, min: 1, max: 1 << 16 },
+  { key: 'step', kind: 'int', def: 0, min: 0, max: 1e9 }, // train: opening the link replays the run to this step and stops
   { key: 'logy', kind: 'bool', def: false },
   { key: 'cmp', kind: 'int', def: 600, min: 1, max: 100000 }, // compare: steps per encoding
   { key: 'cmpCorpus', kind: 'enum', def: 'tinyshakespeare', values: ['the-verdict', 'tinyshakespeare', 'custom'] }, // compare: text
