@@ -26,6 +26,11 @@ await test('type a text and settings, train, copy the link: it holds the text, t
   await page.locator('#custom-text').pressSequentially(TEXT);
   await page.click('#use-text');
   await page.waitForFunction(() => /txt=[A-Za-z0-9_-]+/.test(location.hash), null, { timeout: 10000 });
+  await page.waitForSelector('#chips-holder .chip[data-i="5"]');
+  await page.click('#chips-holder .chip[data-i="5"]'); // the picked token: position 5 of the text
+  await page.waitForFunction(() => /(?:^#|&)pick=5(&|$)/.test(location.hash), null, { timeout: 5000 });
+  await page.waitForFunction(() => !document.querySelector('#token-card').hidden);
+  const pickedTitle = await page.textContent('#token-title');
   await page.click('#tab-table');
   await waitRenders(page, 'table', 0);
   await typeInto(page, 'f-seed', '42');
@@ -52,12 +57,12 @@ await test('type a text and settings, train, copy the link: it holds the text, t
   assert(/^(Link copied|Could not copy)/.test(note), `copy note: ${note}`);
   const trained = await trainAt(page);
   assert(trained.checksum !== start.checksum, `training did not change the table fingerprint (${start.checksum})`);
-  for (const part of ['view=train', 'seed=42', 'tD=8', 'tok=4', 'corpus=custom', 'enc=char', `step=${trained.steps}`]) {
+  for (const part of ['view=train', 'seed=42', 'tD=8', 'tok=4', 'corpus=custom', 'enc=char', 'pick=5', `step=${trained.steps}`]) {
     assert(hashOf(link).includes(part), `the link lacks ${part}: ${link}`);
   }
   assert(/txt=[A-Za-z0-9_-]+/.test(link), `no txt in ${link}`);
   await page.click('#tab-table');
-  before = { ...trained, table: await page.$eval('#view-table', (el) => el.dataset.checksum), text: await page.inputValue('#custom-text') };
+  before = { ...trained, pickedTitle, table: await page.$eval('#view-table', (el) => el.dataset.checksum), text: await page.inputValue('#custom-text') };
   assert(before.text === TEXT, 'the text box does not hold the typed text');
   await page.screenshot({ path: shot('links-made.png'), fullPage: false });
   await page.close();
@@ -77,6 +82,13 @@ await test('a fresh page opened from the link replays to the same step: same fin
   await page.screenshot({ path: shot('links-replayed.png'), fullPage: false });
   assert((await page.inputValue('#custom-text')) === before.text, 'the text box does not hold the same text');
   assert((await page.inputValue('#f-tok')) === '4', 'the picked token is not 4');
+  await page.click('#tab-text');
+  await page.waitForSelector('#chips-holder .chip.picked', { timeout: 10000 });
+  const picked = await page.$$eval('#chips-holder .chip.picked', (cs) => cs.map((c) => c.dataset.i));
+  assert(picked.join() === '5', `picked chips ${picked.join()}`);
+  await page.waitForFunction(() => !document.querySelector('#token-card').hidden);
+  assert((await page.textContent('#token-title')) === before.pickedTitle, `token card ${await page.textContent('#token-title')}, expected ${before.pickedTitle}`);
+  await page.screenshot({ path: shot('links-picked.png'), fullPage: false });
   await page.click('#tab-table');
   await waitRenders(page, 'table', 0);
   const table = await page.$eval('#view-table', (el) => el.dataset.checksum);

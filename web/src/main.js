@@ -118,6 +118,7 @@ function onChange(key, value) {
   if (key === 'model' || key === 'pos') controls.showFieldsForModel(state.model, state.pos);
   if (key === 'pos') showPositionHelp(controls.form, positionalKinds, value);
   if (TEXT_KEYS.includes(key)) state.at = 0; // other ids: start the token strip from the top
+  if (TEXT_KEYS.includes(key)) state.pick = null; // and no token is picked
   if (TRAIN_KEYS.includes(key)) state.step = 0; // a new run starts at step 0
   if (key === 'cmap' || key === 'logy') {
     for (const v of Object.values(views)) v.view.recolor(state);
@@ -235,6 +236,10 @@ views.text = {
     },
     onPosition: (at) => {
       state.at = at;
+      writeHash();
+    },
+    onPickToken: (at) => {
+      state.pick = at;
       writeHash();
     },
   }),

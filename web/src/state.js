@@ -36,6 +36,7 @@ export const PARAMS = [
   { key: 'enc', kind: 'enum', def: 'gpt2', values: ['gpt2', 'whitespace', 'word', 'char', 'bpe'] },
   { key: 'lower', kind: 'bool', def: false },
   { key: 'at', kind: 'int', def: 0, min: 0, max: 2147483647 },
+  { key: 'pick', kind: 'optint', def: null, min: 0, max: 2147483647 }, // text view: the picked chip (token position in the text)
   { key: 'L', kind: 'int', def: 4, min: 1, max: 1 << 20 },
   { key: 'stride', kind: 'int', def: 4, min: 1, max: 1 << 20 },
   { key: 'B', kind: 'int', def: 4, min: 1, max: 1 << 20 },
