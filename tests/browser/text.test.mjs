@@ -181,7 +181,7 @@ await test('a custom text too long for the link survives a reload (IndexedDB, tx
   await waitRenders(page, 'text', n);
   await page.waitForFunction(() => /txtdb=[0-9a-f]{24}/.test(location.hash), null, { timeout: 15000 });
   const caption = await page.textContent('#custom-caption');
-  assert(/too long for the page link, so saved in this browser \(IndexedDB\)/.test(caption), `caption: ${caption}`);
+  assert(/too long for the page link \(compressed, this text takes [\d,]+ characters; a link holds at most 8,000\): download it.* Saved in this browser too \(IndexedDB\)/.test(caption), `caption: ${caption}`);
   const link = await page.evaluate(() => location.hash);
   assert(/corpus=custom/.test(link) && !/txt=/.test(link), `link ${link}`);
   const before = { tokens: await statValue(page, 'tokens'), chips: (await chipTexts(page)).join('|') };

@@ -97,7 +97,7 @@ describe('state.serializeHash', () => {
   it('round-trips every default-differing value of every parameter', () => {
     const s = { ...DEFAULTS, view: 'train', seed: 9007199254740991, V: 2147483647, D: 65536, T: 1, scale: true, pad: -5,
       tok: 0, pd: 2, sim: 'dot', cmap: 'cividis', corpus: 'custom', enc: 'char', lower: true, at: 99, L: 256, stride: 1, B: 32, bpeV: 1000,
-      model: 'cbow', pos: 'rope', tD: 8, ctx: 64, tB: 2, opt: 'sgd', lr: 0.5, alpha: 1e-7, win: 2, minc: 1, ep: 9, logy: true, cmp: 50, embed: true, txt: '80jNycnXUSjPL8pJAQA' };
+      model: 'cbow', pos: 'rope', tD: 8, ctx: 64, tB: 2, opt: 'sgd', lr: 0.5, alpha: 1e-7, win: 2, minc: 1, ep: 9, step: 1200, pick: 7, logy: true, cmp: 50, embed: true, txt: '80jNycnXUSjPL8pJAQA' };
     assert.deepEqual(parseHash(serializeHash(s)).state, s);
   });
 });
@@ -108,6 +108,25 @@ describe('state: the text in the link', () => {
     const bad = parseHash('#txt=a+b').ignored[0];
     assert.equal(describeIgnored(bad), 'ignored txt=a b (txt must be base64url text of at most 8000 characters); using the built-in corpus');
     assert.equal(parseHash(`#txt=${'A'.repeat(8001)}`).state.txt, '');
+  });
+});
+
+describe('state: the training step and the picked token in the link', () => {
+  it('step=N and pick=N read as integers; no pick is none', () => {
+    assert.deepEqual([DEFAULTS.step, DEFAULTS.pick], [0, null]);
+    const { state, ignored } = parseHash('#step=250&pick=12');
+    assert.deepEqual([state.step, state.pick, ignored], [250, 12, []]);
+    assert.equal(serializeHash({ ...DEFAULTS, step: 250, pick: 0 }), 'pick=0&step=250');
+  });
+  it('bad values fall back to step 0 and no pick, with a message naming the key and the range', () => {
+    const { state, ignored } = parseHash('#step=-3&pick=1.5&step2=4');
+    assert.deepEqual([state.step, state.pick], [0, null]);
+    assert.deepEqual(ignored.map(describeIgnored), [
+      'ignored step=-3 (step must be an integer in [0, 1000000000]); using the default 0',
+      'ignored pick=1.5 (pick must be an integer in [0, 2147483647]); using the default none',
+      "ignored step2=4 (unknown setting 'step2')",
+    ]);
+    assert.equal(parseHash('#step=1000000001').state.step, 0);
   });
 });
 

@@ -1,25 +1,47 @@
 // The user's text carried in the page link (web/src/text-link.js).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { MAX_LINK_CHARS, decodeText, encodeText } from '../../web/src/text-link.js';
+import { MAX_LINK_CHARS, decodeText, encodeText, encodeTextInfo, tooLongMessage } from '../../web/src/text-link.js';
+import { describeIgnored, parseHash } from '../../web/src/state.js';
 
 describe('text-link', () => {
-  it('round-trips ASCII, multi-byte UTF-8 and the empty string', async () => {
-    for (const t of ['Hello world', 'naïve café — 東京 🙂', '', 'a\nb\tc']) assert.equal(await decodeText(await encodeText(t)), t);
+  it('round-trips ASCII, multi-byte UTF-8, emoji, CRLF, a BOM and the empty string', () => {
+    const texts = ['Hello world', 'naïve café — 東京 🙂', '', 'a\nb\tc', 'line one\r\nline two\r\n', '👩‍👩‍👧 ❤️ 🇫🇷 🏳️‍🌈', '\uFEFFbom first', 'x\u0000y'];
+    for (const t of texts) assert.equal(decodeText(encodeText(t)), t);
   });
-  it('uses only URL-safe characters', async () => {
-    assert.match(await encodeText('??>>~~ plus + slash / '.repeat(20)), /^[A-Za-z0-9_-]+$/);
+  it('gives the documented example and reads links made by CompressionStream(deflate-raw)', async () => {
+    assert.equal(encodeText('Hello world'), '80jNyclXKM8vykkBAA');
+    const packed = new Response(new Blob([new TextEncoder().encode('naïve 🙂\r\n')]).stream().pipeThrough(new CompressionStream('deflate-raw')));
+    const s = Buffer.from(await packed.arrayBuffer()).toString('base64url');
+    assert.equal(decodeText(s), 'naïve 🙂\r\n');
   });
-  it('compresses repetitive text and refuses what would make the link too long', async () => {
-    assert.ok((await encodeText('the cat sat on the mat. '.repeat(200))).length < 200);
+  it('uses only URL-safe characters', () => {
+    assert.match(encodeText('??>>~~ plus + slash / '.repeat(20)), /^[A-Za-z0-9_-]+$/);
+  });
+  it('compresses repetitive text and refuses what would make the link too long, saying by how much', () => {
+    assert.ok(encodeText('the cat sat on the mat. '.repeat(200)).length < 200);
     let x = 1;
     const noise = Array.from({ length: 20000 }, () => String.fromCharCode(33 + ((x = (x * 48271) % 2147483647) % 90))).join('');
-    assert.equal(await encodeText(noise), null);
+    assert.equal(encodeText(noise), null);
+    const info = encodeTextInfo(noise);
+    assert.equal(info.encoded, null);
+    assert.ok(info.chars > MAX_LINK_CHARS);
     assert.equal(MAX_LINK_CHARS, 8000);
+    assert.equal(tooLongMessage(12345), 'compressed, this text takes 12,345 characters; a link holds at most 8,000');
   });
-  it('bad input fails with a message, never silently', async () => {
-    await assert.rejects(decodeText('!!'), /^Error: link text: could not be read \(not base64url\)$/);
-    await assert.rejects(decodeText('AAAA'), /^Error: link text: could not be read/);
+  it('bad input fails with a message naming the key and the limit, never silently', () => {
+    const tail = '; it must be deflated UTF-8 text in base64url, at most 8,000 characters';
+    assert.throws(() => decodeText('!!'), { message: `txt: could not be read (not base64url)${tail}` });
+    assert.throws(() => decodeText('AAAA'), { message: `txt: could not be read (unexpected EOF)${tail}` });
+    assert.throws(() => decodeText(encodeText('Hello world').slice(0, 10)), { message: `txt: could not be read (unexpected EOF)${tail}` });
+    assert.throws(() => decodeText('A'.repeat(8001)), { message: `txt: could not be read (longer than 8000 characters)${tail}` });
+  });
+  it('the hash refuses a txt that is not base64url or too long; the page line names the key and the fallback', () => {
+    const { state, ignored } = parseHash(`#corpus=custom&txt=${'A'.repeat(8001)}`);
+    assert.equal(state.txt, '');
+    assert.deepEqual(ignored.map((i) => [i.key, i.reason]), [['txt', 'txt must be base64url text of at most 8000 characters']]);
+    assert.equal(describeIgnored(ignored[0]), `ignored txt=${'A'.repeat(40)}… (txt must be base64url text of at most 8000 characters); using the built-in corpus`);
+    assert.deepEqual(parseHash('#txt=a%2Bb').ignored.map((i) => i.key), ['txt']);
   });
 });
 
@@ -41,11 +63,12 @@ describe('custom text: link or this browser\'s storage', async () => {
     await text.setText({ text: 'Hello world' });
     const short = await text.keepText({});
     assert.deepEqual(Object.keys(short), ['txt']);
-    assert.equal(await decodeText(short.txt), 'Hello world');
+    assert.equal(decodeText(short.txt), 'Hello world');
     const r = await text.setText({ bytes: new TextEncoder().encode(noise).buffer, name: 'noise.txt' });
     assert.deepEqual([r.chars, r.bytes, r.name, r.head.length], [30000, 30000, 'noise.txt', 240]);
     const kept = await text.keepText({});
     assert.match(kept.txtdb, /^[0-9a-f]{24}$/);
+    assert.ok(kept.linkChars > MAX_LINK_CHARS);
     assert.equal(kept.txtdb, await textHash(new TextEncoder().encode(noise)));
     assert.equal(saved.size, 1);
   });

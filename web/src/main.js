@@ -12,7 +12,8 @@ import { EngineClient } from './engine-client.js';
 import { failedField } from './error-target.js';
 import { DEFAULTS, describeIgnored, parseHash, serializeHash, setPositionalKinds } from './state.js';
 import { buildPositionFields, showPositionHelp } from './views/position-fields.js';
-import { decodeText } from './text-link.js';
+import { decodeText, tooLongMessage } from './text-link.js';
+import { downloadBytes } from './download.js';
 import { Controls } from './views/controls.js';
 import { PlotError } from './views/plot-error.js';
 import { JobProgress } from './views/job-progress.js';
@@ -37,6 +38,7 @@ let ignored = [];
 let positionalKinds = [];
 let lastChanged = null;
 let lastWrittenHash = null;
+let lastStepWrite = 0;
 
 // view name -> {keys it depends on, fetch(state) -> Promise<reply | null>, view object, dirty flag}
 const views = {};
@@ -116,6 +118,8 @@ function onChange(key, value) {
   if (key === 'model' || key === 'pos') controls.showFieldsForModel(state.model, state.pos);
   if (key === 'pos') showPositionHelp(controls.form, positionalKinds, value);
   if (TEXT_KEYS.includes(key)) state.at = 0; // other ids: start the token strip from the top
+  if (TEXT_KEYS.includes(key)) state.pick = null; // and no token is picked
+  if (TRAIN_KEYS.includes(key)) state.step = 0; // a new run starts at step 0
   if (key === 'cmap' || key === 'logy') {
     for (const v of Object.values(views)) v.view.recolor(state);
     writeHash();
@@ -134,6 +138,35 @@ function onChange(key, value) {
     writeHash();
   }
 }
+
+// A custom text too long for the link: offered as a file (the worker holds its bytes).
+const customDownload = document.getElementById('custom-download');
+customDownload.addEventListener('click', async () => {
+  try {
+    const r = await engine.request('customBytes', {});
+    downloadBytes(r.bytes, r.name || fileName(state, { subject: 'text', what: 'custom', ext: 'txt' }), 'text/plain;charset=utf-8');
+  } catch (err) {
+    views.text.view.setKeepNote(err.message);
+  }
+});
+
+// Copy link: the hash is written on every change already; the button copies the whole address
+// and says what it holds (or what it cannot: a text too long for the link).
+const copyLink = document.getElementById('copy-link');
+const copyLinkNote = document.getElementById('copy-link-note');
+copyLink.addEventListener('click', async () => {
+  if (!state) return;
+  writeHash();
+  const link = location.href;
+  copyLink.dataset.link = link;
+  const missing = state.corpus === 'custom' && !state.txt ? ' Your text is too long for it: download it in the Text view and send it along.' : '';
+  try {
+    await navigator.clipboard.writeText(link);
+    copyLinkNote.textContent = `Link copied (${link.length.toLocaleString('en')} characters).${missing}`;
+  } catch {
+    copyLinkNote.textContent = `Could not copy (the browser refused): the address bar holds the link.${missing}`;
+  }
+});
 
 const controls = new Controls(document.getElementById('controls'), onChange);
 
@@ -175,6 +208,7 @@ views.text = {
     // the worker holds the new text (setText reply r): tokens first, then where it is kept
     onCustomText: async (r) => {
       state.txt = state.txtdb = '';
+      customDownload.hidden = true;
       controls.fill({ ...state, corpus: 'custom' });
       document.getElementById('f-corpus').value = 'custom';
       onChange('corpus', 'custom'); // marks text, windows, bpe and train for a refresh
@@ -183,9 +217,11 @@ views.text = {
       state.txt = kept.txt || '';
       state.txtdb = kept.txtdb || '';
       const chars = `${r.chars.toLocaleString('en')} characters`;
+      const tooLong = kept.linkChars ? `too long for the page link (${tooLongMessage(kept.linkChars)}): download it to send it with the link` : '';
       views.text.view.setKeepNote(kept.txt ? `${chars}: kept in the page link (compressed).`
-        : kept.txtdb ? `${chars}: too long for the page link, so saved in this browser (IndexedDB); the link names it (txtdb=${kept.txtdb}) and reopens it after a reload here, not in another browser.`
-          : `${chars}: too long for the page link and not saved (${kept.error}); kept in this tab only.`);
+        : kept.txtdb ? `${chars}: ${tooLong}. Saved in this browser too (IndexedDB); the link names it (txtdb=${kept.txtdb}) and reopens it after a reload here, not in another browser.`
+          : `${chars}: ${tooLong || 'not kept in the link'}. Not saved in this browser (${kept.error}); kept in this tab only.`);
+      customDownload.hidden = !!kept.txt;
       writeHash();
     },
     tableSettings: () => ({ seed: state.seed, D: state.D, scale: state.scale, enc: state.enc }),
@@ -200,6 +236,10 @@ views.text = {
     },
     onPosition: (at) => {
       state.at = at;
+      writeHash();
+    },
+    onPickToken: (at) => {
+      state.pick = at;
       writeHash();
     },
   }),
@@ -232,6 +272,14 @@ views.train = {
   view: new TrainView(document.getElementById('view-train'), engine, {
     // a step or a comparison failed: the run's message line or the compare note says it too
     onError: (err) => controls.setError(failedField(err, [...TRAIN_KEYS, 'cmp'], 'lr'), err.message),
+    // the run's step goes in the link (step=N replays it): written when the run settles, else at most once a second
+    onSteps: (n, settled) => {
+      state.step = n;
+      if (settled || performance.now() - lastStepWrite > 1000) {
+        lastStepWrite = performance.now();
+        writeHash();
+      }
+    },
   }),
 };
 

@@ -36,6 +36,7 @@ export const PARAMS = [
   { key: 'enc', kind: 'enum', def: 'gpt2', values: ['gpt2', 'whitespace', 'word', 'char', 'bpe'] },
   { key: 'lower', kind: 'bool', def: false },
   { key: 'at', kind: 'int', def: 0, min: 0, max: 2147483647 },
+  { key: 'pick', kind: 'optint', def: null, min: 0, max: 2147483647 }, // text view: the picked chip (token position in the text)
   { key: 'L', kind: 'int', def: 4, min: 1, max: 1 << 20 },
   { key: 'stride', kind: 'int', def: 4, min: 1, max: 1 << 20 },
   { key: 'B', kind: 'int', def: 4, min: 1, max: 1 << 20 },
@@ -51,6 +52,7 @@ export const PARAMS = [
   { key: 'win', kind: 'int', def: 5, min: 1, max: 1 << 16 },
   { key: 'minc', kind: 'int', def: 2, min: 1, max: 1 << 30 },
   { key: 'ep', kind: 'int', def: 5, min: 1, max: 1 << 16 },
+  { key: 'step', kind: 'int', def: 0, min: 0, max: 1e9 }, // train: opening the link replays the run to this step and stops
   { key: 'logy', kind: 'bool', def: false },
   { key: 'cmp', kind: 'int', def: 600, min: 1, max: 100000 }, // compare: steps per encoding
   { key: 'cmpCorpus', kind: 'enum', def: 'tinyshakespeare', values: ['the-verdict', 'tinyshakespeare', 'custom'] }, // compare: text

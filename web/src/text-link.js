@@ -1,18 +1,20 @@
-// The user's own text in the page link: UTF-8 -> deflate-raw (CompressionStream) -> base64url.
-// Short texts (a paragraph, a poem) fit in a URL, so a shared link reproduces the whole view,
-// data included; longer texts are kept out of the link (the page says so). Works in browsers
-// and in Node >= 18 (tests/js/text-link.test.mjs). No DOM.
+// The user's own text in the page link (URL key `txt`): UTF-8 -> raw deflate (fflate, level 9)
+// -> base64url without padding. Short texts (a paragraph, a poem) fit in a URL, so a shared
+// link reproduces the whole view, data included. A text whose encoding would be longer than
+// MAX_LINK_CHARS stays out of the link: the page says so and offers it as a file to download
+// (and keeps it in this browser's IndexedDB, key `txtdb`). Works in browsers and in Node
+// (tests/js/text-link.test.mjs). No DOM.
 //
-//   const s = await encodeText('Hello world');   // '80jNycnXUSjPL8pJAQA' (base64url, no padding)
-//   await decodeText(s)                           // 'Hello world'
-//   await decodeText('!!')                        // throws Error('link text: ...')
+// subtle: the format is raw deflate (RFC 1951), the same bytes CompressionStream('deflate-raw')
+// reads and writes, so links made before fflate (CompressionStream) still open. fflate makes the
+// encoding synchronous and identical in every browser (one compressor, not each engine's zlib).
+//
+//   encodeText('Hello world')         // '80jNyclXKM8vykkBAA' (base64url, no padding)
+//   decodeText('80jNyclXKM8vykkBAA')  // 'Hello world'
+//   decodeText('!!')                  // throws Error('txt: could not be read (not base64url); ...')
+import { deflateSync, inflateSync } from 'fflate';
 
-export const MAX_LINK_CHARS = 8000; // encoded length kept in a link
-
-async function pipe(bytes, stream) {
-  const out = new Response(new Blob([bytes]).stream().pipeThrough(stream));
-  return new Uint8Array(await out.arrayBuffer());
-}
+export const MAX_LINK_CHARS = 8000; // encoded length kept in a link (state.js `txt` max)
 
 function toBase64Url(bytes) {
   let bin = '';
@@ -21,24 +23,37 @@ function toBase64Url(bytes) {
 }
 
 function fromBase64Url(s) {
-  if (!/^[A-Za-z0-9_-]*$/.test(s)) throw new Error('link text: not base64url');
+  if (!/^[A-Za-z0-9_-]*$/.test(s)) throw new Error('not base64url');
+  if (s.length % 4 === 1) throw new Error('not base64url: cut short');
   const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (s.length % 4)) % 4));
   return Uint8Array.from(bin, (c) => c.charCodeAt(0));
 }
 
-// text -> base64url string, or null when it would be longer than MAX_LINK_CHARS.
-export async function encodeText(text) {
-  const packed = await pipe(new TextEncoder().encode(text), new CompressionStream('deflate-raw'));
-  const s = toBase64Url(packed);
-  return s.length <= MAX_LINK_CHARS ? s : null;
+// text -> {encoded: base64url string} | {encoded: null, chars}: the length it would have needed.
+export function encodeTextInfo(text) {
+  const s = toBase64Url(deflateSync(new TextEncoder().encode(text), { level: 9 }));
+  return s.length <= MAX_LINK_CHARS ? { encoded: s, chars: s.length } : { encoded: null, chars: s.length };
 }
 
-// base64url string -> text; throws Error('link text: ...') on anything that is not one.
-export async function decodeText(s) {
+// text -> base64url string, or null when it would be longer than MAX_LINK_CHARS.
+export function encodeText(text) {
+  return encodeTextInfo(text).encoded;
+}
+
+// One sentence for the page when a text is too long for the link.
+//   tooLongMessage(12345) -> 'compressed, this text takes 12,345 characters; a link holds at most 8,000'
+export function tooLongMessage(chars) {
+  return `compressed, this text takes ${chars.toLocaleString('en')} characters; a link holds at most ${MAX_LINK_CHARS.toLocaleString('en')}`;
+}
+
+// base64url string -> text; throws Error('txt: could not be read (...); ...') on anything that
+// is not one (bad characters, truncated or corrupted deflate data). Invalid UTF-8 is replaced.
+export function decodeText(s) {
   try {
-    const bytes = await pipe(fromBase64Url(s), new DecompressionStream('deflate-raw'));
-    return new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+    if (s.length > MAX_LINK_CHARS) throw new Error(`longer than ${MAX_LINK_CHARS} characters`);
+    const bytes = inflateSync(fromBase64Url(s));
+    return new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(bytes);
   } catch (err) {
-    throw new Error(`link text: could not be read (${err.message.replace(/^link text: /, '')})`);
+    throw new Error(`txt: could not be read (${err.message}); it must be deflated UTF-8 text in base64url, at most ${MAX_LINK_CHARS.toLocaleString('en')} characters`);
   }
 }

@@ -6,7 +6,9 @@
 //   setText   {text} | {file: File} | {bytes: ArrayBuffer}, name? -> {chars, bytes, head, name}  (custom text;
 //                                                          a File is read here, so its bytes never pass the main thread)
 //   keepText  {}                                       -> {txt: base64url} (fits the link, text-link.js) |
-//                                                          {txtdb: hash} (saved in IndexedDB, storage.js) | {error}
+//                                                          {txtdb: hash, linkChars} (saved in IndexedDB, storage.js) |
+//                                                          {error, linkChars} (linkChars: the compressed length that did not fit)
+//   customBytes {}                                     -> {bytes (the custom text, UTF-8), name}: its download
 //   loadStoredText {hash}                              -> setText's reply, or an error when this browser lacks it
 //   tokenize  {corpus, enc, lower, bpeV}                -> {enc, vocabSize, tokens, chars, words, bytes, distinct, ms, mbPerS}
 //   tokenSlice {start, count}                          -> {start, total, ids (n), strings [n], bytes (flat), offsets (n+1)}
@@ -35,7 +37,7 @@
 // ("windows: stride must be >= 1, got 0", a size the engine refuses) lands on that field.
 import { bitsEqual, scaleFloat32, strideSample } from '../arrays.js';
 import { NO_JOB, blame } from '../protocol.js';
-import { encodeText } from '../text-link.js';
+import { encodeTextInfo } from '../text-link.js';
 import { getText, putText, textHash } from '../storage.js';
 import { checkPageBudget } from './limits.js';
 
@@ -132,15 +134,21 @@ export function makeTextPipeline(M, loadCorpus, store = { putText, getText }) {
   // The custom text in the link if it fits (text-link.js), else in IndexedDB under its hash.
   async function keepText() {
     if (!custom) throw new Error('text: no custom text yet; paste or upload some first');
-    const txt = await encodeText(texts.get('custom'));
-    if (txt !== null) return { txt };
+    const { encoded, chars } = encodeTextInfo(texts.get('custom'));
+    if (encoded !== null) return { txt: encoded };
     const hash = await textHash(custom.bytes);
     try {
       await store.putText(hash, custom.bytes);
-      return { txtdb: hash };
+      return { txtdb: hash, linkChars: chars };
     } catch (err) {
-      return { error: err.message };
+      return { error: err.message, linkChars: chars };
     }
+  }
+
+  // The custom text's bytes, for a download when it is too long for the link.
+  function customBytes() {
+    if (!custom) throw new Error('text: no custom text yet; paste or upload some first');
+    return { bytes: custom.bytes.slice(), name: custom.name || '' };
   }
 
   async function loadStoredText({ hash }) {
@@ -331,5 +339,5 @@ export function makeTextPipeline(M, loadCorpus, store = { putText, getText }) {
     return bpeState(seed);
   }
 
-  return { handlers: { setText, keepText, loadStoredText, tokenize, tokenSlice, previewSlice, windows, tokenRow, tableLabels, bpeReset, bpeStep }, ensureTokens };
+  return { handlers: { setText, keepText, customBytes, loadStoredText, tokenize, tokenSlice, previewSlice, windows, tokenRow, tableLabels, bpeReset, bpeStep }, ensureTokens };
 }

@@ -4,7 +4,7 @@
 //   trainStart   {corpus, enc, lower, bpeV, model, pos, tD, ctx, tB, opt, lr, alpha, win, minc, ep, seed}
 //                -> info {settings, rows, tokens, labels (of the drawn table rows), estimate {bytes, msPerStep, tokensPerStep}, remapped}
 //   trainStep    {budgetMs = 40, maxSteps} -> {points: [[step, loss]...], stats (of the last step),
-//                slice: {steps, tokens} (of the whole slice), table grid, positions?}
+//                slice: {steps, tokens} (of the whole slice), table grid, checksum (FNV-1a of the whole input table), positions?}
 //   trainReset   {} -> info (the same run from step 0)
 //   (comparing the positional kinds: compare-handler.js)
 //   trainExport  {} -> {vectors: 'vectors.tsv text', metadata: 'metadata.tsv text', npy (Uint8Array), rows, cols, step}
@@ -25,7 +25,7 @@
 // refuses what its build cannot hold; the page budget (limits.js) refuses, in the same words,
 // tables the engine would hold but the page copies on every step. Engine calls name the payload
 // arguments they depend on (blame, protocol.js), most likely first, so failures land on a field.
-import { sampleIndices, strideSample } from '../arrays.js';
+import { fnv1a, sampleIndices, strideSample } from '../arrays.js';
 import { blame, blamed } from '../protocol.js';
 import { checkPageBudget } from './limits.js';
 import { remap } from './next-token-input.js';
@@ -120,7 +120,7 @@ export function makeTrainHandlers(M, ensureTokens) {
       run.rowIds = v;
       run.strings = v.length ? prep.tok.tokenStrings(v) : [];
     }
-    return { ...info(), table: tableGrid(), positions: positions(), map: pcaMap(), rowLabels: run.strings, rowOrder: rowOrder(prep) };
+    return { ...info(), table: tableGrid(), checksum: checksum(), positions: positions(), map: pcaMap(), rowLabels: run.strings, rowOrder: rowOrder(prep) };
   }
 
   // The rows to label first on the map, most frequent token first (at most MAX_LABEL_ORDER):
@@ -133,6 +133,12 @@ export function makeTrainHandlers(M, ensureTokens) {
     for (const id of prep.ids) counts[id]++;
     const order = Int32Array.from({ length: rows }, (_, i) => i).sort((a, b) => counts[b] - counts[a] || a - b);
     return order.slice(0, MAX_LABEL_ORDER);
+  }
+
+  // FNV-1a of every float32 of the input table (arrays.js fnv1a): the run's fingerprint, the
+  // same in a page opened from a link that replays the same settings to the same step.
+  function checksum() {
+    return fnv1a(run.tr.table('input').data);
   }
 
   function tableGrid() {
@@ -166,7 +172,7 @@ export function makeTrainHandlers(M, ensureTokens) {
     } while (!stats.finished && n < maxSteps && performance.now() - t0 < budgetMs);
     run.step = stats.totalSteps;
     const map = stats.finished || performance.now() - run.lastMap > MAP_EVERY_MS ? pcaMap() : undefined;
-    return { points, stats, slice: { steps: n, tokens }, table: tableGrid(), positions: positions(), map };
+    return { points, stats, slice: { steps: n, tokens }, table: tableGrid(), checksum: checksum(), positions: positions(), map };
   }
 
   function trainReset() {
@@ -175,7 +181,7 @@ export function makeTrainHandlers(M, ensureTokens) {
     run.step = 0;
     run.components = null;
     run.frozen = null;
-    return { ...r, table: tableGrid(), positions: positions(), map: pcaMap() };
+    return { ...r, table: tableGrid(), checksum: checksum(), positions: positions(), map: pcaMap() };
   }
 
   // vectors.tsv and metadata.tsv of the Embedding Projector (%.9g values; labels escaped as

@@ -90,11 +90,19 @@ export class ChipStrip {
         const chip = e.target.closest('.chip');
         if (!chip || !this.slice) return;
         const i = Number(chip.dataset.i);
-        for (const c of this.box.querySelectorAll('.chip.picked')) c.classList.remove('picked');
-        chip.classList.add('picked');
+        this.setPicked(this.slice.start + i);
         onPick(this.slice.start + i, this.slice.ids[i]);
       });
     }
+  }
+
+  // Marks the chip of token position `at` as picked (null: none); it stays marked when its slice is drawn again.
+  setPicked(at) {
+    this.pickedAt = at;
+    for (const c of this.box.querySelectorAll('.chip.picked')) c.classList.remove('picked');
+    const i = this.slice && at !== null ? at - this.slice.start : -1;
+    const chip = i >= 0 ? this.box.querySelector(`.chip[data-i="${i}"]`) : null;
+    if (chip) chip.classList.add('picked');
   }
 
   // Draws the slice FIRST chips at once, then CHUNK per frame, so no frame spends more than a few ms on layout
@@ -107,6 +115,7 @@ export class ChipStrip {
       for (let i = from; i < Math.min(slice.ids.length, from + n); i++) {
         const chip = makeChip(slice.ids[i], slice.strings[i]);
         chip.dataset.i = String(i);
+        if (slice.start + i === this.pickedAt) chip.classList.add('picked');
         frag.append(chip);
       }
       return frag;

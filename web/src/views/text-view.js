@@ -37,8 +37,9 @@ export class TextView {
     return { corpus: state.corpus, enc: state.enc, lower: state.lower, bpeV: state.bpeV };
   }
 
-  constructor(root, engine, { onCustomText, onPosition, tableSettings, onOpenRow }) {
+  constructor(root, engine, { onCustomText, onPosition, tableSettings, onOpenRow, onPickToken = () => {} }) {
     this.root = root;
+    this.onPickToken = onPickToken;
     this.engine = engine;
     this.onPosition = onPosition;
     this.onCustomText = onCustomText;
@@ -52,6 +53,7 @@ export class TextView {
       tokenRow: $('token-row').querySelector('tbody'), tokenNn: $('token-nn').querySelector('tbody'), tokenNote: $('token-note'),
     };
     this.chips = new ChipStrip($('chips-holder'), { onPick: (at, id) => this.pickToken(at, id) });
+    this.chips.pickedAt = null;
     this.waiters = [];
     this.picked = null;
     $('token-open').addEventListener('click', () => {
@@ -164,8 +166,10 @@ export class TextView {
     });
   }
 
-  // A chip was clicked: its row of the table for this vocabulary, two ways, and its neighbours.
-  async pickToken(at, id) {
+  // A chip was clicked (or the link's pick=N): its row of the table for this vocabulary, two ways,
+  // and its neighbours. quiet: from the link, not reported back.
+  async pickToken(at, id, quiet = false) {
+    if (!quiet) this.onPickToken(at);
     const t = this.tableSettings();
     const card = this.el.tokenCard;
     try {
@@ -223,8 +227,31 @@ export class TextView {
     this.el.note.textContent = `${ENC_NOTES[r.enc]} The embedding table for this vocabulary would have ${r.vocabSize.toLocaleString('en')} rows.`;
     this.el.pos.max = String(Math.max(0, r.tokens - 1));
     await this.goTo(state.at, true);
+    await this.pickFromLink(state.pick, r.tokens);
     this.root.dataset.renders = String(Number(this.root.dataset.renders || 0) + 1);
     for (const w of this.waiters.splice(0)) w();
+  }
+
+  // The link's picked token (pick=N, a token position): its chip marked and its card shown.
+  // Past the end of this text: nothing is picked and the link drops it.
+  async pickFromLink(at, total) {
+    if (at === null || at === undefined) {
+      this.chips.setPicked(null);
+      return;
+    }
+    if (at >= total) {
+      this.chips.setPicked(null);
+      this.el.tokenCard.hidden = true;
+      this.onPickToken(null);
+      return;
+    }
+    try {
+      const one = await this.engine.request('tokenSlice', { start: at, count: 1 });
+      this.chips.setPicked(at);
+      await this.pickToken(at, one.ids[0], true);
+    } catch (err) {
+      this.el.tokenNote.textContent = err.message;
+    }
   }
 
   async goTo(at, quiet = false) {

@@ -6,8 +6,13 @@
 // model with each positional kind of the engine's registry (setKinds: same text, same seed) and
 // plots the curves together.
 //
-//   const view = new TrainView(root, engine, {onError: (err) => ...}  // err.message, err.fields);
-//   view.render(trainStartReply, state);   // a fresh run at step 0
+// A link with step=N replays the run: render() plays it to step N in the same slices as Play
+// (each step is the same whatever the slicing) and stops there, so the table's fingerprint
+// (FNV-1a of the whole input table, shown in the readout) is the one of the page that made the link.
+//
+//   const view = new TrainView(root, engine, {onError: (err) => ...,   // err.message, err.fields
+//                                            onSteps: (n, settled) => ...});  // the run is at step n
+//   view.render(trainStartReply, state);   // a fresh run at step 0, then played to state.step
 import { renderStatList } from './stat-list.js';
 import { Heatmap } from '../plots/heatmap.js';
 import { Legend } from '../plots/legend.js';
@@ -34,10 +39,12 @@ export class TrainView {
     return Object.fromEntries(TRAIN_PAYLOAD_KEYS.map((k) => [k, state[k]]));
   }
 
-  constructor(root, engine, { onError }) {
+  constructor(root, engine, { onError, onSteps = () => {} }) {
     this.root = root;
     this.engine = engine;
     this.onError = onError;
+    this.onSteps = onSteps;
+    this.playGen = 0; // a new run or play() ends the loop of the previous one
     const $ = (id) => root.querySelector(`#${id}`);
     this.el = {
       stale: $('train-stale'), model: $('train-model'), estimate: $('train-estimate'), readout: $('train-readout'),
@@ -100,7 +107,9 @@ export class TrainView {
   }
 
   async render(r, state) {
-    this.pause();
+    this.playing = false; // not pause(): the new run is at step 0, the link's step still to come
+    this.playGen++;
+    this.el.play.textContent = '▶ Play';
     this.state = { ...state };
     this.last = { ...r, tableRowIndex: r.table.rowIndex };
     this.labels = r.labels;
@@ -110,6 +119,7 @@ export class TrainView {
     this.steps = [];
     this.losses = [];
     this.root.dataset.steps = '0';
+    this.showChecksum(r.checksum);
     this.chart.setLog(state.logy);
     this.chart.setData([[], []]);
     this.compare.setLog(state.logy);
@@ -140,6 +150,12 @@ export class TrainView {
       this.drawSim(this.sinSim, sin.kinds[0].similarity);
     }
     this.root.dataset.renders = String(Number(this.root.dataset.renders || 0) + 1);
+    if (state.step > 0) this.play(state.step); // the link's step: replayed, not awaited (the view is live)
+  }
+
+  showChecksum(sum) {
+    this.root.dataset.checksum = sum || '';
+    this.el.message.title = sum ? `fingerprint of the whole input table (FNV-1a of its float32 bytes): ${sum}` : '';
   }
 
   drawMap(map, step) {
@@ -196,8 +212,8 @@ export class TrainView {
     const items = stats
       ? [['step', `${stats.totalSteps}`], ['loss', stats.lastLoss.toFixed(4)],
         [perS, rate ? Math.round(rate.tokensPerSecond).toLocaleString('en') : '–'], [stats.finished ? 'finished' : 'time', stats.finished ? '–' : eta],
-        ['learning rate', formatNumber(stats.learningRate)]]
-      : [['step', '0'], ['loss', '–'], [perS, '–'], ['time', '–'], ['learning rate', '–']];
+        ['learning rate', formatNumber(stats.learningRate)], ['table fingerprint', this.root.dataset.checksum]]
+      : [['step', '0'], ['loss', '–'], [perS, '–'], ['time', '–'], ['learning rate', '–'], ['table fingerprint', this.root.dataset.checksum]];
     renderStatList(this.el.readout, items);
     if (rate) this.root.dataset.tokensPerSecond = String(rate.tokensPerSecond);
   }
@@ -208,6 +224,7 @@ export class TrainView {
       this.losses.push(y);
     }
     this.chart.setData([this.steps, this.losses]);
+    this.showChecksum(r.checksum);
     const rate = r.slice && this.playing ? this.rate(r.slice) : null;
     if (rate) this.lastRate = rate; // a slice that lands after a pause keeps the last rate
     this.readout(r.stats, rate || this.lastRate);
@@ -216,6 +233,7 @@ export class TrainView {
     this.root.dataset.steps = String(r.stats.totalSteps);
     if (this.losses.length) this.root.dataset.firstLoss = String(this.losses[0]);
     this.root.dataset.lastLoss = String(r.stats.lastLoss);
+    this.onSteps(r.stats.totalSteps, !this.playing);
     if (r.stats.finished) {
       this.pause();
       this.el.message.textContent = `Finished after ${r.stats.totalSteps} steps.`;
@@ -235,19 +253,31 @@ export class TrainView {
     }
   }
 
-  async play() {
+  // Plays until Pause, the end of the run or step `until` (a link's step=N: then it stops there).
+  async play(until = Infinity) {
     if (!this.last || this.playing) return;
     this.playing = true;
+    const gen = ++this.playGen;
     this.rateWindow = [{ t: performance.now(), tokens: 0, steps: 0 }];
     this.el.play.textContent = '❚❚ Pause';
-    while (this.playing && (await this.request({ budgetMs: 40 }))) {
+    const at = () => Number(this.root.dataset.steps || 0);
+    if (until < Infinity) this.el.message.textContent = `Replaying the link's run to step ${until}…`;
+    while (this.playing && gen === this.playGen && at() < until && (await this.request({ budgetMs: 40, maxSteps: until - at() }))) {
       await new Promise((res) => requestAnimationFrame(res));
+    }
+    if (gen !== this.playGen || !(until < Infinity)) return;
+    if (at() >= until) {
+      this.pause();
+      this.el.message.textContent = `Replayed to step ${at()}, the link's step; Play goes on from here.`;
+      this.root.dataset.replayed = String(at());
     }
   }
 
   pause() {
+    const was = this.playing;
     this.playing = false;
     this.el.play.textContent = '▶ Play';
+    if (was && this.last) this.onSteps(Number(this.root.dataset.steps || 0), true);
   }
 
   async stepOnce() {
@@ -260,7 +290,8 @@ export class TrainView {
     this.pause();
     try {
       const r = await this.engine.request('trainReset', {});
-      await this.render({ ...r, labels: this.labels, rowLabels: this.rawRowLabels, rowOrder: this.rowOrder }, this.state);
+      await this.render({ ...r, labels: this.labels, rowLabels: this.rawRowLabels, rowOrder: this.rowOrder }, { ...this.state, step: 0 });
+      this.onSteps(0, true);
     } catch (err) {
       this.el.message.textContent = err.message;
     }
