@@ -339,9 +339,10 @@ await test('arrow keys walk from point to point in their direction; the live reg
     assert(to !== from && along > 0 && across <= along + 1e-6, `${key}: ${from} -> ${to} (${JSON.stringify([a, b])})`);
     steps.push(`${key} ${from}->${to}`);
   }
-  await page.waitForFunction(() => /nearest by cosine: .+\(/.test(document.querySelector('#import-map-focus').textContent), null, { timeout: 10000 });
-  const said = await page.textContent('#import-map-focus');
   const row = await focused();
+  // the line for the last point reached (an earlier point's line may still be showing)
+  await page.waitForFunction((r) => new RegExp(`, row ${r}; nearest by cosine: .+\\(`).test(document.querySelector('#import-map-focus').textContent), row, { timeout: 10000 });
+  const said = await page.textContent('#import-map-focus');
   assert(said.includes(`row ${row}`) && (await page.$eval('#import-map-focus', (el) => el.getAttribute('aria-live'))) === 'polite', `live region: ${said}`);
   await page.keyboard.press('Escape');
   assert((await page.$eval(`${MAP} .tooltip`, (el) => el.hidden)), 'Escape did not leave the point');
