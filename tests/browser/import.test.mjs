@@ -4,7 +4,7 @@
 // PCA map of all 50,257 rows and the neighbours of a token with cosine, euclidean and map
 // distances; a malformed file gives its message and the loaded table stays.
 //   node tests/browser/import.test.mjs [--site build/web] [--shots build/screenshots]
-import { assert, screenshotStats, startHarness } from './harness.mjs';
+import { assert, canvasStats, screenshotStats, startHarness } from './harness.mjs';
 import { random, safetensors } from '../js/table-files.mjs';
 
 const h = await startHarness('import tests');
@@ -56,6 +56,32 @@ await test('the position table can be chosen; a malformed file gives its message
   assert(/still showing model\.safetensors\.$/.test(note), `note: ${note}`);
   assert((await page.$eval('#import-card', (el) => el.dataset.rows)) === '1024', 'the loaded table was replaced');
   console.log(`     (${note})`);
+});
+
+await test('a browser without WebGL2 gets the canvas map, and the card says so', async () => {
+  const p = await h.browser.newPage({ viewport: { width: 1360, height: 900 } });
+  p.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+  p.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
+  await p.addInitScript(() => {
+    const get = HTMLCanvasElement.prototype.getContext;
+    HTMLCanvasElement.prototype.getContext = function (type, ...rest) {
+      return type === 'webgl2' ? null : get.call(this, type, ...rest);
+    };
+  });
+  await p.goto(`${h.url}index.html#view=table`);
+  await p.waitForSelector('body[data-engine="ready"]', { timeout: 15000 });
+  await p.setInputFiles('#import-file', { name: 'model.safetensors', mimeType: 'application/octet-stream', buffer: file });
+  await p.waitForFunction(() => Number(document.querySelector('#import-card').dataset.loaded || 0) > 0, null, { timeout: 30000 });
+  const note = await p.textContent('#import-map-note');
+  assert(/no WebGL2, so the map is the simple canvas one/.test(note), `map note: ${note}`);
+  assert(await p.$eval('#import-map-tools', (el) => el.hidden), 'search, colour and lasso are offered without WebGL2');
+  await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const map = await p.$eval('#import-map canvas', canvasStats);
+  assert(map.variance > 5 && map.colors > 5, `canvas map blank: ${JSON.stringify(map)}`);
+  await p.$eval('#import-map', (el) => el.scrollIntoView());
+  await p.screenshot({ path: shot('import-no-webgl2.png') });
+  console.log(`     (${map.colors} colours on the canvas map; "${note.slice(0, 90)}…")`);
+  await p.close();
 });
 
 await test('no console errors and no requests to other origins', async () => {
