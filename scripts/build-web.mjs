@@ -12,6 +12,9 @@
 //   web/src/main.js   (esbuild)      -> OUT/app.js     (ESM, npm libraries bundled in; modules loaded
 //                                       with import() go to OUT/chunks/, e.g. the WebGL map's deck.gl)
 //   web/src/worker.js (esbuild)      -> OUT/worker.js  (ESM, './embedlab.js' left external)
+//   web/src/element.js (esbuild)     -> OUT/embedlab-element.js (ESM: the <embedlab-view> widget;
+//                                       web/style.css bundled in as text for its shadow root)
+//   tests/browser/article.{html,css} -> OUT/ (the widget's test page: an article with two widgets)
 //
 // Defaults: WASM_DIR = build/wasm, OUT = build/web (relative to the repo root). Nothing is
 // fetched from a CDN or another origin at run time: every library is in app.js/worker.js.
@@ -108,6 +111,7 @@ async function main() {
   const corpora = path.join(root, 'web', 'corpora');
   for (const f of fs.readdirSync(corpora).sort()) copy(path.join(corpora, f), path.join(out, 'corpora', f));
   copy(path.join(wasmDir, 'embedlab.js'), path.join(out, 'embedlab.js'));
+  for (const f of ['article.html', 'article.css']) copy(path.join(root, 'tests', 'browser', f), path.join(out, f));
   copy(path.join(wasmDir, 'embedlab.wasm'), path.join(out, 'embedlab.wasm'));
 
   const common = {
@@ -124,6 +128,7 @@ async function main() {
   const entries = [
     { entry: 'web/src/main.js', outfile: 'app.js', external: [], split: true },
     { entry: 'web/src/worker.js', outfile: 'worker.js', external: ['./embedlab.js'] },
+    { entry: 'web/src/element.js', outfile: 'embedlab-element.js', external: [], loader: { '.css': 'text' } },
   ];
   for (const e of entries) {
     const outfile = path.join(out, e.outfile);
@@ -131,7 +136,7 @@ async function main() {
     const where = e.split
       ? { splitting: true, outdir: out, entryNames: path.basename(e.outfile, '.js'), chunkNames: 'chunks/[name]-[hash]' }
       : { outfile };
-    const r = await esbuild.build({ ...common, entryPoints: [path.join(root, e.entry)], ...where, external: e.external });
+    const r = await esbuild.build({ ...common, entryPoints: [path.join(root, e.entry)], ...where, external: e.external, loader: e.loader });
     const chunks = Object.keys(r.metafile.outputs).filter((o) => o.includes('/chunks/') && o.endsWith('.js'));
     const inputs = Object.keys(r.metafile.inputs);
     const libs = [...new Set(inputs.filter((p) => p.includes('node_modules/')).map((p) => p.split('node_modules/')[1].split('/')[0]))];
