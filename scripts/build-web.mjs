@@ -14,7 +14,7 @@
 //   web/src/worker.js (esbuild)      -> OUT/worker.js  (ESM, './embedlab.js' left external)
 //   web/src/element.js (esbuild)     -> OUT/embedlab-element.js (ESM: the <embedlab-view> widget;
 //                                       web/style.css bundled in as text for its shadow root)
-//   tests/browser/article.{html,css} -> OUT/ (the widget's test page: an article with two widgets)
+//   tests/browser/article{,-iframe}.{html,css,js} -> OUT/ (test pages: an article with two widgets; one with an embedded card)
 //
 // Defaults: WASM_DIR = build/wasm, OUT = build/web (relative to the repo root). Nothing is
 // fetched from a CDN or another origin at run time: every library is in app.js/worker.js.
@@ -111,7 +111,7 @@ async function main() {
   const corpora = path.join(root, 'web', 'corpora');
   for (const f of fs.readdirSync(corpora).sort()) copy(path.join(corpora, f), path.join(out, 'corpora', f));
   copy(path.join(wasmDir, 'embedlab.js'), path.join(out, 'embedlab.js'));
-  for (const f of ['article.html', 'article.css']) copy(path.join(root, 'tests', 'browser', f), path.join(out, f));
+  for (const f of ['article.html', 'article.css', 'article-iframe.html', 'article-iframe.js']) copy(path.join(root, 'tests', 'browser', f), path.join(out, f));
   copy(path.join(wasmDir, 'embedlab.wasm'), path.join(out, 'embedlab.wasm'));
 
   const common = {

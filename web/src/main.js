@@ -27,6 +27,7 @@ import { ImportView } from './views/import-view.js';
 import { TableExports } from './views/table-exports.js';
 import { setExportNamer } from './plots/plot-export.js';
 import { fileName } from './file-names.js';
+import { installEmbed, showOnlyCard } from './views/embed.js';
 
 const statusEl = document.getElementById('engine-status');
 const urlMessages = document.getElementById('url-messages');
@@ -343,6 +344,7 @@ function readLink() {
   controls.showFieldsForModel(state.model, state.pos);
   showPositionHelp(controls.form, positionalKinds, state.pos);
   document.body.classList.toggle('embed', state.embed);
+  showOnlyCard(state);
   for (const v of Object.values(views)) v.dirty = true;
   loadLinkText().then(() => showView(views[state.view] ? state.view : 'table'));
 }
@@ -386,6 +388,7 @@ function start(kinds) {
   TRAIN_KEYS.push(...keys);
   for (const f of buildPositionFields(controls.form, kinds)) controls.bind(f);
   views.train.view.setKinds(kinds);
+  installEmbed({ state: () => state, hash: () => location.hash });
   readLink();
 }
 

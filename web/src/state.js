@@ -58,6 +58,7 @@ export const PARAMS = [
   { key: 'cmpCorpus', kind: 'enum', def: 'tinyshakespeare', values: ['the-verdict', 'tinyshakespeare', 'custom'] }, // compare: text
   { key: 'cmpEnc', kind: 'enum', def: 'char', values: ['gpt2', 'whitespace', 'word', 'char', 'bpe'] }, // compare: tokenizer
   { key: 'embed', kind: 'bool', def: false }, // 1: only the view (no header, panel or tabs), for iframes
+  { key: 'card', kind: 'name', def: '', max: 40 }, // with embed=1: only this card of the view (views/embed.js cardName)
   { key: 'txt', kind: 'b64', def: '', max: 8000 }, // the user's own text, deflated (text-link.js)
   { key: 'txtdb', kind: 'b64', def: '', max: 64 }, // a text too long for txt: its hash in this browser's IndexedDB (storage.js)
 ];
@@ -139,6 +140,9 @@ export function parseValue(p, raw) {
     case 'b64':
       if (s.length <= p.max && /^[A-Za-z0-9_-]*$/.test(s)) return { ok: true, value: s };
       return { ok: false, reason: `${p.key} must be base64url text of at most ${p.max} characters` };
+    case 'name':
+      if (s.length <= p.max && /^[a-z0-9-]*$/.test(s)) return { ok: true, value: s };
+      return { ok: false, reason: `${p.key} must be lower-case letters, digits and '-', at most ${p.max} characters` };
     case 'bool':
       if (s === '1' || s === 'true') return { ok: true, value: true };
       if (s === '0' || s === 'false') return { ok: true, value: false };
