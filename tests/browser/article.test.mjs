@@ -90,6 +90,25 @@ await test('a bad attribute value is listed as ignored and the default is used',
   assert(/ignored T=lots .*using the default 32/.test(notes), `note: ${notes}`);
 });
 
+await test('controls="T,seed" offers exactly those fields; changing one sets the attribute and re-renders', async () => {
+  const before = await renders(page, 'second');
+  await page.$eval('#second', (el) => el.setAttribute('controls', 'T,seed,bogus'));
+  await waitRenders(page, 'second', before);
+  const fields = await page.$eval('#second', (el) => [...el.shadowRoot.querySelectorAll('.embedlab-controls [name]')].map((f) => `${f.name}=${f.value}`));
+  assert(fields.join(' ') === 'T=32 seed=8', `fields: ${fields.join(' ')}`);
+  const notes = await page.$eval('#second', (el) => el.shadowRoot.querySelector('.embedlab-cards + .embedlab-status').textContent);
+  assert(/ignored controls=bogus/.test(notes), `note: ${notes}`);
+  const n = await renders(page, 'second');
+  const field = page.locator('#second').locator('.embedlab-controls input[name="T"]');
+  await field.fill('40');
+  await field.press('Enter');
+  await field.blur();
+  await waitRenders(page, 'second', n);
+  assert((await page.$eval('#second', (el) => el.getAttribute('T'))) === '40', 'the T field did not set the attribute');
+  await page.locator('#second').screenshot({ path: shot('article-controls.png'), clip: undefined });
+  console.log(`     (fields ${fields.join(', ')}; T set to 40 through the field)`);
+});
+
 await test('each widget is as tall as its content', async () => {
   for (const id of ['first', 'second']) {
     const m = await page.$eval(`#${id}`, (el) => {

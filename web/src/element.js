@@ -26,6 +26,7 @@ import siteCss from '../style.css';
 
 const CARDS = ['sinusoidal', 'learned', 'rope'];
 const VIEWS = ['positions']; // the views an element can show so far
+const CONTROLLABLE = ['seed', 'T', 'pd', 'sim', 'cmap']; // the settings the positions cards read: `controls` may offer these
 
 // The one engine of the page: {engine, ready (a Promise of the worker's ready info)}.
 let shared = null;
@@ -56,6 +57,9 @@ function styleSheet() {
 .embedlab-cards .card { margin-bottom: 0; }
 .embedlab-status { font-size: 13px; color: var(--muted); margin: 4px 0; }
 .embedlab-status:empty { display: none; }
+.embedlab-controls:empty { display: none; }
+.embedlab-controls { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: center; margin: 0 0 6px; font-size: 13px; }
+.embedlab-controls input { width: 6em; }
 .embedlab-error { color: var(--bad); }`);
   }
   return sheet;
@@ -71,7 +75,7 @@ let elementCount = 0;
 
 export class EmbedlabView extends HTMLElement {
   static get observedAttributes() {
-    return [...PARAMS.map((p) => p.key.toLowerCase()), 'card'];
+    return [...PARAMS.map((p) => p.key.toLowerCase()), 'card', 'controls'];
   }
 
   // Worker instances created on this page (the test reads it: one for any number of elements).
@@ -94,7 +98,11 @@ export class EmbedlabView extends HTMLElement {
     this.status.setAttribute('role', 'status');
     this.notes = document.createElement('div');
     this.notes.className = 'embedlab-status';
-    root.append(this.status, this.holder, this.notes);
+    // `controls`: the settings the reader may change, as fields that set the attributes
+    this.controlsRow = document.createElement('form');
+    this.controlsRow.className = 'embedlab-controls slider-row';
+    this.controlsRow.addEventListener('submit', (e) => e.preventDefault());
+    root.append(this.controlsRow, this.status, this.holder, this.notes);
     this.status.textContent = 'embedlab: waiting to scroll into view';
   }
 
@@ -131,7 +139,7 @@ export class EmbedlabView extends HTMLElement {
     const parts = [];
     const ignored = [];
     for (const { name, value } of this.attributes) {
-      if (name === 'card' || name === 'id' || name === 'class' || name === 'style' || name === 'hidden' ||
+      if (name === 'card' || name === 'controls' || name === 'id' || name === 'class' || name === 'style' || name === 'hidden' ||
         name.startsWith('data-') || name.startsWith('aria-')) continue;
       const key = keyOf(name);
       if (!key) ignored.push({ key: name, value, reason: `unknown setting '${name}'` });
@@ -169,6 +177,7 @@ export class EmbedlabView extends HTMLElement {
         this.cards.get(kind.name).render(kind, state, r.sim);
       }
       for (const name of shown) this.holder.append(this.cards.get(name).card); // keep the attribute's order
+      this.showControls(state, ignored);
       this.status.textContent = '';
       this.status.classList.remove('embedlab-error');
       this.showIgnored(ignored);
@@ -179,6 +188,51 @@ export class EmbedlabView extends HTMLElement {
       this.status.textContent = `embedlab: ${err.message}`;
       this.status.classList.add('embedlab-error');
     }
+  }
+
+  // One field per key of `controls` (comma-separated URL keys, e.g. "T,pd"); a change sets the
+  // attribute, which re-renders. Keys the cards do not read are listed as ignored.
+  showControls(state, ignored) {
+    const want = (this.getAttribute('controls') || '').split(',').map((k) => k.trim()).filter(Boolean);
+    const keys = [];
+    for (const k of want) {
+      if (CONTROLLABLE.includes(k)) keys.push(k);
+      else ignored.push({ key: 'controls', value: k, reason: `a widget of this view offers ${CONTROLLABLE.join(', ')}` });
+    }
+    const sig = keys.join(',');
+    if (this.controlsRow.dataset.keys !== sig) {
+      this.controlsRow.dataset.keys = sig;
+      this.controlsRow.replaceChildren(...keys.map((k) => this.controlField(k)));
+    }
+    for (const k of keys) {
+      const f = this.controlsRow.querySelector(`[name="${k}"]`);
+      if (f && this.shadowRoot.activeElement !== f) f.value = String(state[k]);
+    }
+  }
+
+  controlField(key) {
+    const p = PARAMS.find((q) => q.key === key);
+    const id = `${this.key}-${key}`;
+    const label = document.createElement('label');
+    label.htmlFor = id;
+    label.textContent = key;
+    let input;
+    if (p.kind === 'enum') {
+      input = document.createElement('select');
+      input.append(...p.values.map((v) => new Option(v, v)));
+    } else {
+      input = document.createElement('input');
+      input.type = 'number';
+      input.min = String(p.min);
+      input.max = String(p.max);
+      input.step = '1';
+    }
+    input.id = id;
+    input.name = key;
+    input.addEventListener('change', () => this.setAttribute(key, input.value));
+    const wrap = document.createElement('span');
+    wrap.append(label, ' ', input);
+    return wrap;
   }
 
   showIgnored(items) {
