@@ -526,13 +526,7 @@ export class GlScatter {
       this.setView({ ...this.viewState, target: [p[2 * row], p[2 * row + 1], 0] });
       [px, py] = this.project(p[2 * row], p[2 * row + 1]);
     }
-    this.tip.textContent = `${this.data.labels[row] ?? `row ${row}`} · row ${row} · (${formatNumber(p[2 * row])}, ${formatNumber(p[2 * row + 1])})`;
-    this.tip.hidden = false;
-    this.marker.hidden = false;
-    this.marker.style.left = `${px}px`;
-    this.marker.style.top = `${py}px`;
-    this.tip.style.left = `${Math.max(0, Math.min(M.left + px + 12, this.root.clientWidth - this.tip.offsetWidth - 4))}px`;
-    this.tip.style.top = `${M.top + py + 14}px`;
+    this.showTip(row, px, py, px, py);
     this.root.dataset.focusRow = String(row);
     this.onFocusPoint(row);
   }
@@ -551,17 +545,23 @@ export class GlScatter {
       return;
     }
     const p = this.data.points;
-    const label = this.data.labels[row];
-    this.tip.textContent = `${label ?? `row ${row}`} · row ${row} · (${formatNumber(p[2 * row])}, ${formatNumber(p[2 * row + 1])})`;
-    this.tip.hidden = false;
     const [px, py] = this.project(p[2 * row], p[2 * row + 1]);
+    this.showTip(row, px, py, mx, my);
+    this.root.dataset.hoverRow = String(row);
+    this.onHover(row);
+  }
+
+  // The marker on row (frame pixels px, py) and its label, row and coordinates in the tooltip
+  // next to (tx, ty): the mouse when hovering, the point itself when walking with the keys.
+  showTip(row, px, py, tx, ty) {
+    const p = this.data.points;
+    this.tip.textContent = `${this.data.labels[row] ?? `row ${row}`} · row ${row} · (${formatNumber(p[2 * row])}, ${formatNumber(p[2 * row + 1])})`;
+    this.tip.hidden = false;
     this.marker.hidden = false;
     this.marker.style.left = `${px}px`;
     this.marker.style.top = `${py}px`;
-    this.tip.style.left = `${Math.max(0, Math.min(M.left + mx + 12, this.root.clientWidth - this.tip.offsetWidth - 4))}px`;
-    this.tip.style.top = `${M.top + my + 14}px`;
-    this.root.dataset.hoverRow = String(row);
-    this.onHover(row);
+    this.tip.style.left = `${Math.max(0, Math.min(M.left + tx + 12, this.root.clientWidth - this.tip.offsetWidth - 4))}px`;
+    this.tip.style.top = `${M.top + ty + 14}px`;
   }
 
   hideTip() {
