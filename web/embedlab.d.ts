@@ -309,6 +309,16 @@ export declare class Trainer {
   readonly settings: Record<string, unknown> & { model: string };
   /** n steps (default 1); a non-finite loss throws "train: loss became nan at step 37 with learning rate 10; ...". */
   step(n?: number): StepStats;
+  /** Steps taken since the start (or reset) of the run, a loaded checkpoint's included. */
+  stepsDone(): number;
+  /** The whole run (parameters, optimizer state, batch position, generator) as checkpoint bytes: the CLI's `--save-state` file. */
+  saveState(): Uint8Array;
+  /**
+   * Continues from saveState() bytes of a trainer made with the same settings and ids: later steps give the saved run's
+   * tables bit for bit. Returns the step. Other settings, another text or damaged bytes throw, naming the difference
+   * ("checkpoint: saved with lr=0.01, this run has lr=0.001"), and leave the trainer as it was.
+   */
+  loadState(bytes: Uint8Array): number;
   reset(): void;
   table(name?: 'input' | 'output' | 'position'): TrainedTable;
   /** word2vec: the token id of each row; next-token: null (row = id). */

@@ -96,6 +96,26 @@ class TrainerHandle {
       return stats_js(w2v_ ? w2v_->step(k) : live_next().step(k));
     });
   }
+  // The whole run as checkpoint bytes (train/checkpoint.hpp), and back.
+  val save_state() {
+    return guard("Trainer.saveState", [&] {
+      return copy_out(w2v_ ? w2v_->save_state() : live_next().save_state());
+    });
+  }
+  double steps_done() {
+    return guard("Trainer.stepsDone", [&] {
+      return static_cast<double>(w2v_ ? w2v_->jobs_done() : live_next().steps_done());
+    });
+  }
+  bool load_state(val bytes) {
+    const char* where = "Trainer.loadState";
+    return guard(where, [&] {
+      const std::vector<uint8_t> b = copy_in<uint8_t>(where, "bytes", bytes);
+      if (w2v_) w2v_->load_state(b);
+      else live_next().load_state(b);
+      return true;
+    });
+  }
   bool reset() {
     return guard("Trainer.reset", [&] {
       if (w2v_) w2v_->reset();
@@ -239,6 +259,9 @@ EMSCRIPTEN_BINDINGS(train) {
       .function("initNextToken", &TrainerHandle::init_next_token)
       .function("step", &TrainerHandle::step)
       .function("reset", &TrainerHandle::reset)
+      .function("saveState", &TrainerHandle::save_state)
+      .function("loadState", &TrainerHandle::load_state)
+      .function("stepsDone", &TrainerHandle::steps_done)
       .function("settings", &TrainerHandle::settings)
       .function("table", &TrainerHandle::table)
       .function("vocabIds", &TrainerHandle::vocab_ids)

@@ -10,6 +10,11 @@
 //       [--<kind>-<param> X: the parameters of the --pos kind, from the registry (cli/positions.hpp)]
 //       [--valid-fraction 0.1]: the last fraction of the ids is held out and its loss reported.
 // Progress lines go to stderr; the last line on stdout is one JSON summary.
+// Checkpoints (train/checkpoint.hpp): --save-state FILE writes the whole run (tables, optimizer
+// moments, batch position, generator) after training; --resume FILE continues a saved run of
+// the same settings and text: next-token trains until --steps steps in all (so 300 steps, saved,
+// then resumed with --steps 1000 gives the tables of 1000 steps in one go, bit for bit), word2vec
+// until its last epoch. The page's autosave holds the same bytes (Trainer.saveState).
 // Tables: --out writes the chosen table (default: the input/token table) as float32 .npy;
 // --out-tsv writes DIR/vectors.tsv + DIR/metadata.tsv for projector.tensorflow.org.
 #include <climits>
@@ -68,7 +73,7 @@ Word2VecSettings word2vec_settings(Args& a, bool sg, bool seed_required) {
 
 // --out FILE and --out-tsv DIR: read and checked before training, written after it.
 struct TableOutputs {
-  std::string npy, tsv;  // empty: not asked for
+  std::string npy, tsv, state, resume;  // empty: not asked for
   bool any() const { return !npy.empty() || !tsv.empty(); }
 };
 
@@ -76,12 +81,26 @@ TableOutputs table_outputs(Args& a) {
   TableOutputs o;
   if (a.has("out")) o.npy = a.text("out");
   if (a.has("out-tsv")) o.tsv = a.text("out-tsv");
+  if (a.has("save-state")) o.state = a.text("save-state");
+  if (a.has("resume")) o.resume = a.text("resume");
   return o;
 }
 
 void check_table_outputs(const TableOutputs& o, const Args& a) {
   if (a.has("out")) check_output_file("--out", o.npy);
   if (a.has("out-tsv")) check_output_dir("--out-tsv", o.tsv);
+  if (a.has("save-state")) check_output_file("--save-state", o.state);
+}
+
+// --resume FILE: the checkpoint's bytes (read before training starts), empty when not asked for.
+std::vector<uint8_t> resume_bytes(const TableOutputs& o) {
+  if (o.resume.empty()) return {};
+  const std::string b = read_file("--resume", o.resume);
+  return std::vector<uint8_t>(b.begin(), b.end());
+}
+
+void save_state(const TableOutputs& o, const std::vector<uint8_t>& bytes) {
+  if (!o.state.empty()) write_output_file("--save-state", o.state, std::string(bytes.begin(), bytes.end()));
 }
 
 void write_tables(const std::vector<float>& table, int64_t rows, int64_t cols,
@@ -108,6 +127,10 @@ int train_word2vec(Args& a, std::ostream& out, bool sg) {
   const std::vector<int64_t>& starts = sentences.starts;
   const std::vector<int64_t> counts = counts_of(tok);
   Word2Vec w2v(ids, starts, counts, s);
+  if (!outputs.resume.empty()) {
+    w2v.load_state(resume_bytes(outputs));
+    std::cerr << "resumed " << outputs.resume << " at job " << w2v.jobs_done() << "\n";
+  }
   std::cerr << "word2vec " << (sg ? "skip-gram" : "CBOW") << ": " << starts.size() - 1 << " sentences, "
             << ids.size() << " words, vocabulary " << w2v.vocab_size() << " (min_count " << s.min_count
             << "), " << w2v.total_jobs() << " jobs\n";
@@ -131,6 +154,7 @@ int train_word2vec(Args& a, std::ostream& out, bool sg) {
   std::vector<std::string> labels(static_cast<size_t>(W));
   for (int64_t r = 0; r < W; ++r) labels[r] = tok.token_string(w2v.vocab_ids()[r]);
   write_tables(which == "input" ? w2v.input_table() : w2v.output_table(), W, D, labels, outputs);
+  save_state(outputs, w2v.save_state());
   const double sec = ms / 1000.0;
   out << "{\"model\":" << json_string(sg ? "skipgram" : "cbow") << ",\"encoding\":" << json_string(encoding)
             << ",\"settings\":{\"vector_size\":" << s.vector_size << ",\"window\":" << s.window
@@ -191,12 +215,19 @@ int train_next_token(Args& a, std::ostream& out) {
   const std::vector<int32_t> train(ids.begin(), ids.end() - static_cast<std::ptrdiff_t>(n_valid));
   const std::vector<int32_t> valid(ids.end() - static_cast<std::ptrdiff_t>(n_valid), ids.end());
   NextTokenTrainer tr(train, s);
+  if (!outputs.resume.empty()) {
+    tr.load_state(resume_bytes(outputs));
+    if (tr.steps_done() > steps) {
+      fail("train", "--resume " + outputs.resume + " is at step " + std::to_string(tr.steps_done()) + ", past --steps " + std::to_string(steps));
+    }
+    std::cerr << "resumed " << outputs.resume << " at step " << tr.steps_done() << "\n";
+  }
   std::cerr << "next-token: " << ids.size() << " tokens (" << train.size() << " train, " << valid.size()
             << " held out), vocabulary " << s.model.vocab_size << ", D " << s.model.dim << ", T "
             << s.model.context << ", B " << s.batch_size << ", pos " << s.model.pos
             << ", " << optimizer_kind_name(s.optimizer.kind) << " lr " << s.optimizer.lr << "\n";
   const int64_t slice = std::max<int64_t>(1, steps / 10);
-  int64_t done = 0, tokens = 0;
+  int64_t done = tr.steps_done(), tokens = 0;
   double ms = 0, first = NAN, last = NAN;
   while (done < steps) {
     const TrainStats st = tr.step(std::min(slice, steps - done));
@@ -222,6 +253,7 @@ int train_next_token(Args& a, std::ostream& out) {
     by_length += (by_length.size() > 1 ? "," : "") + item;
   }
   by_length += "]";
+  save_state(outputs, tr.save_state());
   const NextTokenModel& m = tr.model();
   const int64_t V = s.model.vocab_size, D = s.model.dim;
   if (outputs.any()) {
@@ -318,6 +350,8 @@ std::vector<FlagSpec> train_flags() {
       {"out", "table.npy", "write the chosen table as float32 .npy", false, 'o'},
       {"out-tsv", "DIR", "write DIR/vectors.tsv and DIR/metadata.tsv (Embedding Projector)"},
       {"table", "input|output|position", "the table --out and --out-tsv write (default input)"},
+      {"save-state", "FILE", "write the whole run (tables, optimizer state, position) to FILE after training"},
+      {"resume", "FILE", "continue the run saved in FILE (same settings and text; next-token: up to --steps in all)"},
       {"vector-size", "D", "the width of the tables (word2vec 100, next-token 64)"}};
   const std::vector<FlagSpec> w = word2vec_flags();
   f.insert(f.end(), w.begin(), w.end());

@@ -9,11 +9,23 @@ namespace embedlab {
 void Generator::manual_seed(uint64_t seed) {
   seed_ = seed;
   engine_.seed(static_cast<uint32_t>(seed & 0xffffffffu));
+  draws_ = 0;
   has_cached_ = false;
   cached_ = 0.0;
 }
 
-uint32_t Generator::random() { return static_cast<uint32_t>(engine_()); }
+void Generator::restore(const State& s) {
+  manual_seed(s.seed);
+  engine_.discard(s.draws);
+  draws_ = s.draws;
+  has_cached_ = s.has_cached;
+  cached_ = s.cached;
+}
+
+uint32_t Generator::random() {
+  ++draws_;
+  return static_cast<uint32_t>(engine_());
+}
 
 uint64_t Generator::random64() {
   const uint64_t hi = random();

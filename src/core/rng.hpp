@@ -65,12 +65,25 @@ class Generator {
   // An integer in [0, n) from one draw (for shuffling and sampling; not a torch API).
   uint32_t below(uint32_t n);
 
+  // The generator's position, portable between builds and standard libraries: the seed, the
+  // number of mt19937 outputs drawn since seeding, and the Box-Muller cache. restore() reseeds
+  // and discards that many outputs (mt19937's discard: ~2 ns per draw), so a checkpoint
+  // (train/checkpoint.hpp) resumes the same random stream in the native and the wasm build.
+  struct State {
+    uint64_t seed = 0, draws = 0;
+    bool has_cached = false;
+    double cached = 0.0;
+  };
+  State state() const { return {seed_, draws_, has_cached_, cached_}; }
+  void restore(const State& s);
+
  private:
   double normal_scalar();
   void normal_block16(float* d);
 
   std::mt19937 engine_;
   uint64_t seed_ = 0;
+  uint64_t draws_ = 0;  // mt19937 outputs since the last manual_seed
   bool has_cached_ = false;
   double cached_ = 0.0;
 };

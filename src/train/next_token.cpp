@@ -3,6 +3,7 @@
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/memory.hpp"
+#include "train/checkpoint.hpp"
 
 #include <cmath>
 
@@ -81,6 +82,55 @@ void NextTokenTrainer::reset() {
   next_batch_ = 0;
   total_steps_ = 0;
   windows_ = std::make_unique<SlidingWindows>(ids_, window_options(settings_, 0, static_cast<int64_t>(ids_.size())));
+}
+
+std::string NextTokenTrainer::settings_text() const {
+  const NextTokenSettings& s = settings_;
+  SettingsText t;
+  t.add("vocab_size", s.model.vocab_size).add("dim", s.model.dim).add("context", s.model.context);
+  t.add("pos", s.model.pos);
+  for (const auto& [name, value] : s.model.pos_params) t.add(s.model.pos + "." + name, value);
+  t.add("scale", s.model.scale_embeddings).add("tie", s.model.tie_head).add("seed", static_cast<int64_t>(s.model.seed));
+  t.add("optimizer", std::string(optimizer_kind_name(s.optimizer.kind))).add("lr", s.optimizer.lr);
+  t.add("beta1", s.optimizer.beta1).add("beta2", s.optimizer.beta2).add("eps", s.optimizer.eps);
+  t.add("weight_decay", s.optimizer.weight_decay).add("batch_size", s.batch_size).add("stride", s.stride);
+  return t.str();
+}
+
+std::vector<uint8_t> NextTokenTrainer::save_state() {
+  CheckpointWriter w("next-token", settings_text(), fnv1a64(ids_.data(), ids_.size() * sizeof(int32_t)), total_steps_);
+  for (const ParamView& p : model_.params()) w.floats(std::string("param.") + p.name, std::span<const float>(p.data, p.size));
+  opt_.save(w);
+  w.i64("epoch", epoch_);
+  w.i64("next_batch", next_batch_);
+  return w.finish();
+}
+
+void NextTokenTrainer::load_state(std::span<const uint8_t> bytes) {
+  const CheckpointReader r(bytes, "next-token", settings_text(), fnv1a64(ids_.data(), ids_.size() * sizeof(int32_t)));
+  const int64_t epoch = r.i64("epoch"), next = r.i64("next_batch");
+  check_at_least("checkpoint", "epoch", epoch, 0);
+  std::vector<ParamView> params = model_.params();
+  std::vector<size_t> sizes;
+  // every length is checked before anything is copied, so a bad file leaves the run as it was
+  for (const ParamView& p : params) {
+    const std::string name = std::string("param.") + p.name;
+    if (r.float_count(name) != p.size) {
+      fail("checkpoint", "record '" + name + "' holds " + std::to_string(r.float_count(name)) + " values, this run has " + std::to_string(p.size));
+    }
+    sizes.push_back(p.size);
+  }
+  auto windows = std::make_unique<SlidingWindows>(ids_, window_options(settings_, epoch, static_cast<int64_t>(ids_.size())));
+  check_index("checkpoint", "next_batch", next, 0, windows->num_batches() + 1);
+  Optimizer opt(settings_.optimizer);
+  opt.load(r, sizes);
+  r.require_all_read();
+  for (const ParamView& p : params) r.floats(std::string("param.") + p.name, std::span<float>(p.data, p.size));
+  opt_ = std::move(opt);
+  windows_ = std::move(windows);
+  epoch_ = epoch;
+  next_batch_ = next;
+  total_steps_ = r.step();
 }
 
 void NextTokenTrainer::next_batch() {

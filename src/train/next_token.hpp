@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "data/windows.hpp"
@@ -61,6 +62,14 @@ class NextTokenTrainer {
   };
   Evaluation evaluate_at(std::span<const int32_t> ids, int64_t length, int64_t at = -1);
 
+  // Checkpoints (train/checkpoint.hpp): every parameter, the optimizer's moments and step
+  // count, and the batch stream's position (epoch, batch). load_state needs a trainer made
+  // with the same settings and training ids (else it throws naming the difference) and leaves
+  // this one unchanged when it throws; the run then continues as the saved one would have,
+  // bit for bit.
+  std::vector<uint8_t> save_state();
+  void load_state(std::span<const uint8_t> bytes);
+
   const NextTokenSettings& settings() const { return settings_; }
   int64_t steps_done() const { return total_steps_; }
   int64_t epoch() const { return epoch_; }
@@ -69,6 +78,7 @@ class NextTokenTrainer {
 
  private:
   void next_batch();
+  std::string settings_text() const;
 
   NextTokenSettings settings_;
   std::vector<int32_t> ids_;

@@ -4,6 +4,7 @@
 
 #include "core/error.hpp"
 #include "core/memory.hpp"
+#include "train/checkpoint.hpp"
 #include "train/train_stats.hpp"
 
 namespace embedlab {
@@ -64,6 +65,35 @@ void Optimizer::reset() {
   t_ = 0;
   b1t_ = b2t_ = 1;
   states_.clear();
+}
+
+void Optimizer::save(CheckpointWriter& w) const {
+  w.i64("optimizer.t", t_);
+  w.f64("optimizer.b1t", b1t_);
+  w.f64("optimizer.b2t", b2t_);
+  w.i64("optimizer.states", static_cast<int64_t>(states_.size()));
+  for (size_t i = 0; i < states_.size(); ++i) {
+    w.floats("optimizer.m." + std::to_string(i), states_[i].m);
+    w.floats("optimizer.v." + std::to_string(i), states_[i].v);
+  }
+}
+
+void Optimizer::load(const CheckpointReader& r, std::span<const size_t> sizes) {
+  reset();
+  // before the first step no state exists; after it, one per parameter (SGD's are empty)
+  const int64_t count = r.i64("optimizer.states");
+  if (count != 0 && count != static_cast<int64_t>(sizes.size())) {
+    fail("checkpoint", "optimizer.states " + std::to_string(count) + " must be 0 or the " + std::to_string(sizes.size()) + " parameters of this model");
+  }
+  for (size_t i = 0; i < static_cast<size_t>(count); ++i) {
+    ParamState& st = state(i, sizes[i]);
+    r.floats("optimizer.m." + std::to_string(i), st.m);
+    r.floats("optimizer.v." + std::to_string(i), st.v);
+  }
+  t_ = r.i64("optimizer.t");
+  b1t_ = r.f64("optimizer.b1t");
+  b2t_ = r.f64("optimizer.b2t");
+  if (t_ < 0) fail("checkpoint", "optimizer.t " + std::to_string(t_) + " must be >= 0");
 }
 
 void Optimizer::update(float* p, const float* g, size_t n, ParamState& st) const {

@@ -19,10 +19,14 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
 namespace embedlab {
+
+class CheckpointWriter;
+class CheckpointReader;
 
 enum class OptimizerKind { Sgd, Adam, AdamW };
 // "sgd" | "adam" | "adamw"; throws "optimizer: unknown kind 'x', expected sgd, adam or adamw".
@@ -59,6 +63,11 @@ class Optimizer {
   // rows' gradients are zero and weight_decay is 0 (p - lr*0 == p).
   void update_rows(float* p, const float* g, size_t D, const std::vector<int32_t>& rows) const;
   void reset();
+  // Checkpoints (train/checkpoint.hpp): t, the running beta products and every allocated
+  // moment, as records "optimizer.t", "optimizer.b1t", "optimizer.b2t", "optimizer.m.<i>",
+  // "optimizer.v.<i>"; load() restores them for parameters of the given sizes (by index).
+  void save(CheckpointWriter& w) const;
+  void load(const CheckpointReader& r, std::span<const size_t> sizes);
 
  private:
   OptimizerSettings s_;

@@ -10,6 +10,7 @@
 #include "core/memory.hpp"
 #include "kernels/kernels.hpp"
 #include "kernels/dense.hpp"
+#include "train/checkpoint.hpp"
 
 namespace embedlab {
 
@@ -453,6 +454,66 @@ TrainStats Word2Vec::step(int64_t n) {
   }
   st.finished = finished();
   return st;
+}
+
+std::string Word2Vec::settings_text() const {
+  const Word2VecSettings& s = settings_;
+  SettingsText t;
+  t.add("sg", s.sg).add("vector_size", s.vector_size).add("window", s.window).add("negative", s.negative);
+  t.add("min_count", s.min_count).add("sample", s.sample).add("alpha", s.alpha).add("min_alpha", s.min_alpha);
+  t.add("epochs", s.epochs).add("cbow_mean", s.cbow_mean).add("ns_exponent", s.ns_exponent);
+  t.add("batch_words", s.batch_words).add("seed", static_cast<int64_t>(s.seed));
+  return t.str();
+}
+
+uint64_t Word2Vec::data_hash() const {
+  uint64_t h = fnv1a64(ids_.data(), ids_.size() * sizeof(int32_t));
+  h = fnv1a64(starts_.data(), starts_.size() * sizeof(int64_t), h);
+  h = fnv1a64(vocab_ids_.data(), vocab_ids_.size() * sizeof(int32_t), h);
+  return fnv1a64(vocab_counts_.data(), vocab_counts_.size() * sizeof(int64_t), h);
+}
+
+std::vector<uint8_t> Word2Vec::save_state() const {
+  CheckpointWriter w("word2vec", settings_text(), data_hash(), total_steps_);
+  w.floats("syn0", syn0_);
+  w.floats("syn1neg", syn1neg_);
+  const Generator::State g = rng_.state();
+  w.i64("rng.seed", static_cast<int64_t>(g.seed));
+  w.i64("rng.draws", static_cast<int64_t>(g.draws));
+  w.i64("rng.has_cached", g.has_cached ? 1 : 0);
+  w.f64("rng.cached", g.cached);
+  w.i64("epoch", epoch_);
+  w.i64("job_in_epoch", job_in_epoch_);
+  return w.finish();
+}
+
+void Word2Vec::load_state(std::span<const uint8_t> bytes) {
+  const CheckpointReader r(bytes, "word2vec", settings_text(), data_hash());
+  const int64_t epoch = r.i64("epoch"), job = r.i64("job_in_epoch");
+  check_index("checkpoint", "epoch", epoch, 0, settings_.epochs + 1);
+  check_index("checkpoint", "job_in_epoch", job, 0, std::max<int64_t>(jobs_per_epoch(), 1));
+  if (r.step() != epoch * jobs_per_epoch() + job) {
+    fail("checkpoint", "step " + std::to_string(r.step()) + " does not match epoch " + std::to_string(epoch) +
+                           " and job " + std::to_string(job) + " (" + std::to_string(jobs_per_epoch()) + " jobs per epoch)");
+  }
+  Generator::State g;
+  g.seed = static_cast<uint64_t>(r.i64("rng.seed"));
+  g.draws = static_cast<uint64_t>(r.i64("rng.draws"));
+  g.has_cached = r.i64("rng.has_cached") != 0;
+  g.cached = r.f64("rng.cached");
+  if (g.seed != settings_.seed) fail("checkpoint", "rng.seed " + std::to_string(g.seed) + " is not the run's seed " + std::to_string(settings_.seed));
+  // every length is checked before anything is copied, so a bad file leaves the run as it was
+  if (r.float_count("syn0") != syn0_.size() || r.float_count("syn1neg") != syn1neg_.size()) {
+    fail("checkpoint", "tables of " + std::to_string(r.float_count("syn0")) + " and " + std::to_string(r.float_count("syn1neg")) +
+                           " values, this run has " + std::to_string(syn0_.size()) + " each");
+  }
+  r.require_all_read();
+  r.floats("syn0", syn0_);
+  r.floats("syn1neg", syn1neg_);
+  rng_.restore(g);
+  epoch_ = epoch;
+  job_in_epoch_ = job;
+  total_steps_ = r.step();
 }
 
 TrainStats Word2Vec::train_all() { return step(total_jobs() - total_steps_); }

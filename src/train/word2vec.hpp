@@ -85,6 +85,12 @@ class Word2Vec {
   TrainStats train_all();
   // Back to the initial tables and the first job (same seed: the same run again).
   void reset();
+  // Checkpoints (train/checkpoint.hpp): both tables, the generator's position and the job
+  // counters. load_state needs a trainer made with the same settings, sentences and counts
+  // (else it throws naming the difference) and leaves this one unchanged when it throws; the
+  // run then continues as the saved one would have, bit for bit.
+  std::vector<uint8_t> save_state() const;
+  void load_state(std::span<const uint8_t> bytes);
 
   bool finished() const { return epoch_ >= settings_.epochs; }
   const Word2VecSettings& settings() const { return settings_; }
@@ -132,6 +138,8 @@ class Word2Vec {
   uint64_t train_cbow(const int32_t* idx, int64_t i, int64_t j, int64_t k, float alpha,
                       uint64_t next_random, JobResult& r);
   uint32_t bisect(uint64_t x, size_t lo, size_t hi) const;
+  std::string settings_text() const;
+  uint64_t data_hash() const;
 
   Word2VecSettings settings_;
   std::vector<int32_t> ids_;

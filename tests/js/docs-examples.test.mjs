@@ -88,6 +88,8 @@ describe('docs.html examples', () => {
     const { result } = run(nextToken);
     assert.ok(Math.abs(result.firstLoss - Math.log(result.vocabSize)) < 0.3, `${result.firstLoss} vs ln ${result.vocabSize}`);
     assert.ok(result.lastLoss < result.firstLoss - 1, `${result.lastLoss} not below ${result.firstLoss} - 1`);
+    assert.equal(result.resumedSame, true, 'the trainer loaded from the checkpoint went another way');
+    assert.ok(result.checkpointBytes > 0);
     assert.deepEqual(run(nextToken).result, result);
   });
 

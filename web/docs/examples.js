@@ -177,16 +177,29 @@ export function nextToken(M, io) {
   const tok = M.Tokenizer.fromCorpus('char', io.verdict);
   const ids = tok.encode(io.verdict);
   const V = tok.vocabSize;
-  const tr = M.Trainer.nextToken(ids, { vocabSize: V, vectorSize: 16, context: 16, batchSize: 8, pos: 'rope', optimizer: 'adam', lr: 0.01, seed: 1 });
+  /** @type {import('../embedlab.js').NextTokenOptions} */
+  const opts = { vocabSize: V, vectorSize: 16, context: 16, batchSize: 8, pos: 'rope', optimizer: 'adam', lr: 0.01, seed: 1 };
+  const tr = M.Trainer.nextToken(ids, opts);
   const first = tr.step(1);
   const rest = tr.step(59);
   io.print('vocabulary   ', V, 'characters;  ln V =', Math.log(V).toFixed(4));
   io.print('step 1 loss  ', (first.loss ?? NaN).toFixed(4));
   io.print('steps 2-60   ', (rest.loss ?? NaN).toFixed(4), '(mean), last', rest.lastLoss.toFixed(4));
   io.print('settings     ', JSON.stringify(tr.settings));
+  // a checkpoint: a second trainer of the same settings continues from step 60 exactly
+  const saved = tr.saveState();
+  const again = M.Trainer.nextToken(ids, opts);
+  const at = again.loadState(saved);
+  tr.step(10);
+  again.step(10);
+  const a = tr.table('input').data;
+  const b = again.table('input').data;
+  const same = a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
+  io.print('checkpoint   ', saved.length, 'bytes at step', at, '; 10 more steps in both: same table', same);
+  again.delete();
   tr.delete();
   tok.delete();
-  return { vocabSize: V, firstLoss: first.loss ?? NaN, lastLoss: rest.lastLoss };
+  return { vocabSize: V, firstLoss: first.loss ?? NaN, lastLoss: rest.lastLoss, checkpointBytes: saved.length, resumedSame: same };
 }
 
 /**

@@ -7,6 +7,8 @@
 //                       //  tokensPerSecond, rawTokensPerSecond, learningRate, finished}
 //   tr.table('input');  // {rows, cols, data: Float32Array copy}
 //   tr.settings;        // the settings in effect, defaults filled in
+//   const saved = tr.saveState();   // Uint8Array: tables, optimizer state, batch position
+//   tr2.loadState(saved);           // a trainer of the same settings and data continues from there
 //   tr.reset();  tr.delete();
 // A diverging run throws "train: loss became nan at step 37 with learning rate 10; lower the learning rate".
 (function (M) {
@@ -120,6 +122,20 @@
       return check(this._live('step').step(n ?? 1));
     }
     reset() { check(this._live('reset').reset()); }
+    // Steps taken since the start (or reset) of the run, loaded checkpoints included.
+    stepsDone() { return check(this._live('stepsDone').stepsDone()); }
+    // The whole run (tables, optimizer moments, batch position, generator) as checkpoint bytes
+    // (src/train/checkpoint.hpp; the same bytes as `embedlab train --save-state`).
+    saveState() { return check(this._live('saveState').saveState()); }
+    // Continues from saveState() bytes of a trainer made with the same settings and data:
+    // later steps give the tables the saved run would have, bit for bit. Other settings or
+    // another text throw naming the difference ("checkpoint: saved with lr=0.01, this run has
+    // lr=0.001"); the trainer is unchanged then. -> the step the run is at.
+    loadState(bytes) {
+      if (!(bytes instanceof Uint8Array)) throw new Error(`Trainer.loadState: bytes must be a Uint8Array, got ${describe(bytes)}`);
+      check(this._live('loadState').loadState(bytes));
+      return this.stepsDone();
+    }
     // 'input' | 'output' | 'position' (next-token) -> {rows, cols, data: Float32Array}
     table(name) { return check(this._live('table').table(String(name ?? 'input'))); }
     // word2vec: Int32Array of the token id of each table row; next-token: null (row = id).

@@ -1,0 +1,101 @@
+// Checkpoints: a trainer's whole state as bytes, so a run saved at step N and loaded into a
+// fresh trainer of the same settings and data continues exactly as the uninterrupted run
+// would (the same tables, bit for bit, at every later step). The page autosaves them to
+// IndexedDB (web/src/session.js); the CLI writes and resumes them (`train --save-state`,
+// `--resume`); the native and the wasm build write the same bytes for the same run.
+//
+// Format (little-endian, version 1):
+//   "EMBLCKPT"  u32 version  u32 record count
+//   record*:    u8 type (1 i64, 2 f64, 3 text, 4 float32 array)  u16 name length  name
+//               u64 payload bytes  payload
+//   u64         FNV-1a 64 of every byte before it
+// Every trainer writes the records "kind" (text: "next-token" | "word2vec"), "settings"
+// (text: its settings as `name=value` lines, numbers to 17 significant digits), "data" (i64:
+// FNV-1a 64 of the training stream) and "step", then its own (tables, optimizer moments,
+// counters, generator position). Loading compares kind, settings and data first and names the
+// first difference ("checkpoint: saved with lr=0.01, this run has lr=0.001"), then copies each
+// array into the buffer the trainer already allocated, after checking its length.
+// Malformed input (truncated, a wrong checksum, a record cut short, an unknown type, a missing
+// record, an array of the wrong length) throws with the byte offset; nothing is allocated from
+// a length read in the file beyond the file's own size.
+//
+// Intended usage (see NextTokenTrainer::save_state / load_state):
+//   CheckpointWriter w("next-token", settings_text, data_hash, step);
+//   w.floats("token", E);  w.i64("epoch", epoch_);
+//   std::vector<uint8_t> bytes = w.finish();
+//   CheckpointReader r(bytes, "next-token", settings_text, data_hash);   // throws on mismatch
+//   r.floats("token", E);  epoch_ = r.i64("epoch");
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace embedlab {
+
+// FNV-1a 64 of a byte range (the "data" record, the trailing checksum).
+uint64_t fnv1a64(const void* data, size_t n, uint64_t h = 14695981039346656037ull);
+
+// name=value lines of a settings record: one field per line, in a fixed order.
+class SettingsText {
+ public:
+  SettingsText& add(const std::string& name, const std::string& value);
+  SettingsText& add(const std::string& name, double value);  // 17 significant digits
+  SettingsText& add(const std::string& name, int64_t value);
+  SettingsText& add(const std::string& name, bool value) { return add(name, std::string(value ? "true" : "false")); }
+  const std::string& str() const { return s_; }
+
+ private:
+  std::string s_;
+};
+
+class CheckpointWriter {
+ public:
+  CheckpointWriter(const std::string& kind, const std::string& settings, uint64_t data_hash, int64_t step);
+  void i64(const std::string& name, int64_t v);
+  void f64(const std::string& name, double v);
+  void text(const std::string& name, const std::string& v);
+  void floats(const std::string& name, std::span<const float> v);
+  std::vector<uint8_t> finish();
+
+ private:
+  void head(uint8_t type, const std::string& name, uint64_t bytes);
+  std::vector<uint8_t> out_;
+  uint32_t records_ = 0;
+};
+
+class CheckpointReader {
+ public:
+  // Parses and checks the whole file; throws unless its kind, settings and data match.
+  CheckpointReader(std::span<const uint8_t> bytes, const std::string& kind, const std::string& settings,
+                   uint64_t data_hash);
+  int64_t step() const { return step_; }
+  int64_t i64(const std::string& name) const;
+  double f64(const std::string& name) const;
+  std::string text(const std::string& name) const;
+  // Copies the float32 array `name` into out; throws unless it holds exactly out.size() values.
+  void floats(const std::string& name, std::span<float> out) const;
+  // The length of the float32 array `name` (for arrays whose size the checkpoint decides,
+  // such as optimizer moments not yet allocated).
+  size_t float_count(const std::string& name) const;
+  bool has(const std::string& name) const { return records_.count(name) != 0; }
+  // Throws for a record no accessor has asked for ("record 'x' is not part of a next-token
+  // checkpoint"): a loader calls it after reading everything, before changing its trainer.
+  void require_all_read() const;
+
+ private:
+  struct Record {
+    uint8_t type;
+    size_t offset, bytes;  // payload position in the file
+    mutable bool read = false;
+  };
+  const Record& find(const std::string& name, uint8_t type) const;
+  std::span<const uint8_t> data_;
+  std::map<std::string, Record> records_;
+  std::string kind_;
+  int64_t step_ = 0;
+};
+
+}  // namespace embedlab
