@@ -121,8 +121,12 @@ export async function startHarness(name) {
   const consoleErrors = [];
   const foreignRequests = [];
 
-  async function openPage(hash = '') {
-    const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+  // A page in a fresh browser context (nothing stored), or in `context` (a test's own
+  // browser.newContext(), to share IndexedDB between tabs).
+  async function openPage(hash = '', { context = null } = {}) {
+    const viewport = { width: 1360, height: 900 };
+    const page = context ? await context.newPage() : await browser.newPage({ viewport });
+    if (context) await page.setViewportSize(viewport);
     page.on('console', (m) => {
       if (m.type() === 'error') consoleErrors.push(m.text());
     });

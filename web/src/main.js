@@ -28,6 +28,7 @@ import { TableExports } from './views/table-exports.js';
 import { setExportNamer } from './plots/plot-export.js';
 import { fileName } from './file-names.js';
 import { installEmbed, showOnlyCard } from './views/embed.js';
+import { Session } from './session.js';
 
 const statusEl = document.getElementById('engine-status');
 const urlMessages = document.getElementById('url-messages');
@@ -56,6 +57,7 @@ function showIgnored(items) {
 
 function writeHash() {
   const h = serializeHash(state);
+  if (!state.embed) session.saveSettings(h); // an embedded card never overwrites the page's session
   const target = h ? `#${h}` : '';
   if (location.hash === target || (!h && location.hash === '')) return;
   lastWrittenHash = target;
@@ -171,6 +173,15 @@ copyLink.addEventListener('click', async () => {
 
 const controls = new Controls(document.getElementById('controls'), onChange);
 
+// Autosave of the settings, the typed text and the training run (session.js); Start over clears it.
+const session = new Session({
+  status: document.getElementById('session-note'),
+  startOver: document.getElementById('start-over'),
+  dialog: document.getElementById('start-over-dialog'),
+  beforeClear: () => views.train.view.stopSaving(),
+});
+session.watchDraft(document.getElementById('custom-text'), document.getElementById('use-text'));
+
 // V lowered below the picked token: the picked token moves to the last row (the table view says so).
 function pickedTokenFits() {
   const moved = clampTok(state);
@@ -268,9 +279,15 @@ views.bpe = {
 
 views.train = {
   keys: TRAIN_KEYS,
-  fetch: single('train', 'trainStart', TrainView),
+  // the first run after loading may be the autosaved one (session.js): the worker restores it
+  fetch: async (s) => {
+    const r = await engine.latest('train', 'trainStart', { ...TrainView.payload(s), resume: session.resume && !s.embed });
+    if (r) session.resume = false;
+    return r;
+  },
   dirty: true,
   view: new TrainView(document.getElementById('view-train'), engine, {
+    autosave: session.enabled,
     // a step or a comparison failed: the run's message line or the compare note says it too
     onError: (err) => controls.setError(failedField(err, [...TRAIN_KEYS, 'cmp'], 'lr'), err.message),
     // the run's step goes in the link (step=N replays it): written when the run settles, else at most once a second
@@ -344,9 +361,13 @@ function readLink() {
   controls.showFieldsForModel(state.model, state.pos);
   showPositionHelp(controls.form, positionalKinds, state.pos);
   document.body.classList.toggle('embed', state.embed);
+  if (state.embed) views.train.view.autosave = false;
   showOnlyCard(state);
   for (const v of Object.values(views)) v.dirty = true;
-  loadLinkText().then(() => showView(views[state.view] ? state.view : 'table'));
+  loadLinkText().then(() => {
+    showView(views[state.view] ? state.view : 'table');
+    if (!state.embed) session.restoreDraft(document.getElementById('custom-text'), document.getElementById('custom-caption'));
+  });
 }
 
 window.addEventListener('hashchange', () => {
@@ -382,13 +403,19 @@ async function loadLinkText() {
 
 // The registry of positional kinds (from the engine) -> the pos select, its parameter fields,
 // their URL keys and the compare run; then the link is read and the first view drawn.
-function start(kinds) {
+async function start(kinds) {
   positionalKinds = kinds;
   const keys = setPositionalKinds(kinds);
   TRAIN_KEYS.push(...keys);
   for (const f of buildPositionFields(controls.form, kinds)) controls.bind(f);
   views.train.view.setKinds(kinds);
   installEmbed({ state: () => state, hash: () => location.hash });
+  // an address without settings gets the autosaved ones (a link keeps its own)
+  const saved = await session.restoreHash(location.hash);
+  if (saved && !location.hash.replace(/^#/, '')) {
+    lastWrittenHash = `#${saved}`;
+    history.replaceState(null, '', `${location.pathname}${location.search}#${saved}`);
+  }
   readLink();
 }
 

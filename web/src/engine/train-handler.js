@@ -14,6 +14,12 @@
 //   trainStart/trainReset/trainStep replies also carry map: {points (rows*2), explained [2]} (PCA, at most every 250 ms);
 //   trainStart carries rowLabels (the token text of every row)
 //   trainFreeze  {on} -> map on frozen axes (on) or refitted (off)
+//   trainStart {..., resume: true}: when this browser's autosaved run ('train' record, storage.js)
+//                has the same settings, it is loaded (Trainer.loadState) and the reply carries
+//                restored {step, checksum, savedAt, curve}; a saved run of other settings is left
+//                alone, one the engine refuses (another text) gives restored {error}
+//   trainSave    {curve: {steps, losses}} -> {step, checksum, bytes, savedAt}: the run's checkpoint
+//                (Trainer.saveState) written to the 'train' record, from the worker (no copy to the page)
 //
 // Next-token on GPT-2 ids: only the ids that occur are trained (remapped to 0..R-1 in id
 // order), so the output layer is R wide instead of 50,257 (1,416 rows for the-verdict).
@@ -31,6 +37,7 @@ import { checkPageBudget } from './limits.js';
 import { remap } from './next-token-input.js';
 import { positionParams } from '../state.js';
 import { exportTableFile, withTable } from './table-exports.js';
+import { getRecord, putRecord } from '../storage.js';
 
 const MAX_TABLE_ROWS = 400;
 const MAX_TABLE_COLS = 128;
@@ -50,9 +57,15 @@ function paramBytes(s, rows) {
   return n * 4 * copies;
 }
 
-export function makeTrainHandlers(M, ensureTokens) {
+// The run's identity for the autosave: its payload without `resume`, keys sorted.
+export function runKey(p) {
+  return JSON.stringify(Object.keys(p).filter((k) => k !== 'resume').sort().map((k) => [k, p[k]]));
+}
+
+// store (optional): {getRecord, putRecord} (storage.js, IndexedDB; Node tests pass their own).
+export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecord }) {
   const kinds = M.positionalKinds(); // fixed for the module's life; positions() runs every step
-  let run = null; // {tr, make, rowIds, strings, model, pos}
+  let run = null; // {tr, make, rowIds, strings, model, pos, key}
 
   function nextOpts(p, pos) {
     return { vectorSize: p.tD, context: p.ctx, batchSize: p.tB, pos, posParams: positionParams(p, pos), optimizer: p.opt, lr: p.lr, seed: p.seed };
@@ -114,13 +127,40 @@ export function makeTrainHandlers(M, ensureTokens) {
       throw err;
     }
     if (run) run.tr.delete();
-    run = { ...prep, tr, model: p.model, pos: p.pos };
+    run = { ...prep, tr, model: p.model, pos: p.pos, key: runKey(p) };
     if (p.model !== 'next') {
       const v = tr.vocabIds();
       run.rowIds = v;
       run.strings = v.length ? prep.tok.tokenStrings(v) : [];
     }
-    return { ...info(), table: tableGrid(), checksum: checksum(), positions: positions(), map: pcaMap(), rowLabels: run.strings, rowOrder: rowOrder(prep) };
+    const base = info();
+    const restored = p.resume ? await restore() : null;
+    return { ...base, table: tableGrid(), checksum: checksum(), positions: positions(), map: pcaMap(), rowLabels: run.strings, rowOrder: rowOrder(prep), restored };
+  }
+
+  // The autosaved run, when it is this run's: loaded into the trainer. -> restored | null
+  async function restore() {
+    let rec = null;
+    try {
+      rec = await store.getRecord('train');
+    } catch {
+      return null; // no storage here: nothing to restore
+    }
+    if (!rec || rec.key !== run.key || !(rec.state instanceof Uint8Array)) return null;
+    try {
+      run.step = run.tr.loadState(rec.state);
+    } catch (err) {
+      return { error: `the run saved in this browser could not be loaded (${err.message}); this run starts afresh` };
+    }
+    return { step: run.step, checksum: checksum(), saved: rec.checksum, savedAt: rec.savedAt, curve: rec.curve || null };
+  }
+
+  async function trainSave({ curve = null } = {}) {
+    if (!run) throw new Error('save: start a run first');
+    const state = run.tr.saveState();
+    const rec = { key: run.key, step: run.tr.stepsDone(), checksum: checksum(), state, curve, savedAt: Date.now() };
+    await store.putRecord('train', rec);
+    return { step: rec.step, checksum: rec.checksum, bytes: state.length, savedAt: rec.savedAt };
   }
 
   // The rows to label first on the map, most frequent token first (at most MAX_LABEL_ORDER):
@@ -283,5 +323,5 @@ export function makeTrainHandlers(M, ensureTokens) {
     return pcaMap();
   }
 
-  return { trainStart, trainStep, trainReset, trainExport, trainNeighbours, trainFreeze };
+  return { trainStart, trainStep, trainReset, trainExport, trainNeighbours, trainFreeze, trainSave };
 }

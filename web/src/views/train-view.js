@@ -13,6 +13,11 @@
 //   const view = new TrainView(root, engine, {onError: (err) => ...,   // err.message, err.fields
 //                                            onSteps: (n, settled) => ...});  // the run is at step n
 //   view.render(trainStartReply, state);   // a fresh run at step 0, then played to state.step
+//
+// Autosave (session.js; option autosave: true on the page, off in widgets): while playing the run
+// is saved every AUTOSAVE_MS by the worker (trainSave), and on pause and at the end; a trainStart
+// reply with `restored` (the saved run of the same settings) shows that step, its loss curve and
+// its fingerprint instead of step 0, and does not replay the link's step.
 import { renderStatList } from './stat-list.js';
 import { Heatmap } from '../plots/heatmap.js';
 import { Legend } from '../plots/legend.js';
@@ -27,6 +32,7 @@ import { TableExports } from './table-exports.js';
 export const TRAIN_KEYS = ['corpus', 'enc', 'lower', 'bpeV', 'model', 'pos', 'tD', 'ctx', 'tB', 'opt', 'lr', 'alpha', 'win', 'minc', 'ep', 'seed'];
 const TRAIN_PAYLOAD_KEYS = TRAIN_KEYS;
 const RATE_WINDOW_MS = 2000; // tokens / s: the average over this much wall time
+const AUTOSAVE_MS = 2000; // while playing, the run is autosaved at most this often
 
 const MODEL_TEXT = {
   next: 'Next-token model: token embedding (+ position) → one causal self-attention head with a residual → linear head → softmax cross-entropy, trained on sliding windows of the text.',
@@ -39,18 +45,22 @@ export class TrainView {
     return Object.fromEntries(TRAIN_PAYLOAD_KEYS.map((k) => [k, state[k]]));
   }
 
-  constructor(root, engine, { onError, onSteps = () => {} }) {
+  constructor(root, engine, { onError, onSteps = () => {}, autosave = false }) {
     this.root = root;
     this.engine = engine;
     this.onError = onError;
     this.onSteps = onSteps;
+    this.autosave = autosave;
+    this.lastSave = 0;
+    this.saving = null; // the trainSave in flight
+    this.saveAgain = false;
     this.playGen = 0; // a new run or play() ends the loop of the previous one
     const $ = (id) => root.querySelector(`#${id}`);
     this.el = {
       stale: $('train-stale'), model: $('train-model'), estimate: $('train-estimate'), readout: $('train-readout'),
       play: $('train-play'), step: $('train-step'), reset: $('train-reset'), message: $('train-message'),
       logy: $('train-logy'), posCard: $('train-pos-card'),
-      tableNote: $('train-table-note'),
+      tableNote: $('train-table-note'), saved: $('train-saved'),
     };
     this.chart = new LossChart($('train-loss'), { series: ['loss'] });
     this.heatmap = new Heatmap($('train-table'), { xLabel: 'dimension', yLabel: 'table row', maxHeight: 380, minHeight: 160, exportName: 'table',
@@ -116,12 +126,15 @@ export class TrainView {
     this.rawRowLabels = r.rowLabels || [];
     this.rowOrder = r.rowOrder || null;
     this.rowLabels = this.rawRowLabels.map(visibleText);
-    this.steps = [];
-    this.losses = [];
-    this.root.dataset.steps = '0';
+    const restored = r.restored && r.restored.step >= 0 && !r.restored.error ? r.restored : null;
+    this.steps = restored && restored.curve ? Array.from(restored.curve.steps) : [];
+    this.losses = restored && restored.curve ? Array.from(restored.curve.losses) : [];
+    this.root.dataset.steps = String(restored ? restored.step : 0);
     this.showChecksum(r.checksum);
+    this.restoreNote = '';
+    if (this.el.saved) this.el.saved.textContent = '';
     this.chart.setLog(state.logy);
-    this.chart.setData([[], []]);
+    this.chart.setData([this.steps, this.losses]);
     this.compare.setLog(state.logy);
     this.compare.setState(state);
     const s = r.settings;
@@ -142,15 +155,70 @@ export class TrainView {
     this.drawTables(r);
     this.freeze.checked = false;
     this.scatter.clearTrails();
-    this.drawMap(r.map, 0);
+    this.drawMap(r.map, restored ? restored.step : 0);
     this.lastRate = null;
-    this.readout(null);
+    this.readout(restored ? { totalSteps: restored.step, lastLoss: this.losses.length ? this.losses[this.losses.length - 1] : NaN, learningRate: NaN, finished: false } : null);
     if (!this.el.posCard.hidden) {
       const sin = await this.engine.request('positions', { seed: state.seed, T: state.ctx, D: state.tD % 2 ? state.tD + 1 : state.tD, sim: 'cos', maxSide: 256, distanceCheck: false });
       this.drawSim(this.sinSim, sin.kinds[0].similarity);
     }
     this.root.dataset.renders = String(Number(this.root.dataset.renders || 0) + 1);
+    if (restored) {
+      // the autosaved run: shown at its step, paused; the link now names that step
+      const when = new Date(restored.savedAt).toLocaleTimeString('en-GB');
+      this.el.message.textContent = `Restored from this browser's autosave (${when}) at step ${restored.step}; Play continues the run.`;
+      this.root.dataset.restored = String(restored.step);
+      this.showSaved({ step: restored.step, checksum: restored.checksum, savedAt: restored.savedAt });
+      this.onSteps(restored.step, true);
+      return;
+    }
+    // the saved run could not be loaded: said until the next run, before each autosave line
+    this.restoreNote = r.restored && r.restored.error ? `Not restored: ${r.restored.error}. ` : '';
+    if (this.el.saved) this.el.saved.textContent = this.restoreNote;
     if (state.step > 0) this.play(state.step); // the link's step: replayed, not awaited (the view is live)
+  }
+
+  showSaved(s) {
+    this.root.dataset.savedStep = String(s.step);
+    this.root.dataset.savedChecksum = s.checksum;
+    if (this.el.saved) {
+      this.el.saved.textContent = `${this.restoreNote || ''}Autosaved in this browser at step ${s.step} (${new Date(s.savedAt).toLocaleTimeString('en-GB')}): a reload continues from there.`;
+    }
+  }
+
+  // The run's checkpoint to this browser's storage, by the worker (one save at a time; a request
+  // during a save makes one more save after it). -> Promise
+  save() {
+    if (!this.autosave || !this.last) return Promise.resolve();
+    if (this.saving) {
+      this.saveAgain = true;
+      return this.saving;
+    }
+    this.lastSave = performance.now();
+    const gen = this.playGen;
+    this.saving = this.engine.request('trainSave', { curve: { steps: this.steps, losses: this.losses } })
+      .then((s) => {
+        if (gen === this.playGen || this.playing) this.showSaved(s);
+      }, (err) => {
+        if (this.el.saved) this.el.saved.textContent = `Not autosaved: ${err.message}`;
+        this.autosave = false; // no storage here: stop trying
+      })
+      .finally(() => {
+        this.saving = null;
+        if (this.saveAgain) {
+          this.saveAgain = false;
+          this.save();
+        }
+      });
+    return this.saving;
+  }
+
+  // Start over: no more saves; resolves when the save in flight (if any) is written.
+  async stopSaving() {
+    this.pause();
+    this.autosave = false;
+    this.saveAgain = false;
+    if (this.saving) await this.saving;
   }
 
   showChecksum(sum) {
@@ -210,9 +278,9 @@ export class TrainView {
         : `${formatNumber(rate.msPerStep)} s per 1,000 steps`;
     }
     const items = stats
-      ? [['step', `${stats.totalSteps}`], ['loss', stats.lastLoss.toFixed(4)],
+      ? [['step', `${stats.totalSteps}`], ['loss', Number.isFinite(stats.lastLoss) ? stats.lastLoss.toFixed(4) : '–'],
         [perS, rate ? Math.round(rate.tokensPerSecond).toLocaleString('en') : '–'], [stats.finished ? 'finished' : 'time', stats.finished ? '–' : eta],
-        ['learning rate', formatNumber(stats.learningRate)], ['table fingerprint', this.root.dataset.checksum]]
+        ['learning rate', Number.isFinite(stats.learningRate) ? formatNumber(stats.learningRate) : '–'], ['table fingerprint', this.root.dataset.checksum]]
       : [['step', '0'], ['loss', '–'], [perS, '–'], ['time', '–'], ['learning rate', '–'], ['table fingerprint', this.root.dataset.checksum]];
     renderStatList(this.el.readout, items);
     if (rate) this.root.dataset.tokensPerSecond = String(rate.tokensPerSecond);
@@ -237,6 +305,10 @@ export class TrainView {
     if (r.stats.finished) {
       this.pause();
       this.el.message.textContent = `Finished after ${r.stats.totalSteps} steps.`;
+    } else if (this.playing && performance.now() - this.lastSave > AUTOSAVE_MS) {
+      this.save();
+    } else if (!this.playing) {
+      this.save(); // Step, or the last slice after Pause
     }
   }
 
@@ -277,7 +349,10 @@ export class TrainView {
     const was = this.playing;
     this.playing = false;
     this.el.play.textContent = '▶ Play';
-    if (was && this.last) this.onSteps(Number(this.root.dataset.steps || 0), true);
+    if (was && this.last) {
+      this.onSteps(Number(this.root.dataset.steps || 0), true);
+      this.save();
+    }
   }
 
   async stepOnce() {

@@ -1,0 +1,204 @@
+// Browser tests of the autosave (issue 11, "Saved work"; web/src/session.js, trainSave in
+// train-handler.js): a reload in the middle of training comes back at the last autosaved step
+// with the table bit-identical to the save (by fingerprint, and equal to a fresh replay of that
+// step); a closed tab's settings, typed text and run come back in a new tab; Start over clears
+// them; a damaged save is reported and skipped; an embedded card never overwrites the session.
+//   node tests/browser/autosave.test.mjs [--site build/web] [--shots build/screenshots]
+// Reloads keep the browser context (its IndexedDB); each openPage() is a fresh context.
+import { assert, startHarness, waitRenders } from './harness.mjs';
+
+const h = await startHarness('autosave tests');
+const { test, openPage, browser, consoleErrors, foreignRequests, shot } = h;
+
+const SETTINGS = '#view=train&enc=char&tD=8&ctx=16&tB=8&seed=5';
+const trainAt = (page) => page.$eval('#view-train', (el) => ({
+  steps: Number(el.dataset.steps || 0), checksum: el.dataset.checksum, restored: el.dataset.restored,
+  savedStep: el.dataset.savedStep === undefined ? -1 : Number(el.dataset.savedStep), savedChecksum: el.dataset.savedChecksum,
+}));
+// The session record `key` as the page stored it (IndexedDB 'embedlab' / 'session').
+const record = (page, key) => page.evaluate((k) => new Promise((resolve, reject) => {
+  const req = indexedDB.open('embedlab');
+  req.onerror = () => reject(new Error('cannot open IndexedDB'));
+  req.onsuccess = () => {
+    const db = req.result;
+    if (!db.objectStoreNames.contains('session')) {
+      db.close();
+      resolve(null);
+      return;
+    }
+    const get = db.transaction('session').objectStore('session').get(k);
+    get.onsuccess = () => {
+      const v = get.result;
+      db.close();
+      resolve(v ? { ...v, state: v.state ? v.state.length : undefined } : null);
+    };
+    get.onerror = () => reject(new Error('cannot read the record'));
+  };
+}), key);
+// Waits until the run's last autosave is step n; a timeout says where the view is.
+async function savedAt(page, n) {
+  try {
+    await page.waitForFunction((k) => Number(document.querySelector('#view-train').dataset.savedStep ?? -1) === k, n, { timeout: 10000 });
+  } catch {
+    throw new Error(`no autosave at step ${n}: view ${JSON.stringify(await trainAt(page))}, saved line "${await page.textContent('#train-saved')}", message "${await page.textContent('#train-message')}"`);
+  }
+}
+
+// A fresh page (new context: nothing saved) replaying the run of `settings` to `step`.
+async function replayed(settings, step) {
+  const page = await openPage(`${settings}&step=${step}`);
+  await page.waitForFunction((n) => Number(document.querySelector('#view-train').dataset.replayed || -1) === n, step, { timeout: 60000 });
+  const r = await trainAt(page);
+  await page.close();
+  return r;
+}
+
+let reloaded = null;
+
+await test('a reload in the middle of training comes back at the last save, bit for bit (fingerprint)', async () => {
+  const page = await openPage(SETTINGS);
+  await waitRenders(page, 'train', 0, 30000);
+  await page.click('#train-play');
+  // at least two autosaves (every 2 s while playing), and still playing past the last one
+  await page.waitForFunction(() => Number(document.querySelector('#view-train').dataset.savedStep || 0) > 0, null, { timeout: 30000 });
+  const first = await trainAt(page);
+  await page.waitForFunction((s) => Number(document.querySelector('#view-train').dataset.savedStep || 0) > s, first.savedStep, { timeout: 30000 });
+  const before = await trainAt(page);
+  assert(before.steps >= before.savedStep, `at step ${before.steps}, saved ${before.savedStep}`);
+  assert((await page.textContent('#train-saved')).startsWith(`Autosaved in this browser at step `), `saved line: ${await page.textContent('#train-saved')}`);
+  await page.reload(); // mid-run: Play is still on
+  await page.waitForFunction(() => document.querySelector('#view-train').dataset.restored !== undefined, null, { timeout: 60000 });
+  const after = await trainAt(page);
+  const rec = await record(page, 'train');
+  assert(rec && rec.state > 0, 'no training record in IndexedDB');
+  assert(after.steps === rec.step && Number(after.restored) === rec.step, `restored at step ${after.steps}, the last save is step ${rec.step}`);
+  assert(after.steps >= before.savedStep && after.steps > 0, `restored step ${after.steps} is before the save seen (${before.savedStep})`);
+  assert(after.checksum === rec.checksum, `restored fingerprint ${after.checksum}, saved ${rec.checksum}`);
+  const message = await page.textContent('#train-message');
+  assert(message.includes(`Restored from this browser's autosave`) && message.includes(`at step ${after.steps}`), `message: ${message}`);
+  assert((await page.textContent('#train-play')).includes('Play'), 'the restored run is playing; it should wait for Play');
+  const curve = await page.evaluate(() => document.querySelector('#train-readout').textContent);
+  assert(curve.includes(after.checksum), `the readout does not show the fingerprint: ${curve}`);
+  assert(new RegExp(`(?:^#|&)step=${after.steps}(&|$)`).test(await page.evaluate(() => location.hash)), 'the link does not name the restored step');
+  await page.screenshot({ path: shot('autosave-restored.png'), fullPage: false });
+  // one more step from the restored state
+  await page.click('#train-step');
+  await page.waitForFunction((n) => Number(document.querySelector('#view-train').dataset.steps) === n, after.steps + 1, { timeout: 10000 });
+  reloaded = { at: after, next: await trainAt(page) };
+  await page.close();
+});
+
+await test('the restored run is the uninterrupted one: a fresh replay gives the same fingerprints', async () => {
+  assert(reloaded, 'no restored run from the previous test');
+  const at = await replayed(SETTINGS, reloaded.at.steps);
+  assert(at.checksum === reloaded.at.checksum, `replay to step ${reloaded.at.steps}: ${at.checksum}, restored ${reloaded.at.checksum}`);
+  const next = await replayed(SETTINGS, reloaded.at.steps + 1);
+  assert(next.checksum === reloaded.next.checksum, `step ${reloaded.at.steps + 1}: replay ${next.checksum}, after the restored run's Step ${reloaded.next.checksum}`);
+});
+
+await test('a closed tab: a new tab without a link gets the settings, the typed text and the run back', async () => {
+  const context = await browser.newContext();
+  const page = await openPage(SETTINGS, { context });
+  await waitRenders(page, 'train', 0, 30000);
+  await page.click('#train-step');
+  await page.click('#train-step');
+  await savedAt(page, 2);
+  const trained = await trainAt(page);
+  await page.click('#tab-text');
+  await page.locator('#custom-text').pressSequentially('A draft I have not used yet: naïve 東京 🙂');
+  await page.waitForFunction(() => document.querySelector('#train-saved') !== null);
+  await page.waitForTimeout(900); // the draft is saved 600 ms after the last key
+  await page.click('#tab-train');
+  await page.waitForTimeout(500); // the settings record is written 400 ms after the hash
+  await page.close(); // the tab is gone
+  const tab = await openPage('', { context }); // no hash
+  await tab.waitForFunction(() => document.querySelector('#view-train').dataset.restored !== undefined, null, { timeout: 60000 });
+  const hash = await tab.evaluate(() => location.hash);
+  for (const part of ['view=train', 'enc=char', 'tD=8', 'ctx=16', 'tB=8', 'seed=5']) assert(hash.includes(part), `restored hash ${hash} lacks ${part}`);
+  const note = await tab.textContent('#session-note');
+  assert(/^Restored your last session \(autosaved \d\d:\d\d:\d\d\)\.$/.test(note), `session note: ${note}`);
+  const back = await trainAt(tab);
+  assert(back.steps === 2 && back.checksum === trained.checksum, `run back at step ${back.steps} ${back.checksum}, saved step 2 ${trained.checksum}`);
+  await tab.click('#tab-text');
+  await tab.waitForFunction(() => document.querySelector('#custom-text').dataset.restored === '1', null, { timeout: 10000 });
+  assert((await tab.inputValue('#custom-text')) === 'A draft I have not used yet: naïve 東京 🙂', `text box: ${await tab.inputValue('#custom-text')}`);
+  assert((await tab.textContent('#custom-caption')).startsWith('Restored the text you were typing'), 'no caption for the restored draft');
+  await tab.screenshot({ path: shot('autosave-new-tab.png'), fullPage: false });
+
+  // Start over: Escape cancels and keeps everything; the button clears it and reloads with the defaults
+  await tab.click('#start-over');
+  await tab.waitForSelector('#start-over-dialog[open]');
+  await tab.screenshot({ path: shot('autosave-start-over.png'), fullPage: false });
+  await tab.keyboard.press('Escape');
+  await tab.waitForSelector('#start-over-dialog:not([open])', { state: 'attached' });
+  assert(await record(tab, 'train'), 'Escape cleared the saved run');
+  await tab.click('#start-over');
+  await tab.waitForSelector('#start-over-dialog[open]');
+  await Promise.all([tab.waitForEvent('load'), tab.click('#start-over-dialog button[value="confirm"]')]);
+  await tab.waitForFunction(() => document.body.dataset.engine === 'ready', null, { timeout: 30000 });
+  await waitRenders(tab, 'table', 0);
+  assert((await tab.evaluate(() => location.hash)) === '#' || !(await tab.evaluate(() => /enc=char/.test(location.hash))), 'the settings survived Start over');
+  assert((await tab.textContent('#session-note')) === '', `session note after Start over: ${await tab.textContent('#session-note')}`);
+  for (const key of ['train', 'draft']) assert((await record(tab, key)) === null, `the ${key} record survived Start over`);
+  const settings = await record(tab, 'settings');
+  assert(!settings || !settings.hash.includes('enc=char'), `the settings record survived: ${settings && settings.hash}`);
+  assert((await tab.inputValue('#custom-text')) === '', 'the draft survived Start over');
+  await context.close();
+});
+
+await test('a damaged save is reported and skipped: the link replays the run instead', async () => {
+  const page = await openPage(SETTINGS);
+  await waitRenders(page, 'train', 0, 30000);
+  await page.click('#train-step');
+  await savedAt(page, 1);
+  const good = await trainAt(page);
+  // flip one byte of the saved checkpoint
+  await page.evaluate(() => new Promise((resolve, reject) => {
+    const req = indexedDB.open('embedlab');
+    req.onsuccess = () => {
+      const tx = req.result.transaction('session', 'readwrite');
+      const store = tx.objectStore('session');
+      const get = store.get('train');
+      get.onsuccess = () => {
+        const rec = get.result;
+        rec.state[rec.state.length >> 1] ^= 0x40;
+        store.put(rec, 'train');
+      };
+      tx.oncomplete = () => { req.result.close(); resolve(); };
+      tx.onerror = () => reject(new Error('write failed'));
+    };
+  }));
+  await page.reload();
+  await page.waitForFunction(() => /^Not restored/.test(document.querySelector('#train-saved').textContent), null, { timeout: 30000 });
+  const line = await page.textContent('#train-saved');
+  assert(line.includes('checkpoint: checksum mismatch') && line.includes('this run starts afresh'), `saved line: ${line}`);
+  // the link's step=1 is replayed from step 0 instead: the same table
+  await page.waitForFunction(() => document.querySelector('#view-train').dataset.replayed === '1', null, { timeout: 30000 });
+  const r = await trainAt(page);
+  assert(r.restored === undefined && r.checksum === good.checksum, `after the replay: ${JSON.stringify(r)}, before: ${good.checksum}`);
+  await page.click('#train-step'); // the engine is fine after the refusal
+  await page.waitForFunction(() => Number(document.querySelector('#view-train').dataset.steps) === 2, null, { timeout: 10000 });
+  await page.close();
+});
+
+await test('an embedded card in the same browser does not overwrite the session', async () => {
+  const context = await browser.newContext();
+  const page = await openPage(SETTINGS, { context });
+  await waitRenders(page, 'train', 0, 30000);
+  await page.waitForTimeout(600);
+  const before = await record(page, 'settings');
+  assert(before && before.hash.includes('seed=5'), `no settings record: ${JSON.stringify(before)}`);
+  const embed = await openPage('#view=table&seed=77&embed=1&card=table-card', { context });
+  await embed.waitForFunction(() => Number(document.querySelector('#view-table').dataset.renders || 0) > 0, null, { timeout: 30000 });
+  await embed.waitForTimeout(600);
+  const after = await record(embed, 'settings');
+  assert(after.hash === before.hash, `the embedded card wrote its settings: ${after.hash}`);
+  await context.close();
+});
+
+await test('no console errors and no requests to other origins', async () => {
+  assert(consoleErrors.length === 0, `console errors: ${consoleErrors.slice(0, 3).join(' | ')}`);
+  assert(foreignRequests.length === 0, `requests to other origins: ${foreignRequests.slice(0, 3).join(' ')}`);
+});
+
+await h.finish();
