@@ -14,6 +14,10 @@
 // allows it (br preferred; q=0 refuses), otherwise as they are. Each file is compressed once
 // and kept in memory while its size and mtime are unchanged. The wasm stays application/wasm,
 // so browsers compile it while it streams in (WebAssembly.instantiateStreaming).
+// Cross-origin use (README "Widgets"): every file is sent with Access-Control-Allow-Origin: * and
+// Cross-Origin-Resource-Policy: cross-origin, so an article on another site can load
+// embedlab-element.js as a module script and its worker can fetch worker.js, embedlab.js, the
+// wasm and the corpora (all CORS requests), also from a page that sets COEP.
 // Tested in tests/js/static-server.test.mjs.
 import http from 'node:http';
 import fs from 'node:fs';
@@ -97,7 +101,10 @@ export function serve(root, port = 0) {
   root = path.resolve(root);
   const csp = pageCsp(root);
   const send = (res, status, headers, body) => {
-    res.writeHead(status, { 'content-security-policy': csp, 'x-content-type-options': 'nosniff', 'cache-control': 'no-cache', ...headers });
+    res.writeHead(status, {
+      'content-security-policy': csp, 'x-content-type-options': 'nosniff', 'cache-control': 'no-cache',
+      'access-control-allow-origin': '*', 'cross-origin-resource-policy': 'cross-origin', ...headers,
+    });
     res.end(body);
   };
   const text = (res, status, body, headers = {}) => send(res, status, { 'content-type': 'text/plain; charset=utf-8', ...headers }, body);

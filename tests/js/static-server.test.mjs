@@ -79,6 +79,9 @@ describe('static server', () => {
       assert.equal(r.headers['content-type'], type, p);
       assert.equal(r.headers['content-security-policy'], PAGE_CSP, p);
       assert.equal(r.headers['x-content-type-options'], 'nosniff', p);
+      // an article on another site loads the element, the worker, the wasm and the corpora through CORS
+      assert.equal(r.headers['access-control-allow-origin'], '*', p);
+      assert.equal(r.headers['cross-origin-resource-policy'], 'cross-origin', p);
     }
     assert.equal((await get(port, '/corpora/a%20b.txt')).body, 'hello');
   });

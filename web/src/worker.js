@@ -20,7 +20,8 @@ import { ImportedPositions } from './engine/imported-positions.js';
 
 // Built-in corpora are served next to the page (build/web/corpora/, credited in README.md there).
 async function loadCorpus(name) {
-  const url = new URL(`./corpora/${name}.txt`, self.location.href);
+  // import.meta.url, not self.location: a widget on another site starts this worker from a blob: (element.js)
+  const url = new URL(`./corpora/${name}.txt`, import.meta.url);
   const res = await fetch(url);
   if (!res.ok) throw new Error(`text: could not load corpus ${name} (${res.status} ${res.statusText})`);
   return res.text();
