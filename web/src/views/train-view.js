@@ -39,11 +39,18 @@ export class TrainView {
     return Object.fromEntries(TRAIN_PAYLOAD_KEYS.map((k) => [k, state[k]]));
   }
 
-  constructor(root, engine, { onError, onSteps = () => {} }) {
+  // engine -> state -> Promise<trainStart reply | null>: a fresh run for these settings
+  static fetch(engine) {
+    return (state) => engine.latest('train', 'trainStart', TrainView.payload(state));
+  }
+
+  // onPlay(): Play started (a widget pauses the other widgets' runs, element.js)
+  constructor(root, engine, { onError, onSteps = () => {}, onPlay = () => {} }) {
     this.root = root;
     this.engine = engine;
     this.onError = onError;
     this.onSteps = onSteps;
+    this.onPlay = onPlay;
     this.playGen = 0; // a new run or play() ends the loop of the previous one
     const $ = (id) => root.querySelector(`#${id}`);
     this.el = {
@@ -257,6 +264,7 @@ export class TrainView {
   async play(until = Infinity) {
     if (!this.last || this.playing) return;
     this.playing = true;
+    this.onPlay();
     const gen = ++this.playGen;
     this.rateWindow = [{ t: performance.now(), tokens: 0, steps: 0 }];
     this.el.play.textContent = '❚❚ Pause';
