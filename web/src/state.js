@@ -232,7 +232,8 @@ export function serializeHash(state) {
   for (const p of PARAMS) {
     const v = state[p.key];
     if (v === undefined || v === p.def) continue;
-    parts.push(`${encodeURIComponent(p.key)}=${encodeURIComponent(formatValue(p, v))}`);
+    const text = encodeURIComponent(formatValue(p, v));
+    parts.push(`${encodeURIComponent(p.key)}=${p.kind === 'keys' ? text.replace(/%2C/g, ',') : text}`); // controls=T,seed stays readable
   }
   return parts.join('&');
 }
