@@ -16,7 +16,7 @@
 //                                       web/style.css bundled in as text for its shadow root, and
 //                                       web/index.html's view sections and settings fields as the
 //                                       module 'embedlab:page-sections' (scripts/page-sections.mjs))
-//   tests/browser/article{,-iframe}.{html,css,js} -> OUT/ (test pages: an article with two widgets; one with an embedded card)
+//   tests/browser/article{,-iframe}.{html,css,js} -> OUT/ (test pages: an article with widgets of every view; one with an embedded card)
 //
 // Defaults: WASM_DIR = build/wasm, OUT = build/web (relative to the repo root). Nothing is
 // fetched from a CDN or another origin at run time: every library is in app.js/worker.js.

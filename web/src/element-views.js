@@ -9,14 +9,18 @@
 // host: {state() -> the widget's state, set(key, value) (sets the attribute: re-renders),
 //        kinds (the engine's positional kinds), onError(err), onPlay() (a run started playing)}.
 // What a widget leaves out: the cards that read the reader's files (embed.js PAGE_ONLY_CARDS:
-// "Bring your own table", "Your own text"), and the text view's "show this row in the table
-// view" button (there is no table view beside it).
+// "Bring your own table", "Your own text") or show what such a file held (GPT-2's imported
+// position table), and the text view's "show this row in the table view" button (there is no
+// table view beside it).
 import { TableView } from './views/table-view.js';
 import { PositionsView } from './views/positions-view.js';
 import { TextView } from './views/text-view.js';
 import { WindowsView } from './views/windows-view.js';
 import { BpeView } from './views/bpe-view.js';
 import { TrainView } from './views/train-view.js';
+import { PAGE_ONLY_CARDS } from './views/embed.js';
+
+export const LEFT_OUT_CARDS = [...PAGE_ONLY_CARDS, 'positions-imported'];
 
 export const WIDGET_VIEWS = {
   table: {

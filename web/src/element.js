@@ -36,10 +36,10 @@ import { PARAMS, describeIgnored, formatValue, paramSpec, parseHash, setPosition
 import { Controls } from './views/controls.js';
 import { PlotError } from './views/plot-error.js';
 import { JobProgress } from './views/job-progress.js';
-import { PAGE_ONLY_CARDS, cardName, showOnlyCardIn } from './views/embed.js';
+import { cardName, showOnlyCardIn } from './views/embed.js';
 import { VIEW_KEYS, viewControls } from './views/view-keys.js';
 import { buildPositionFields } from './views/position-fields.js';
-import { WIDGET_VIEWS } from './element-views.js';
+import { LEFT_OUT_CARDS, WIDGET_VIEWS } from './element-views.js';
 import sections from 'embedlab:page-sections';
 import siteCss from '../style.css';
 import uplotCss from 'uplot/dist/uPlot.min.css'; // the loss and line charts' own rules (the page links uplot.css)
@@ -222,7 +222,7 @@ export class EmbedlabView extends HTMLElement {
     };
     const engine = sharedEngine().engine.scope(this.key);
     const { view, fetch } = WIDGET_VIEWS[name].make(section, engine, host);
-    for (const c of section.querySelectorAll('article.card')) if (PAGE_ONLY_CARDS.includes(cardName(c))) c.remove();
+    for (const c of section.querySelectorAll('article.card')) if (LEFT_OUT_CARDS.includes(cardName(c))) c.remove();
     const area = section.querySelector('[data-plot-area]');
     this.widget = { name, section, view, fetch, engine, error: new PlotError(area) };
     this.progress = new JobProgress(area, (id) => engine.cancel(id));
@@ -326,7 +326,7 @@ export class EmbedlabView extends HTMLElement {
     const names = [...new Set([...section.querySelectorAll('article.card')].map(cardName))];
     const matched = card ? showOnlyCardIn(section, card) : showOnlyCardIn(section, '');
     if (card !== null && !matched) {
-      ignored.push({ key: 'card', value: card, reason: `the ${view} view has no card named '${card}' (its cards: ${names.join(', ')})` });
+      ignored.push({ key: 'card', value: card, reason: `the ${view} view has no card named '${card}' (its cards: ${names.join(', ')}); showing every card` });
     }
   }
 

@@ -243,7 +243,7 @@ export function describeIgnored(item) {
   const p = BY_KEY.get(item.key);
   const shown = item.value.length > 40 ? `${item.value.slice(0, 40)}…` : item.value;
   if (p && p.kind === 'b64') return `ignored ${item.key}=${shown} (${item.reason}); using the built-in corpus`;
-  if (p && p.kind === 'keys') return `ignored ${item.key}=${shown} (${item.reason})`;
+  if (p && (p.kind === 'keys' || p.kind === 'name')) return `ignored ${item.key}=${shown} (${item.reason})`; // the reason says what happens instead
   const fallback = p ? `; using the default ${formatValue(p, p.def) || 'none'}` : '';
   return `ignored ${item.key}=${shown} (${item.reason})${fallback}`;
 }
