@@ -13,8 +13,10 @@
 //                                       with import() go to OUT/chunks/, e.g. the WebGL map's deck.gl)
 //   web/src/worker.js (esbuild)      -> OUT/worker.js  (ESM, './embedlab.js' left external)
 //   web/src/element.js (esbuild)     -> OUT/embedlab-element.js (ESM: the <embedlab-view> widget;
-//                                       web/style.css bundled in as text for its shadow root)
-//   tests/browser/article{,-iframe}.{html,css,js} -> OUT/ (test pages: an article with two widgets; one with an embedded card)
+//                                       web/style.css bundled in as text for its shadow root, and
+//                                       web/index.html's view sections and settings fields as the
+//                                       module 'embedlab:page-sections' (scripts/page-sections.mjs))
+//   tests/browser/article{,-iframe}.{html,css,js} -> OUT/ (test pages: an article with widgets of every view; one with an embedded card)
 //
 // Defaults: WASM_DIR = build/wasm, OUT = build/web (relative to the repo root). Nothing is
 // fetched from a CDN or another origin at run time: every library is in app.js/worker.js.
@@ -22,6 +24,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pageSections } from './page-sections.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -48,6 +51,20 @@ function fail(message, hint) {
   if (hint) console.error(`---> HINT: ${hint}`);
   process.exit(2);
 }
+
+// esbuild plugin: import sections from 'embedlab:page-sections' -> {views, fields} cut out of web/index.html
+const pageSectionsPlugin = {
+  name: 'page-sections',
+  setup(b) {
+    const index = path.join(root, 'web', 'index.html');
+    b.onResolve({ filter: /^embedlab:page-sections$/ }, () => ({ path: index, namespace: 'page-sections' }));
+    b.onLoad({ filter: /.*/, namespace: 'page-sections' }, () => ({
+      contents: `export default ${JSON.stringify(pageSections(fs.readFileSync(index, 'utf8')))};`,
+      loader: 'js',
+      watchFiles: [index],
+    }));
+  },
+};
 
 function rel(p) {
   return path.relative(root, p) || '.';
@@ -128,7 +145,7 @@ async function main() {
   const entries = [
     { entry: 'web/src/main.js', outfile: 'app.js', external: [], split: true },
     { entry: 'web/src/worker.js', outfile: 'worker.js', external: ['./embedlab.js'] },
-    { entry: 'web/src/element.js', outfile: 'embedlab-element.js', external: [], loader: { '.css': 'text' } },
+    { entry: 'web/src/element.js', outfile: 'embedlab-element.js', external: [], loader: { '.css': 'text' }, plugins: [pageSectionsPlugin] },
   ];
   for (const e of entries) {
     const outfile = path.join(out, e.outfile);
@@ -136,7 +153,7 @@ async function main() {
     const where = e.split
       ? { splitting: true, outdir: out, entryNames: path.basename(e.outfile, '.js'), chunkNames: 'chunks/[name]-[hash]' }
       : { outfile };
-    const r = await esbuild.build({ ...common, entryPoints: [path.join(root, e.entry)], ...where, external: e.external, loader: e.loader });
+    const r = await esbuild.build({ ...common, entryPoints: [path.join(root, e.entry)], ...where, external: e.external, loader: e.loader, plugins: e.plugins || [] });
     const chunks = Object.keys(r.metafile.outputs).filter((o) => o.includes('/chunks/') && o.endsWith('.js'));
     const inputs = Object.keys(r.metafile.inputs);
     const libs = [...new Set(inputs.filter((p) => p.includes('node_modules/')).map((p) => p.split('node_modules/')[1].split('/')[0]))];

@@ -474,3 +474,44 @@ export interface EmbedlabModule {
 /** The module factory: build/web/embedlab.js's default export, and the package's createEmbedlab. */
 export declare function createEmbedlab(opts?: EmbedlabOptions): Promise<EmbedlabModule>;
 export default createEmbedlab;
+
+/**
+ * The `<embedlab-view>` widget: build/web/embedlab-element.js defines it (README "Widgets").
+ * Attributes are the page's URL keys and values (`seed="42" T="128"`), plus:
+ *   view      one of EmbedlabViewName (default 'positions')
+ *   card      one card of the view, named as the page's Embed button names it (e.g. 'embedding-table-w',
+ *             'why-multiply-token-vectors-by-d', 'sinusoidal', 'tokens', 'train-an-embedding-table-on-this-text')
+ *   controls  a comma list of the settings the reader gets fields for ('V,D'), among those the view reads
+ * Values that cannot be used are listed under the view and reported in `embedlab-change`'s detail.
+ *
+ *   const el = document.querySelector('embedlab-view');             // typed EmbedlabView
+ *   el.addEventListener('embedlab-change', (e) => console.log(e.detail.state.T, e.detail.ignored));
+ */
+export type EmbedlabViewName = 'table' | 'positions' | 'text' | 'windows' | 'bpe' | 'train';
+
+/** One attribute value the widget could not use: the key, the value given and why. */
+export interface EmbedlabIgnored {
+  key: string;
+  value: string;
+  reason: string;
+}
+
+/** The detail of `embedlab-change`, sent after each render: the parsed settings (the page's state) and what was ignored. */
+export interface EmbedlabViewChangeDetail {
+  state: { view: EmbedlabViewName; card: string; controls: string; [key: string]: unknown };
+  ignored: EmbedlabIgnored[];
+}
+
+export declare class EmbedlabView extends HTMLElement {
+  /** Workers created by all widgets of the page (one, shared, once any widget has started). */
+  static readonly workersCreated: number;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'embedlab-view': EmbedlabView;
+  }
+  interface HTMLElementEventMap {
+    'embedlab-change': CustomEvent<EmbedlabViewChangeDetail>;
+  }
+}

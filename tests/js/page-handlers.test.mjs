@@ -280,4 +280,39 @@ describe('text pipeline handlers', async () => {
     assert.equal(r.remapped, r.rows);
     assert.equal(r.labels[0], 'id 0 "!"');
   });
+
+  // several widgets share one worker (web/src/element.js): each has its own slot
+  it('runs by slot: two slots train their own tables; a slot without a run says so; trainDrop frees it', async () => {
+    const p = { ...verdict, enc: 'char', model: 'next', pos: 'learned', tD: 8, ctx: 8, tB: 4, opt: 'adam', lr: 0.01, alpha: 0.025, win: 5, minc: 2, ep: 5 };
+    const a0 = (await T({ id: 60, type: 'trainStart', payload: { ...p, seed: 1, slot: 'a' } })).result;
+    const b0 = (await T({ id: 61, type: 'trainStart', payload: { ...p, seed: 2, slot: 'b' } })).result;
+    assert.notEqual(a0.checksum, b0.checksum);
+    const a1 = (await T({ id: 62, type: 'trainStep', payload: { budgetMs: 1000, maxSteps: 5, slot: 'a' } })).result;
+    assert.equal(a1.stats.totalSteps, 5);
+    assert.notEqual(a1.checksum, a0.checksum);
+    // b is still at step 0 with its own table: its first step starts from b0, not from a's run
+    const b1 = (await T({ id: 63, type: 'trainStep', payload: { budgetMs: 1000, maxSteps: 1, slot: 'b' } })).result;
+    assert.equal(b1.stats.totalSteps, 1);
+    const b1again = await (async () => {
+      await T({ id: 64, type: 'trainStart', payload: { ...p, seed: 2, slot: 'c' } });
+      return (await T({ id: 65, type: 'trainStep', payload: { budgetMs: 1000, maxSteps: 1, slot: 'c' } })).result;
+    })();
+    assert.equal(b1.checksum, b1again.checksum);
+    assert.equal((await T({ id: 66, type: 'trainStep', payload: { maxSteps: 1, slot: 'nobody' } })).message, 'train: start a run first');
+    assert.deepEqual((await T({ id: 67, type: 'trainDrop', payload: { slot: 'c' } })).result, { dropped: true });
+    assert.equal((await T({ id: 68, type: 'trainStep', payload: { maxSteps: 1, slot: 'c' } })).message, 'train: start a run first');
+    for (const slot of ['a', 'b']) await T({ id: 69, type: 'trainDrop', payload: { slot } });
+  });
+
+  it('a slice or windows request that names its text settings reads those tokens, whatever was tokenized last', async () => {
+    const chars = { ...verdict, enc: 'char' };
+    await T({ id: 70, type: 'tokenize', payload: chars });
+    const s = (await T({ id: 71, type: 'tokenSlice', payload: { start: 0, count: 2, ...verdict } })).result;
+    assert.deepEqual(s.strings, ['I', ' H']);
+    await T({ id: 72, type: 'tokenize', payload: chars });
+    const w = (await T({ id: 73, type: 'windows', payload: { L: 4, stride: 4, B: 4, first: 1, count: 1, ...verdict } })).result;
+    assert.deepEqual([...w.windows[0].inputs], [1807, 3619, 402, 271]);
+    const plain = (await T({ id: 74, type: 'tokenSlice', payload: { start: 0, count: 2 } })).result;
+    assert.deepEqual(plain.strings, ['I', ' H'], 'without settings: the last tokenized ids (here the GPT-2 ones the windows asked for)');
+  });
 });

@@ -1,7 +1,7 @@
 // URL hash state of the page (web/src/state.js): parse, serialize, fallbacks with messages.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULTS, describeIgnored, parseHash, parseValue, paramSpec, serializeHash, setPositionalKinds } from '../../web/src/state.js';
+import { DEFAULTS, describeIgnored, parseHash, parseKeyList, parseValue, paramSpec, serializeHash, setPositionalKinds } from '../../web/src/state.js';
 import { loadEngine } from './load-engine.mjs';
 
 // The page registers the engine's positional kinds before it reads a link (main.js start()).
@@ -167,5 +167,35 @@ describe('state.parseValue', () => {
     assert.deepEqual(t.step(4), []);
     t.delete();
     assert.throws(() => new M.BpeTrainer('hello', p.min - 1), /vocab_size must be >= 256/);
+  });
+});
+
+describe('state: controls (a comma list of setting keys)', () => {
+  it('keeps the known setting keys in order, once, and lists each other item as ignored on its own', () => {
+    const { state, ignored } = parseHash('#embed=1&card=sinusoidal&controls=T,%20seed,bogus,T,view,rope.base');
+    assert.equal(state.controls, 'T,seed,rope.base');
+    assert.deepEqual(ignored.map((i) => i.value), ['bogus', 'view']);
+    assert.equal(describeIgnored(ignored[0]), "ignored controls=bogus ('bogus' is not a setting (controls takes a comma list of setting keys, e.g. T,seed))");
+    assert.deepEqual(parseKeyList('V,,D'), { keys: ['V', 'D'], bad: [] });
+  });
+
+  it('round-trips with readable commas; none is the default and leaves the link', () => {
+    const { state } = parseHash('#controls=V,D');
+    assert.equal(serializeHash(state), 'controls=V,D');
+    assert.equal(serializeHash({ ...DEFAULTS, controls: '' }), '');
+    assert.deepEqual(parseValue(paramSpec('controls'), 'V,x'), { ok: false, reason: "'x' is not a setting (controls takes a comma list of setting keys, e.g. T,seed)" });
+  });
+});
+
+describe('view-keys: the settings each view reads (controls of the iframe form and the widget)', async () => {
+  const { readKeys, viewControls } = await import('../../web/src/views/view-keys.js');
+  it('a view offers its engine keys and its display keys; others are listed with what it reads', () => {
+    assert.deepEqual(readKeys('positions'), ['seed', 'T', 'pd', 'sim', 'cmap']);
+    assert.deepEqual(readKeys('windows'), ['corpus', 'enc', 'lower', 'bpeV', 'L', 'stride', 'B']);
+    assert.ok(readKeys('train').includes('logy') && readKeys('train').includes('lr'));
+    const r = viewControls('positions', 'T,V,cmap');
+    assert.deepEqual(r.keys, ['T', 'cmap']);
+    assert.deepEqual(r.ignored, [{ key: 'controls', value: 'V', reason: 'the positions view does not read V (it reads seed, T, pd, sim, cmap)' }]);
+    assert.deepEqual(viewControls('text', ''), { keys: [], ignored: [] });
   });
 });

@@ -1,44 +1,69 @@
-// <embedlab-view>: one embedlab plot as a custom element for articles (README "Widgets").
-// Built by scripts/build-web.mjs into build/web/embedlab-element.js (an ES module); the
-// worker.js, embedlab.js and embedlab.wasm beside it do the work.
+// <embedlab-view>: one view of the page (or one card of it) as a custom element for articles
+// (README "Widgets"). Built by scripts/build-web.mjs into build/web/embedlab-element.js (an ES
+// module); the worker.js, embedlab.js and embedlab.wasm beside it do the work.
 //
 //   <script type="module" src="embedlab-element.js"></script>
-//   <embedlab-view view="positions" seed="42" pd="64" T="128" card="sinusoidal"></embedlab-view>
+//   <embedlab-view view="table" seed="42" V="50" D="16" card="embedding-table-w" controls="V,D"></embedlab-view>
 //
-// Attributes are the URL hash keys and values of the page (state.js): the element builds a
-// hash from them and parses it with parseHash, so the validation and the defaults are the
-// page's. HTML lowercases attribute names; they are matched to the keys case-insensitively
-// (T="128" is t="128" is the key T). Values the parser rejects are listed under the plot as
-// ignored, as the page lists a link's. `card` (sinusoidal | learned | rope) picks one card.
-//
-// What it does not do (yet): only the positions view's encoding cards (table heatmap and
-// position similarity); no settings panel, no attention-bias, RoPE-demo or √D panels.
+// view: table | positions | text | windows | bpe | train (default positions). The widget shows the
+// page's own view: the same view code (views/*.js, mounted by element-views.js) on a copy of the
+// view's section of index.html (cut out at build time, scripts/page-sections.mjs), in a shadow
+// root with the site's style.css. Attributes are the URL hash keys and values of the page
+// (state.js): the element builds a hash from them and parses it with parseHash, so the
+// validation and the defaults are the page's. HTML lowercases attribute names; they are matched
+// to the keys case-insensitively (T="128" is t="128" is the key T). Values the parser rejects are
+// listed under the view as ignored, as the page lists a link's.
+//   card="NAME"     only that card of the view (names as the page's Embed button gives them,
+//                   embed.js cardName); an unknown name is listed as ignored with the view's names.
+//   controls="a,b"  fields for exactly those settings (the page's own fields, bound by the page's
+//                   Controls); a field sets its attribute. Keys the view does not read are listed
+//                   as ignored with the keys it reads (views/view-keys.js).
+// Widgets have no text box and no file input: corpus=custom, txt and txtdb are listed as ignored,
+// and the cards that read the reader's files are left out (element-views.js).
 //
 // All elements of a page share one EngineClient (one worker, one wasm instance), created when
 // the first element scrolls within 200 px of the viewport. Each element starts then (its
-// data-started attribute is set), re-renders when an attribute changes, and after each render
-// dispatches `embedlab-change` with detail {state, ignored}. Styles live in a shadow root
-// (the site's style.css, bundled as text); the host's font is inherited.
+// data-started attribute is set) and talks to the worker through its own scope (engine-client.js:
+// its requests never supersede another widget's; its training run, comparison and BPE are its
+// own in the worker). It re-renders once per task when attributes change (several set together:
+// one render; a change of colour map or log axis only redraws), and after each render dispatches
+// `embedlab-change` with detail {state, ignored}. Training: one widget plays at a time (Play in
+// one pauses the others, which keep their run and go on from their step), and a widget pauses
+// when it scrolls out of view. The host's font is inherited; the element is as tall as its content.
 import { EngineClient } from './engine-client.js';
-import { PARAMS, describeIgnored, parseHash, setPositionalKinds } from './state.js';
-import { EncodingCard } from './views/encoding-card.js';
+import { failedField } from './error-target.js';
+import { PARAMS, describeIgnored, formatValue, paramSpec, parseHash, setPositionalKinds } from './state.js';
+import { Controls } from './views/controls.js';
+import { PlotError } from './views/plot-error.js';
+import { JobProgress } from './views/job-progress.js';
+import { cardName, showOnlyCardIn } from './views/embed.js';
+import { VIEW_KEYS, viewControls } from './views/view-keys.js';
+import { buildPositionFields } from './views/position-fields.js';
+import { LEFT_OUT_CARDS, WIDGET_VIEWS } from './element-views.js';
+import sections from 'embedlab:page-sections';
 import siteCss from '../style.css';
+import uplotCss from 'uplot/dist/uPlot.min.css'; // the loss and line charts' own rules (the page links uplot.css)
 
-const CARDS = ['sinusoidal', 'learned', 'rope'];
-const VIEWS = ['positions']; // the views an element can show so far
-const CONTROLLABLE = ['seed', 'T', 'pd', 'sim', 'cmap']; // the settings the positions cards read: `controls` may offer these
+const DEFAULT_VIEW = 'positions'; // what an element without `view` shows (the first widget's view)
+const OWN_ATTRIBUTES = new Set(['view', 'card', 'id', 'class', 'style', 'hidden', 'title', 'lang', 'dir', 'tabindex']);
 
 // The one engine of the page: {engine, ready (a Promise of the worker's ready info)}.
 let shared = null;
 let workersCreated = 0;
+const elements = new Set(); // connected elements (job progress routing, one training at a time)
 function sharedEngine() {
   if (!shared) {
     const engine = new EngineClient(new URL('./worker.js', import.meta.url));
     workersCreated++;
     const ready = engine.ready.then((info) => {
-      setPositionalKinds(info.positionalKinds); // the pos values and '<kind>.<param>' keys parse from here on
+      // the pos values and '<kind>.<param>' keys parse from here on; training reads the latter
+      VIEW_KEYS.train.push(...setPositionalKinds(info.positionalKinds));
       return info;
     });
+    // a long job's progress goes to the widget whose scope asked (latest() keys are 'element-N:…')
+    engine.onJob = (e) => {
+      for (const el of elements) if (el.progress && (e.phase === 'end' || (e.key && e.key.startsWith(`${el.key}:`)))) el.onJob(e);
+    };
     shared = { engine, ready };
   }
   return shared;
@@ -50,16 +75,17 @@ function styleSheet() {
     sheet = new CSSStyleSheet();
     // the site's variables live on :root; inside the shadow root they go on the host, whose
     // font and colour come from the article (the rules after the site's win)
-    sheet.replaceSync(`${siteCss.replaceAll(':root', ':host')}
+    sheet.replaceSync(`${uplotCss}
+${siteCss.replaceAll(':root', ':host')}
 :host { display: block; font: inherit; color: inherit; background: none; }
 :host([hidden]) { display: none; }
-.embedlab-cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(280px, 1fr)); gap: 12px; }
-.embedlab-cards .card { margin-bottom: 0; }
+.view > .card:last-child, .view > :last-child { margin-bottom: 0; }
+.view .explain.wide { max-width: none; }
 .embedlab-status { font-size: 13px; color: var(--muted); margin: 4px 0; }
 .embedlab-status:empty { display: none; }
 .embedlab-controls:empty { display: none; }
-.embedlab-controls { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: center; margin: 0 0 6px; font-size: 13px; }
-.embedlab-controls input { width: 6em; }
+.embedlab-controls { gap: 4px 16px; align-items: flex-start; margin: 0 0 8px; font-size: 13px; }
+.embedlab-controls .field { margin-bottom: 0; min-width: 8em; max-width: 18em; }
 .embedlab-error { color: var(--bad); }`);
   }
   return sheet;
@@ -71,11 +97,18 @@ function keyOf(attr) {
   return p ? p.key : null;
 }
 
+// static markup of our own page (build time), never user text -> a fragment
+function parseMarkup(html) {
+  const t = document.createElement('template');
+  t.innerHTML = html;
+  return t.content;
+}
+
 let elementCount = 0;
 
 export class EmbedlabView extends HTMLElement {
   static get observedAttributes() {
-    return [...PARAMS.map((p) => p.key.toLowerCase()), 'card', 'controls'];
+    return [...PARAMS.map((p) => p.key.toLowerCase()), 'card'];
   }
 
   // Worker instances created on this page (the test reads it: one for any number of elements).
@@ -85,10 +118,11 @@ export class EmbedlabView extends HTMLElement {
 
   constructor() {
     super();
-    this.key = `element-${++elementCount}`; // the engine's latest() key of this element
+    this.key = `element-${++elementCount}`; // this element's scope on the shared engine
     this.started = false;
-    this.cards = new Map(); // kind name -> EncodingCard
+    this.widget = null; // {name, section, view, fetch, engine, error}
     this.pending = false;
+    this.lastState = null;
     const root = this.attachShadow({ mode: 'open' });
     root.adoptedStyleSheets = [styleSheet()];
     this.holder = document.createElement('div');
@@ -97,31 +131,41 @@ export class EmbedlabView extends HTMLElement {
     this.status.className = 'embedlab-status';
     this.status.setAttribute('role', 'status');
     this.notes = document.createElement('div');
-    this.notes.className = 'embedlab-status';
-    // `controls`: the settings the reader may change, as fields that set the attributes
+    this.notes.className = 'embedlab-status embedlab-notes';
+    // `controls`: the settings the reader may change, as the page's fields
     this.controlsRow = document.createElement('form');
     this.controlsRow.className = 'embedlab-controls slider-row';
+    this.controlsRow.setAttribute('aria-label', 'Settings of this figure');
     this.controlsRow.addEventListener('submit', (e) => e.preventDefault());
+    this.controls = null;
     root.append(this.controlsRow, this.status, this.holder, this.notes);
     this.status.textContent = 'embedlab: waiting to scroll into view';
   }
 
   connectedCallback() {
-    if (this.started || this.observer) return;
+    elements.add(this);
+    if (this.observer) return;
+    // starts near the viewport; afterwards pauses training when out of view
     this.observer = new IntersectionObserver((entries) => {
-      if (!entries.some((e) => e.isIntersecting)) return;
-      this.observer.disconnect();
-      this.observer = null;
+      const visible = entries.some((e) => e.isIntersecting);
+      if (!visible) {
+        if (this.started) this.pauseTraining();
+        return;
+      }
+      if (this.started) return;
       this.started = true;
       this.dataset.started = '1';
       this.update();
     }, { rootMargin: '200px' });
     this.observer.observe(this);
+    if (this.started && !this.widget) this.update(); // back on the page after a removal
   }
 
   disconnectedCallback() {
+    elements.delete(this);
     if (this.observer) this.observer.disconnect();
     this.observer = null;
+    this.unmount(); // frees its training run in the worker
   }
 
   attributeChangedCallback(name, oldValue, newValue) {
@@ -139,100 +183,183 @@ export class EmbedlabView extends HTMLElement {
     const parts = [];
     const ignored = [];
     for (const { name, value } of this.attributes) {
-      if (name === 'card' || name === 'controls' || name === 'id' || name === 'class' || name === 'style' || name === 'hidden' ||
-        name.startsWith('data-') || name.startsWith('aria-')) continue;
+      if (OWN_ATTRIBUTES.has(name) || name.startsWith('data-') || name.startsWith('aria-')) continue;
       const key = keyOf(name);
       if (!key) ignored.push({ key: name, value, reason: `unknown setting '${name}'` });
       else parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(value)}`);
     }
-    if (!this.hasAttribute('view')) parts.unshift('view=positions'); // the element's one view
+    parts.unshift(`view=${encodeURIComponent(this.getAttribute('view') ?? DEFAULT_VIEW)}`);
     const r = parseHash(parts.join('&'));
     r.ignored.unshift(...ignored);
+    for (const key of ['txt', 'txtdb']) {
+      if (!r.state[key]) continue;
+      r.ignored.push({ key, value: r.state[key], reason: 'a widget has no text of its own: the built-in corpora only' });
+      r.state[key] = '';
+    }
+    for (const key of ['corpus', 'cmpCorpus']) {
+      if (r.state[key] !== 'custom') continue;
+      r.ignored.push({ key, value: 'custom', reason: 'a widget has no text box: the built-in corpora only' });
+      r.state[key] = paramSpec(key).def;
+    }
     return r;
   }
 
+  // The view's section, its view object and its error and progress boxes, in the shadow root.
+  mount(name, kinds) {
+    this.unmount();
+    const frag = parseMarkup(sections.views[name]);
+    const section = frag.querySelector('section.view');
+    section.hidden = false;
+    this.holder.replaceChildren(section);
+    const host = {
+      state: () => this.lastState,
+      set: (key, value) => this.setAttribute(key, formatValue(paramSpec(key), value)),
+      kinds,
+      onError: (err) => this.showFailure(err),
+      onPlay: () => {
+        for (const el of elements) if (el !== this) el.pauseTraining(); // one widget trains at a time
+      },
+    };
+    const engine = sharedEngine().engine.scope(this.key);
+    const { view, fetch } = WIDGET_VIEWS[name].make(section, engine, host);
+    for (const c of section.querySelectorAll('article.card')) if (LEFT_OUT_CARDS.includes(cardName(c))) c.remove();
+    const area = section.querySelector('[data-plot-area]');
+    this.widget = { name, section, view, fetch, engine, error: new PlotError(area) };
+    this.progress = new JobProgress(area, (id) => engine.cancel(id));
+  }
+
+  unmount() {
+    if (!this.widget) return;
+    this.pauseTraining();
+    if (this.widget.name === 'train' && shared) this.widget.engine.request('trainDrop', {}).catch(() => {});
+    this.widget = null;
+    this.progress = null;
+    this.lastState = null;
+  }
+
+  pauseTraining() {
+    if (this.widget && this.widget.view.pause) this.widget.view.pause();
+  }
+
+  onJob(e) {
+    if (e.phase === 'end') this.progress.end(e.id);
+    else this.progress.show(e);
+  }
+
+  // Did a key the view asks the engine about change since the last render? (else: redraw only)
+  needsFetch(state) {
+    const prev = this.lastState;
+    if (!prev || !this.widget.view.last) return true;
+    return [...VIEW_KEYS[this.widget.name], 'step'].some((k) => prev[k] !== state[k]);
+  }
+
   async update() {
-    const { engine, ready } = sharedEngine();
+    const { ready } = sharedEngine();
     try {
-      if (!this.holder.childElementCount) this.status.textContent = 'embedlab: loading the engine…';
-      await ready;
+      if (!this.widget) this.status.textContent = 'embedlab: loading the engine…';
+      const info = await ready;
       const { state, ignored } = this.readState();
-      const card = this.getAttribute('card');
-      if (card !== null && !CARDS.includes(card)) ignored.push({ key: 'card', value: card, reason: `card must be one of ${CARDS.join(', ')}` });
-      const shown = card !== null && CARDS.includes(card) ? [card] : CARDS;
-      if (!VIEWS.includes(state.view)) throw new Error(`view=${state.view} is not available as a widget yet (only ${VIEWS.join(', ')})`);
-      this.status.textContent = this.holder.childElementCount ? '' : 'embedlab: computing…';
-      const payload = { seed: state.seed, T: state.T, D: state.pd, sim: state.sim, maxSide: 384 };
-      const r = await engine.latest(this.key, 'positions', payload, { D: 'pd' });
-      if (r === null) return; // a newer update of this element is on its way
-      for (const [name, c] of this.cards) {
-        if (!shown.includes(name)) {
-          c.card.remove();
-          this.cards.delete(name);
-        }
+      if (!WIDGET_VIEWS[state.view]) throw new Error(`view=${state.view} cannot be shown as a widget`);
+      if (!this.widget || this.widget.name !== state.view) this.mount(state.view, info.positionalKinds);
+      const w = this.widget;
+      const shown = viewControls(state.view, state.controls);
+      ignored.push(...shown.ignored);
+      this.showControls(shown.keys, info.positionalKinds);
+      if (this.needsFetch(state)) {
+        this.status.textContent = w.view.last ? '' : 'embedlab: computing…';
+        const r = await w.fetch(state);
+        if (r === null || this.widget !== w) return; // a newer update of this element is on its way
+        this.lastState = state;
+        await w.view.render(r, state);
+      } else {
+        // a display key (redrawn) or one read on demand (the compare card's: told, as the page does)
+        const prev = this.lastState;
+        this.lastState = state;
+        if (w.view.setting) for (const k of Object.keys(state)) if (prev[k] !== state[k]) w.view.setting(k, state[k]);
+        w.view.recolor(state);
       }
-      for (const kind of r.kinds) {
-        if (!shown.includes(kind.name)) continue;
-        if (!this.cards.has(kind.name)) this.cards.set(kind.name, new EncodingCard(this.holder, kind.name));
-        this.cards.get(kind.name).render(kind, state, r.sim);
+      w.view.setStale('');
+      w.error.clear();
+      this.progress.clear();
+      if (this.controls) {
+        this.controls.clearErrors(shown.keys);
+        this.controls.fill(state);
       }
-      for (const name of shown) this.holder.append(this.cards.get(name).card); // keep the attribute's order
-      this.showControls(state, ignored);
+      this.showCard(state.view, ignored);
       this.status.textContent = '';
       this.status.classList.remove('embedlab-error');
       this.showIgnored(ignored);
       this.dataset.renders = String(Number(this.dataset.renders || 0) + 1);
       this.dispatchEvent(new CustomEvent('embedlab-change', { detail: { state, ignored }, bubbles: true, composed: true }));
     } catch (err) {
-      if (err.cancelled) return;
+      if (err.cancelled) {
+        if (this.progress) this.progress.cancelled();
+        return;
+      }
+      this.showFailure(err);
+    }
+  }
+
+  // An engine failure: its message in the plot area over the last good plot (which stays) and
+  // under the field it concerns when the reader has that field; a failure before any view, in the status line.
+  showFailure(err) {
+    const w = this.widget;
+    if (!w) {
       this.status.textContent = `embedlab: ${err.message}`;
       this.status.classList.add('embedlab-error');
+      return;
+    }
+    if (this.progress) this.progress.clear();
+    const key = failedField(err, VIEW_KEYS[w.name], null);
+    const field = this.controls && this.controls.field(key);
+    if (field) this.controls.setError(key, err.message);
+    const kept = !!w.view.last;
+    w.error.show(err.message, { field: field ? this.controls.label(key) : key ? `${key} (attribute)` : null, kept });
+    if (kept) w.view.setStale('showing the last good plot');
+    this.status.textContent = '';
+  }
+
+  // card="NAME": only that card (hidden the page's way, embed.js); unknown: all, and listed.
+  showCard(view, ignored) {
+    const card = this.getAttribute('card');
+    const section = this.widget.section;
+    const names = [...new Set([...section.querySelectorAll('article.card')].map(cardName))];
+    const matched = card ? showOnlyCardIn(section, card) : showOnlyCardIn(section, '');
+    if (card !== null && !matched) {
+      ignored.push({ key: 'card', value: card, reason: `the ${view} view has no card named '${card}' (its cards: ${names.join(', ')}); showing every card` });
     }
   }
 
-  // One field per key of `controls` (comma-separated URL keys, e.g. "T,pd"); a change sets the
-  // attribute, which re-renders. Keys the cards do not read are listed as ignored.
-  showControls(state, ignored) {
-    const want = (this.getAttribute('controls') || '').split(',').map((k) => k.trim()).filter(Boolean);
-    const keys = [];
-    for (const k of want) {
-      if (CONTROLLABLE.includes(k)) keys.push(k);
-      else ignored.push({ key: 'controls', value: k, reason: `a widget of this view offers ${CONTROLLABLE.join(', ')}` });
-    }
+  // One field per key of `controls` that the view reads: the page's own field markup (index.html,
+  // via scripts/page-sections.mjs), bound by the page's Controls; a change sets the attribute.
+  showControls(keys, kinds) {
     const sig = keys.join(',');
-    if (this.controlsRow.dataset.keys !== sig) {
-      this.controlsRow.dataset.keys = sig;
-      this.controlsRow.replaceChildren(...keys.map((k) => this.controlField(k)));
+    if (this.controlsRow.dataset.keys === sig) return;
+    this.controlsRow.dataset.keys = sig;
+    const form = this.controlsRow;
+    form.replaceChildren();
+    const posKeys = keys.filter((k) => k === 'pos' || paramSpec(k).posKind);
+    if (posKeys.length) {
+      // the pos select's options and the parameter fields come from the engine's registry
+      const scratch = document.createElement('form');
+      scratch.append(parseMarkup(sections.fields.pos));
+      buildPositionFields(scratch, kinds);
+      for (const f of [...scratch.querySelectorAll('.field')]) if (!keys.includes(f.dataset.key)) f.remove();
+      this.builtFields = new Map([...scratch.querySelectorAll('.field')].map((f) => [f.dataset.key, f]));
     }
     for (const k of keys) {
-      const f = this.controlsRow.querySelector(`[name="${k}"]`);
-      if (f && this.shadowRoot.activeElement !== f) f.value = String(state[k]);
+      const f = this.builtFields && this.builtFields.get(k);
+      if (f) form.append(f);
+      else if (sections.fields[k]) form.append(parseMarkup(sections.fields[k]));
     }
-  }
-
-  controlField(key) {
-    const p = PARAMS.find((q) => q.key === key);
-    const id = `${this.key}-${key}`;
-    const label = document.createElement('label');
-    label.htmlFor = id;
-    label.textContent = key;
-    let input;
-    if (p.kind === 'enum') {
-      input = document.createElement('select');
-      input.append(...p.values.map((v) => new Option(v, v)));
-    } else {
-      input = document.createElement('input');
-      input.type = 'number';
-      input.min = String(p.min);
-      input.max = String(p.max);
-      input.step = '1';
+    for (const f of form.querySelectorAll('.field')) {
+      f.removeAttribute('data-views'); // the page hides fields per view and model; here the author chose them
+      f.removeAttribute('data-models');
+      f.hidden = false;
+      const hint = f.querySelector('#pos-help');
+      if (hint) hint.remove();
     }
-    input.id = id;
-    input.name = key;
-    input.addEventListener('change', () => this.setAttribute(key, input.value));
-    const wrap = document.createElement('span');
-    wrap.append(label, ' ', input);
-    return wrap;
+    this.controls = keys.length ? new Controls(form, (key, value) => this.setAttribute(key, formatValue(paramSpec(key), value))) : null;
   }
 
   showIgnored(items) {

@@ -24,7 +24,16 @@
 //   const ac = new AbortController();
 //   engine.request('positions', {T: 8192, D: 64}, {D: 'pd'}, {signal: ac.signal, onProgress: (p) => bar.show(p)});
 //   ac.abort();
+//
+// Several views on one worker (the <embedlab-view> widgets of a page, element.js): each gets
+// `engine.scope(name)`, the same request/latest/cancel with its latest() keys prefixed by
+// `name:` (so one widget never supersedes another's request) and, on the requests whose state
+// the worker keeps per slot (training, comparison, BPE: train-handler.js), slot: name.
+//   const mine = engine.scope('element-2');   // views take it in place of the engine
 import { PendingRequests, READY_ID, makeCancel, makeRequest } from './protocol.js';
+
+// request types whose worker state is kept per slot
+const SLOTTED = /^(train|compare|bpe)[A-Z]/;
 
 export class EngineClient {
   constructor(url) {
@@ -91,6 +100,18 @@ export class EngineClient {
   // Calls onBusy(openRequests) when it changes (the page shows "working…").
   busyChanged() {
     if (this.onBusy) this.onBusy(this.pending.size);
+  }
+
+  // -> {ready, request, latest, cancel, name} for one widget (see the header)
+  scope(name) {
+    const slotted = (type, payload) => (SLOTTED.test(type) ? { ...payload, slot: name } : payload);
+    return {
+      name,
+      ready: this.ready,
+      request: (type, payload, ...rest) => this.request(type, slotted(type, payload), ...rest),
+      latest: (key, type, payload, ...rest) => this.latest(`${name}:${key}`, type, slotted(type, payload), ...rest),
+      cancel: (id) => this.cancel(id),
+    };
   }
 
   async latest(key, type, payload, fields, opts = {}) {

@@ -27,7 +27,8 @@ import { ImportView } from './views/import-view.js';
 import { TableExports } from './views/table-exports.js';
 import { setExportNamer } from './plots/plot-export.js';
 import { fileName } from './file-names.js';
-import { installEmbed, showOnlyCard } from './views/embed.js';
+import { installEmbed, showEmbedControls, showOnlyCard } from './views/embed.js';
+import { viewControls } from './views/view-keys.js';
 import { Session } from './session.js';
 
 const statusEl = document.getElementById('engine-status');
@@ -189,12 +190,9 @@ function pickedTokenFits() {
   if (moved) document.getElementById('f-tok').value = String(state.tok);
 }
 
-// The simple views send one request; windows first (re)tokenizes (the worker queue keeps the order).
-const single = (name, type, View) => (s) => engine.latest(name, type, View.payload(s));
-
 views.table = {
   keys: TABLE_KEYS,
-  fetch: single('table', 'table', TableView),
+  fetch: TableView.fetch(engine),
   dirty: true,
   view: new TableView(document.getElementById('view-table'), {
     onPick: (row) => {
@@ -214,7 +212,7 @@ views.positions = {
 };
 views.text = {
   keys: TEXT_KEYS,
-  fetch: single('text', 'tokenize', TextView),
+  fetch: TextView.fetch(engine),
   dirty: true,
   view: new TextView(document.getElementById('view-text'), engine, {
     // the worker holds the new text (setText reply r): tokens first, then where it is kept
@@ -258,19 +256,13 @@ views.text = {
 };
 views.windows = {
   keys: WINDOWS_KEYS,
-  fetch: async (s) => {
-    const [, r] = await Promise.all([
-      engine.request('tokenize', TextView.payload(s)),
-      engine.latest('windows', 'windows', WindowsView.payload(s)),
-    ]);
-    return r;
-  },
+  fetch: WindowsView.fetch(engine),
   dirty: true,
   view: new WindowsView(document.getElementById('view-windows'), engine),
 };
 views.bpe = {
   keys: BPE_KEYS,
-  fetch: single('bpe', 'bpeReset', BpeView),
+  fetch: BpeView.fetch(engine),
   dirty: true,
   view: new BpeView(document.getElementById('view-bpe'), engine, {
     onError: (err) => showFailure(views.bpe, err),
@@ -281,7 +273,7 @@ views.train = {
   keys: TRAIN_KEYS,
   // the first run after loading may be the autosaved one (session.js): the worker restores it
   fetch: async (s) => {
-    const r = await engine.latest('train', 'trainStart', { ...TrainView.payload(s), resume: session.resume && !s.embed });
+    const r = await TrainView.fetch(engine, () => ({ resume: session.resume && !s.embed }))(s);
     if (r) session.resume = false;
     return r;
   },
@@ -356,6 +348,9 @@ document.querySelector('.tabs').addEventListener('keydown', (e) => {
 // Reads the link into the state, the controls and the views, then draws the view it names.
 function readLink() {
   ({ state, ignored } = parseHash(location.hash));
+  // embed mode with controls=a,b: fields for those settings above the card (the view's only)
+  const embedded = state.embed ? viewControls(views[state.view] ? state.view : 'table', state.controls) : { keys: [], ignored: [] };
+  ignored.push(...embedded.ignored);
   showIgnored(ignored);
   controls.fill(state);
   controls.showFieldsForModel(state.model, state.pos);
@@ -363,6 +358,7 @@ function readLink() {
   document.body.classList.toggle('embed', state.embed);
   if (state.embed) views.train.view.autosave = false;
   showOnlyCard(state);
+  showEmbedControls(embedded.keys, controls);
   for (const v of Object.values(views)) v.dirty = true;
   loadLinkText().then(() => {
     showView(views[state.view] ? state.view : 'table');

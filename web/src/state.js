@@ -15,7 +15,9 @@
 //   serializeHash({...DEFAULTS, D: 8}) -> 'D=8'
 
 // Each entry: kind int | num (finite, > min) | real (finite, in [min, max]) | bool | enum | optint
-// (an integer or empty = none) | b64 (base64url text, the user's compressed text).
+// (an integer or empty = none) | b64 (base64url text, the user's compressed text) | name (a card
+// name) | keys (a comma list of setting keys: the known ones are kept, in order, each other one
+// is listed as ignored on its own).
 // The positional encodings come from the engine's registry (M.positionalKinds(), sent with the
 // worker's ready message): setPositionalKinds() fills the values of `pos` and adds one key per
 // parameter of every kind, "<kind>.<param>" (e.g. "rope.base"), so no kind is named here.
@@ -59,11 +61,32 @@ export const PARAMS = [
   { key: 'cmpEnc', kind: 'enum', def: 'char', values: ['gpt2', 'whitespace', 'word', 'char', 'bpe'] }, // compare: tokenizer
   { key: 'embed', kind: 'bool', def: false }, // 1: only the view (no header, panel or tabs), for iframes
   { key: 'card', kind: 'name', def: '', max: 40 }, // with embed=1: only this card of the view (views/embed.js cardName)
+  { key: 'controls', kind: 'keys', def: '' }, // with embed=1: fields for these settings, e.g. 'T,seed' (views/view-keys.js)
   { key: 'txt', kind: 'b64', def: '', max: 8000 }, // the user's own text, deflated (text-link.js)
   { key: 'txtdb', kind: 'b64', def: '', max: 64 }, // a text too long for txt: its hash in this browser's IndexedDB (storage.js)
 ];
 
 const BY_KEY = new Map(PARAMS.map((p) => [p.key, p]));
+
+// Keys that are not settings a reader could be offered as a field (`controls`): what to show,
+// where the reader is, and the user's own text.
+const NOT_SETTINGS = new Set(['view', 'at', 'pick', 'step', 'embed', 'card', 'controls', 'txt', 'txtdb']);
+export const isSettingKey = (key) => BY_KEY.has(key) && !NOT_SETTINGS.has(key);
+
+// 'T, seed,bogus,T' -> {keys: ['T', 'seed'], bad: [{value: 'bogus', reason}]}: known setting keys,
+// in order, without repeats. Used for `controls` (the page's iframe form and the widget).
+export function parseKeyList(raw) {
+  const keys = [];
+  const bad = [];
+  for (const k of String(raw).split(',').map((x) => x.trim()).filter(Boolean)) {
+    if (isSettingKey(k)) {
+      if (!keys.includes(k)) keys.push(k);
+    } else {
+      bad.push({ value: k.length > 40 ? `${k.slice(0, 40)}…` : k, reason: `'${k}' is not a setting (controls takes a comma list of setting keys, e.g. T,seed)` });
+    }
+  }
+  return { keys, bad };
+}
 
 // Mutable only through setPositionalKinds(), which adds the keys of the kinds' parameters.
 export const DEFAULTS = Object.fromEntries(PARAMS.map((p) => [p.key, p.def]));
@@ -140,6 +163,10 @@ export function parseValue(p, raw) {
     case 'b64':
       if (s.length <= p.max && /^[A-Za-z0-9_-]*$/.test(s)) return { ok: true, value: s };
       return { ok: false, reason: `${p.key} must be base64url text of at most ${p.max} characters` };
+    case 'keys': {
+      const { keys, bad } = parseKeyList(s);
+      return bad.length ? { ok: false, reason: bad[0].reason } : { ok: true, value: keys.join(',') };
+    }
     case 'name':
       if (s.length <= p.max && /^[a-z0-9-]*$/.test(s)) return { ok: true, value: s };
       return { ok: false, reason: `${p.key} must be lower-case letters, digits and '-', at most ${p.max} characters` };
@@ -185,6 +212,13 @@ export function parseHash(hash) {
       ignored.push({ key, value, reason: `unknown setting '${key}'` });
       continue;
     }
+    if (p.kind === 'keys') {
+      // a list: the good keys stay, each bad one is listed on its own
+      const { keys, bad } = parseKeyList(value);
+      state[key] = keys.join(',');
+      for (const b of bad) ignored.push({ key, value: b.value, reason: b.reason });
+      continue;
+    }
     const r = parseValue(p, value);
     if (r.ok) state[key] = r.value;
     else ignored.push({ key, value, reason: r.reason });
@@ -198,7 +232,8 @@ export function serializeHash(state) {
   for (const p of PARAMS) {
     const v = state[p.key];
     if (v === undefined || v === p.def) continue;
-    parts.push(`${encodeURIComponent(p.key)}=${encodeURIComponent(formatValue(p, v))}`);
+    const text = encodeURIComponent(formatValue(p, v));
+    parts.push(`${encodeURIComponent(p.key)}=${p.kind === 'keys' ? text.replace(/%2C/g, ',') : text}`); // controls=T,seed stays readable
   }
   return parts.join('&');
 }
@@ -208,6 +243,7 @@ export function describeIgnored(item) {
   const p = BY_KEY.get(item.key);
   const shown = item.value.length > 40 ? `${item.value.slice(0, 40)}…` : item.value;
   if (p && p.kind === 'b64') return `ignored ${item.key}=${shown} (${item.reason}); using the built-in corpus`;
+  if (p && (p.kind === 'keys' || p.kind === 'name')) return `ignored ${item.key}=${shown} (${item.reason})`; // the reason says what happens instead
   const fallback = p ? `; using the default ${formatValue(p, p.def) || 'none'}` : '';
   return `ignored ${item.key}=${shown} (${item.reason})${fallback}`;
 }

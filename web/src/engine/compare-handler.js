@@ -10,6 +10,7 @@
 //                 result (when done: {heldOut, byLength: [{length, loss | null, reason}], attention:
 //                 {length, at, weights}}), finished (every kind), ms}
 //   compareCancel {} -> {cancelled}: frees the run; the page keeps its last complete comparison
+//   Every request may carry `slot` (train-handler.js): each slot has its own comparison.
 //
 // Held out: the last 10% of the ids, at most MAX_HELD_OUT tokens of it (the end of the text), never
 // trained on. During training a probe (its first PROBE_TOKENS) is evaluated every evalEvery
@@ -29,10 +30,18 @@ const CURVE_POINTS = 20; // held-out points per curve
 const NEXT_ARGS = ['ctx', 'tB', 'tD', 'lr', 'opt', 'cmpEnc', 'cmpCorpus', 'seed'];
 
 export function makeCompareHandlers(M, ensureTokens) {
-  let job = null;
+  const jobs = new Map(); // slot -> comparison
+  let job = null; // the comparison of the request being handled (use())
 
-  function free() {
+  function use(p) {
+    job = jobs.get(String(p.slot ?? '')) || null;
+    return job;
+  }
+
+  function free(p) {
+    use(p);
     if (job && job.tr) job.tr.delete();
+    jobs.delete(String(p.slot ?? ''));
     job = null;
   }
 
@@ -40,7 +49,7 @@ export function makeCompareHandlers(M, ensureTokens) {
     if (!(Number.isSafeInteger(p.steps) && p.steps >= 1 && p.steps <= MAX_COMPARE_STEPS)) {
       throw blamed(new Error(`compare: steps ${p.steps} out of range [1, ${MAX_COMPARE_STEPS}]`), ['steps']);
     }
-    free();
+    free(p);
     const c = await ensureTokens(p);
     const { ids, rowIds } = remap(c.ids);
     const T = Number(p.ctx);
@@ -57,6 +66,7 @@ export function makeCompareHandlers(M, ensureTokens) {
       probe: heldOut.subarray(0, Math.max(T + 1, Math.min(heldOut.length, PROBE_TOKENS + 1))),
       evalEvery: Math.max(1, Math.round(p.steps / CURVE_POINTS)), index: 0, tr: null,
     };
+    jobs.set(String(p.slot ?? ''), job);
     return { kinds, steps: p.steps, vocab: job.vocab, chance: Math.log(job.vocab), trainTokens: train.length, heldOutTokens: heldOut.length, lengths, evalEvery: job.evalEvery };
   }
 
@@ -76,8 +86,8 @@ export function makeCompareHandlers(M, ensureTokens) {
     return { heldOut: byLength[0].loss, byLength, attention };
   }
 
-  function compareStep({ budgetMs = 40 } = {}) {
-    if (!job) throw new Error('compare: start a comparison first');
+  function compareStep({ budgetMs = 40, slot } = {}) {
+    if (!use({ slot })) throw new Error('compare: start a comparison first');
     const t0 = performance.now();
     const kind = job.kinds[job.index];
     if (!job.tr) {
@@ -106,15 +116,15 @@ export function makeCompareHandlers(M, ensureTokens) {
       job.tr = null;
       job.index++;
       out.finished = job.index >= job.kinds.length;
-      if (out.finished) job = null;
+      if (out.finished) free({ slot });
     }
     out.ms = performance.now() - t0;
     return out;
   }
 
-  function compareCancel() {
-    const had = !!job;
-    free();
+  function compareCancel(p = {}) {
+    const had = !!use(p);
+    free(p);
     return { cancelled: had };
   }
 

@@ -27,6 +27,12 @@
 //      bpe state: {vocabSize, merges: [{left, right, id, count, token}] (all so far), done,
 //                  grid: nn.Embedding(vocabSize, 16) drawn from seed, for the growing table}
 //
+// tokenSlice, windows and tokenRow work on the ids of the last tokenize; given the text settings
+// too ({corpus, enc, lower, bpeV} in the payload) they first make sure those are the ids (cached:
+// free when they are), so views that share the worker (several widgets of a page) never read
+// each other's tokens. BPE training (bpeReset, bpeStep) is kept per `slot` (none = '', the page's),
+// as training runs are (train-handler.js).
+//
 // loadCorpus(name) -> Promise<string> is injected (fetch in the worker, fs in Node tests).
 // Tokenizers come from the engine's factory (M.Tokenizer.make): 'gpt2' (tiktoken gpt2 ids),
 // 'whitespace' | 'word' | 'char' (vocabularies built from the same text, specials <pad> <unk>
@@ -75,7 +81,8 @@ export function makeTextPipeline(M, loadCorpus, store = { putText, getText }) {
   const texts = new Map(); // corpus name -> string ('custom' from setText)
   let custom = null; // {bytes: Uint8Array, name}: the custom text's UTF-8 bytes (hash, storage)
   let current = null; // {key, tok, ids, enc}
-  let bpe = null; // {trainer, merges, key}
+  const bpes = new Map(); // slot -> {trainer, merges, target, corpus}
+  let bpe = null; // the slot's BPE of the request being handled
   let tableCache = null; // {key, emb, weight}: the table of tokenRow
 
   async function corpusText(name) {
@@ -203,7 +210,10 @@ export function makeTextPipeline(M, loadCorpus, store = { putText, getText }) {
     };
   }
 
-  function live(where) {
+  // The ids a slice, windows or row request reads: those of its text settings when it names
+  // them (tokenized now if they are not the current ones), else the last tokenize's.
+  async function live(where, p) {
+    if (p.corpus !== undefined) return ensureTokens(p);
     if (!current) throw new Error(`${where}: tokenize a text first`);
     return current;
   }
@@ -219,8 +229,9 @@ export function makeTextPipeline(M, loadCorpus, store = { putText, getText }) {
     return { start, ids, strings, bytes, offsets };
   }
 
-  function tokenSlice({ start, count }) {
-    const c = live('tokenSlice');
+  async function tokenSlice(p) {
+    const { start, count } = p;
+    const c = await live('tokenSlice', p);
     const s = Math.max(0, Math.min(start | 0, Math.max(0, c.ids.length - 1)));
     return { ...sliceOf(c.tok, c.ids.slice(s, s + Math.max(0, count | 0)), s), total: c.ids.length };
   }
@@ -238,8 +249,9 @@ export function makeTextPipeline(M, loadCorpus, store = { putText, getText }) {
     return { ...sliceOf(gpt2, ids.slice(0, n), 0), total: null };
   }
 
-  function windows({ L, stride, B, first = 0, count = 8 }) {
-    const c = live('windows');
+  async function windows(p) {
+    const { L, stride, B, first = 0, count = 8 } = p;
+    const c = await live('windows', p);
     const ds = blame(['L', 'stride', 'B'], () => M.slidingWindows(c.ids, { maxLength: L, stride, batchSize: B }));
     const f = Math.max(0, Math.min(first | 0, Math.max(0, ds.numSamples - 1)));
     const want = Math.ceil(Math.min(count, MAX_WINDOWS)); // NaN: none
@@ -269,8 +281,9 @@ export function makeTextPipeline(M, loadCorpus, store = { putText, getText }) {
 
   // Row `id` of the table nn.Embedding(V, D) for the current tokenizer (V = its vocabulary
   // size, torch.manual_seed(seed)), by lookup and by one-hot x W, and its k nearest rows by cosine.
-  function tokenRow({ id, seed, D, scale = false, k = 8 }) {
-    const c = live('tokenRow');
+  async function tokenRow(p) {
+    const { id, seed, D, scale = false, k = 8 } = p;
+    const c = await live('tokenRow', p);
     const V = c.tok.vocabSize;
     const key = JSON.stringify([seed, V, D, !!scale]);
     if (!tableCache || tableCache.key !== key) {
@@ -325,15 +338,17 @@ export function makeTextPipeline(M, loadCorpus, store = { putText, getText }) {
     }
   }
 
-  async function bpeReset({ corpus, bpeV, seed }) {
+  async function bpeReset({ corpus, bpeV, seed, slot = '' }) {
     const text = await blame(['corpus'], () => corpusText(corpus));
     const trainer = blame(['bpeV', 'corpus'], () => new M.BpeTrainer(text, bpeV));
-    if (bpe) bpe.trainer.delete();
+    if (bpes.has(String(slot))) bpes.get(String(slot)).trainer.delete();
     bpe = { trainer, merges: [], target: bpeV, corpus };
+    bpes.set(String(slot), bpe);
     return bpeState(seed);
   }
 
-  function bpeStep({ n = 1, seed }) {
+  function bpeStep({ n = 1, seed, slot = '' }) {
+    bpe = bpes.get(String(slot)) || null;
     if (!bpe) throw new Error('bpeStep: start BPE training first (bpeReset)');
     bpe.merges.push(...bpe.trainer.step(n));
     return bpeState(seed);

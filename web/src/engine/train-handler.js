@@ -20,6 +20,11 @@
 //                alone, one the engine refuses (another text) gives restored {error}
 //   trainSave    {curve: {steps, losses}} -> {step, checksum, bytes, savedAt}: the run's checkpoint
 //                (Trainer.saveState) written to the 'train' record, from the worker (no copy to the page)
+//   trainDrop    {} -> {dropped}: frees the run (a widget that left the page)
+//
+// Runs by slot: every request may carry `slot` (a string; none = '', the page's run). Each slot
+// holds its own run, so several <embedlab-view> widgets of a page train their own tables on the
+// one worker (element.js gives each widget its slot); at most MAX_RUNS slots hold a run at once.
 //
 // Next-token on GPT-2 ids: only the ids that occur are trained (remapped to 0..R-1 in id
 // order), so the output layer is R wide instead of 50,257 (1,416 rows for the-verdict).
@@ -43,6 +48,7 @@ const MAX_TABLE_ROWS = 400;
 const MAX_TABLE_COLS = 128;
 const MAP_EVERY_MS = 250; // PCA of the table at most this often while training
 const MAX_LABEL_ORDER = 200; // rows in the map's label order
+export const MAX_RUNS = 8; // slots holding a run at once (the page's and each training widget's)
 // payload arguments a trainer depends on, the likeliest culprit of a size failure first
 const NEXT_ARGS = ['ctx', 'tB', 'tD', 'lr', 'opt', 'pos', 'seed'];
 const W2V_ARGS = ['tD', 'win', 'minc', 'ep', 'alpha', 'seed'];
@@ -57,15 +63,23 @@ function paramBytes(s, rows) {
   return n * 4 * copies;
 }
 
-// The run's identity for the autosave: its payload without `resume`, keys sorted.
+// The run's identity for the autosave: its payload without `resume` and `slot`, keys sorted.
 export function runKey(p) {
-  return JSON.stringify(Object.keys(p).filter((k) => k !== 'resume').sort().map((k) => [k, p[k]]));
+  return JSON.stringify(Object.keys(p).filter((k) => k !== 'resume' && k !== 'slot').sort().map((k) => [k, p[k]]));
 }
 
 // store (optional): {getRecord, putRecord} (storage.js, IndexedDB; Node tests pass their own).
 export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecord }) {
   const kinds = M.positionalKinds(); // fixed for the module's life; positions() runs every step
-  let run = null; // {tr, make, rowIds, strings, model, pos, key}
+  const runs = new Map(); // slot -> {tr, make, rowIds, strings, model, pos, key}
+  let run = null; // the run of the request being handled (use()); requests run one at a time
+
+  // payload -> its slot's run (where: the message when there is none)
+  function use(p, where) {
+    run = runs.get(String(p.slot ?? '')) || null;
+    if (!run && where) throw new Error(`${where}: start a run first`);
+    return run;
+  }
 
   function nextOpts(p, pos) {
     return { vectorSize: p.tD, context: p.ctx, batchSize: p.tB, pos, posParams: positionParams(p, pos), optimizer: p.opt, lr: p.lr, seed: p.seed };
@@ -116,6 +130,10 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
   }
 
   async function trainStart(p) {
+    const slot = String(p.slot ?? '');
+    if (!runs.has(slot) && runs.size >= MAX_RUNS) {
+      throw new Error(`train: ${runs.size} runs are open already, the most this page keeps (one per training view or widget); remove a widget or reload`);
+    }
     const prep = await prepare(p);
     const tr = prep.make(p.pos);
     try {
@@ -126,15 +144,16 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
       tr.delete();
       throw err;
     }
-    if (run) run.tr.delete();
+    if (runs.has(slot)) runs.get(slot).tr.delete();
     run = { ...prep, tr, model: p.model, pos: p.pos, key: runKey(p) };
+    runs.set(slot, run);
     if (p.model !== 'next') {
       const v = tr.vocabIds();
       run.rowIds = v;
       run.strings = v.length ? prep.tok.tokenStrings(v) : [];
     }
     const base = info();
-    const restored = p.resume ? await restore() : null;
+    const restored = p.resume && slot === '' ? await restore() : null; // the page's run only, never a widget's
     return { ...base, table: tableGrid(), checksum: checksum(), positions: positions(), map: pcaMap(), rowLabels: run.strings, rowOrder: rowOrder(prep), restored };
   }
 
@@ -155,10 +174,10 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
     return { step: run.step, checksum: checksum(), saved: rec.checksum, savedAt: rec.savedAt, curve: rec.curve || null };
   }
 
-  async function trainSave({ curve = null } = {}) {
-    if (!run) throw new Error('save: start a run first');
+  async function trainSave(p = {}) {
+    use(p, 'save');
     const state = run.tr.saveState();
-    const rec = { key: run.key, step: run.tr.stepsDone(), checksum: checksum(), state, curve, savedAt: Date.now() };
+    const rec = { key: run.key, step: run.tr.stepsDone(), checksum: checksum(), state, curve: p.curve ?? null, savedAt: Date.now() };
     await store.putRecord('train', rec);
     return { step: rec.step, checksum: rec.checksum, bytes: state.length, savedAt: rec.savedAt };
   }
@@ -196,8 +215,8 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
     return strideSample(sim, t.rows, t.rows, 256, 256);
   }
 
-  function trainStep({ budgetMs = 40, maxSteps = Infinity }) {
-    if (!run) throw new Error('train: start a run first');
+  function trainStep({ budgetMs = 40, maxSteps = Infinity, slot }) {
+    use({ slot }, 'train');
     const points = [];
     const t0 = performance.now();
     let stats = null;
@@ -215,8 +234,8 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
     return { points, stats, slice: { steps: n, tokens }, table: tableGrid(), checksum: checksum(), positions: positions(), map };
   }
 
-  function trainReset() {
-    if (!run) throw new Error('train: start a run first');
+  function trainReset(p = {}) {
+    use(p, 'train');
     const r = info();
     run.step = 0;
     run.components = null;
@@ -226,8 +245,8 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
 
   // vectors.tsv and metadata.tsv of the Embedding Projector (%.9g values; labels escaped as
   // \t \n \r \\) and the .npy bytes of `embedlab train --out`.
-  function trainExport({ format } = {}) {
-    if (!run) throw new Error('export: start a run first');
+  function trainExport({ format, slot } = {}) {
+    use({ slot }, 'export');
     const t = run.tr.table('input');
     const labels = Array.from({ length: t.rows }, (_, r) => (run.strings && r < run.strings.length ? run.strings[r] : `row ${r}`));
     if (format) {
@@ -254,8 +273,8 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
   // {query, k = 10} -> {query, label, step, neighbours: [{row, label, cosine}]} from the engine's
   // M.nearest (cosine, the query row left out) or, for "a - b + c", M.analogy (gensim's
   // most_similar(positive=[a, c], negative=[b])).
-  function trainNeighbours({ query, k = 10 }) {
-    if (!run) throw new Error('neighbours: start a run first');
+  function trainNeighbours({ query, k = 10, slot }) {
+    use({ slot }, 'neighbours');
     const terms = String(query).trim().split(/\s*([+-])\s*/).filter((t) => t !== '');
     if (!terms.length) throw new Error('neighbours: type a token, or an analogy like king - man + woman');
     const positive = [];
@@ -307,8 +326,8 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
   }
 
   // {on} -> map: freeze the current PCA axes (and the table mean) or go back to refitting.
-  function trainFreeze({ on }) {
-    if (!run) throw new Error('map: start a run first');
+  function trainFreeze({ on, slot }) {
+    use({ slot }, 'map');
     if (!on) {
       run.frozen = null;
       return pcaMap();
@@ -323,5 +342,15 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
     return pcaMap();
   }
 
-  return { trainStart, trainStep, trainReset, trainExport, trainNeighbours, trainFreeze, trainSave };
+  function trainDrop(p = {}) {
+    const r = use(p);
+    if (r) {
+      r.tr.delete();
+      runs.delete(String(p.slot ?? ''));
+      run = null;
+    }
+    return { dropped: !!r };
+  }
+
+  return { trainStart, trainStep, trainReset, trainExport, trainNeighbours, trainFreeze, trainDrop, trainSave };
 }

@@ -18,6 +18,11 @@ export class BpeView {
     return { corpus: state.corpus, bpeV: state.bpeV, seed: state.seed };
   }
 
+  // engine -> state -> Promise<bpe state | null>: a fresh trainer for these settings
+  static fetch(engine) {
+    return (state) => engine.latest('bpe', 'bpeReset', BpeView.payload(state));
+  }
+
   constructor(root, engine, { onError }) {
     this.root = root;
     this.engine = engine;

@@ -37,6 +37,7 @@ export function parseField(key, raw) {
 export class Controls {
   constructor(form, onChange) {
     this.form = form;
+    this.forms = [form]; // the panel, and rows that took some of its fields (adopt)
     this.onChange = onChange;
     this.timers = new Map();
     for (const field of form.querySelectorAll('.field')) this.bind(field);
@@ -80,8 +81,18 @@ export class Controls {
     }
   }
 
+  // Another form that holds some of the bound fields (embed mode's row above the card, embed.js).
+  adopt(form) {
+    if (!this.forms.includes(form)) this.forms.push(form);
+  }
+
+  // every .field of the panel and of the adopted rows
+  fields() {
+    return this.forms.flatMap((f) => [...f.querySelectorAll('.field')]);
+  }
+
   field(key) {
-    return this.form.querySelector(`.field[data-key="${key}"]`);
+    return this.fields().find((f) => f.dataset.key === key) || null;
   }
 
   debounced(key, input) {
@@ -105,12 +116,12 @@ export class Controls {
   }
 
   fill(state) {
-    for (const field of this.form.querySelectorAll('.field')) {
+    for (const field of this.fields()) {
       const key = field.dataset.key;
       const input = field.querySelector('input, select');
       const v = state[key];
       if (input.type === 'checkbox') input.checked = !!v;
-      else if (document.activeElement !== input) input.value = v === null || v === undefined ? '' : String(v);
+      else if (input.getRootNode().activeElement !== input) input.value = v === null || v === undefined ? '' : String(v);
     }
   }
 
@@ -137,7 +148,7 @@ export class Controls {
   // Training fields that apply to one model only (data-models="next" / "skipgram cbow"), and
   // parameters that apply to one positional kind only (data-pos="rope").
   showFieldsForModel(model, pos) {
-    for (const f of this.form.querySelectorAll('.field[data-models]')) {
+    for (const f of this.fields().filter((x) => x.dataset.models)) {
       f.hidden = !f.dataset.models.split(' ').includes(model) || (f.dataset.pos !== undefined && f.dataset.pos !== pos);
     }
   }

@@ -8,7 +8,7 @@
 // (asked of the worker through `labels`, after the plot is drawn).
 //
 //   const view = new TableView(document.getElementById('view-table'), {onPick: (row) => ..., labels: (V, ids) => Promise<[text] | null>});
-//   view.render(reply, state);   // reply of engine.request('table', TableView.payload(state))
+//   view.render(reply, state);   // reply of TableView.fetch(engine)(state)
 //   view.setStale('...')         // an error kept the last good plot: say so
 //   clampTok(state)              // V lowered below the picked token: state.tok = V - 1, returns {from, to} (else null)
 //   view.noteClamp({from, to}, V)
@@ -34,6 +34,11 @@ export function clampTok(state) {
 export class TableView {
   static payload(state) {
     return { seed: state.seed, V: state.V, D: state.D, pad: state.pad, scale: state.scale, tok: state.tok, maxRows: 600, maxCols: 512 };
+  }
+
+  // engine -> state -> Promise<reply | null> (null: a newer request is on its way)
+  static fetch(engine) {
+    return (state) => engine.latest('table', 'table', TableView.payload(state));
   }
 
   constructor(root, { onPick, labels = null }) {

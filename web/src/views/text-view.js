@@ -37,6 +37,11 @@ export class TextView {
     return { corpus: state.corpus, enc: state.enc, lower: state.lower, bpeV: state.bpeV };
   }
 
+  // engine -> state -> Promise<tokenize reply | null> (null: a newer request is on its way)
+  static fetch(engine) {
+    return (state) => engine.latest('text', 'tokenize', TextView.payload(state));
+  }
+
   constructor(root, engine, { onCustomText, onPosition, tableSettings, onOpenRow, onPickToken = () => {} }) {
     this.root = root;
     this.onPickToken = onPickToken;
@@ -173,7 +178,7 @@ export class TextView {
     const t = this.tableSettings();
     const card = this.el.tokenCard;
     try {
-      const r = await this.engine.latest('tokenRow', 'tokenRow', { id, seed: t.seed, D: t.D, scale: t.scale, k: 8 });
+      const r = await this.engine.latest('tokenRow', 'tokenRow', { id, seed: t.seed, D: t.D, scale: t.scale, k: 8, ...this.textSettings });
       if (!r) return;
       this.picked = r;
       card.hidden = false;
@@ -212,6 +217,7 @@ export class TextView {
 
   async render(r, state) {
     this.last = r;
+    this.textSettings = TextView.payload(state); // slices name their text (the worker may hold another view's tokens)
     this.total = r.tokens;
     const rows = [
       ['characters', r.chars.toLocaleString('en')],
@@ -246,7 +252,7 @@ export class TextView {
       return;
     }
     try {
-      const one = await this.engine.request('tokenSlice', { start: at, count: 1 });
+      const one = await this.engine.request('tokenSlice', { start: at, count: 1, ...this.textSettings });
       this.chips.setPicked(at);
       await this.pickToken(at, one.ids[0], true);
     } catch (err) {
@@ -256,7 +262,7 @@ export class TextView {
 
   async goTo(at, quiet = false) {
     const start = Math.max(0, Math.min(Number.isFinite(at) ? at : 0, Math.max(0, this.total - 1)));
-    const slice = await this.engine.latest('tokenSlice', 'tokenSlice', { start, count: CHIP_WINDOW });
+    const slice = await this.engine.latest('tokenSlice', 'tokenSlice', { start, count: CHIP_WINDOW, ...this.textSettings });
     if (!slice) return;
     this.at = slice.start;
     this.el.pos.value = String(slice.start);

@@ -45,7 +45,15 @@ export class TrainView {
     return Object.fromEntries(TRAIN_PAYLOAD_KEYS.map((k) => [k, state[k]]));
   }
 
-  constructor(root, engine, { onError, onSteps = () => {}, autosave = false }) {
+  // engine -> state -> Promise<trainStart reply | null>: a fresh run for these settings;
+  // extra(state): more payload (the page's autosave asks for `resume`)
+  static fetch(engine, extra = () => ({})) {
+    return (state) => engine.latest('train', 'trainStart', { ...TrainView.payload(state), ...extra(state) });
+  }
+
+  // onPlay(): Play started (a widget pauses the other widgets' runs, element.js)
+  // autosave: the page's training run is saved in this browser (session.js); widgets do not
+  constructor(root, engine, { onError, onSteps = () => {}, onPlay = () => {}, autosave = false }) {
     this.root = root;
     this.engine = engine;
     this.onError = onError;
@@ -54,6 +62,7 @@ export class TrainView {
     this.lastSave = 0;
     this.saving = null; // the trainSave in flight
     this.saveAgain = false;
+    this.onPlay = onPlay;
     this.playGen = 0; // a new run or play() ends the loop of the previous one
     const $ = (id) => root.querySelector(`#${id}`);
     this.el = {
@@ -329,6 +338,7 @@ export class TrainView {
   async play(until = Infinity) {
     if (!this.last || this.playing) return;
     this.playing = true;
+    this.onPlay();
     const gen = ++this.playGen;
     this.rateWindow = [{ t: performance.now(), tokens: 0, steps: 0 }];
     this.el.play.textContent = '❚❚ Pause';

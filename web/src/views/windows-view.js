@@ -22,8 +22,21 @@ function cell(text, cls) {
 }
 
 export class WindowsView {
+  // the windows and the text settings of their ids (the worker tokenizes them if it holds others)
   static payload(state) {
-    return { L: state.L, stride: state.stride, B: state.B, first: 0, count: SHOWN_WINDOWS };
+    return { L: state.L, stride: state.stride, B: state.B, first: 0, count: SHOWN_WINDOWS, corpus: state.corpus, enc: state.enc, lower: state.lower, bpeV: state.bpeV };
+  }
+
+  // engine -> state -> Promise<windows reply | null>: tokenize first (a BPE build shows its
+  // progress and can be cancelled there), then the windows (the worker queue keeps the order)
+  static fetch(engine) {
+    return async (state) => {
+      const [, r] = await Promise.all([
+        engine.request('tokenize', { corpus: state.corpus, enc: state.enc, lower: state.lower, bpeV: state.bpeV }),
+        engine.latest('windows', 'windows', WindowsView.payload(state)),
+      ]);
+      return r;
+    };
   }
 
   constructor(root, engine) {
