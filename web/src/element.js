@@ -51,14 +51,43 @@ const OWN_ATTRIBUTES = new Set(['view', 'card', 'id', 'class', 'style', 'hidden'
 let shared = null;
 let workersCreated = 0;
 const elements = new Set(); // connected elements (job progress routing, one training at a time)
+// The worker's script: worker.js beside this module. A module worker must come from the page's
+// own origin, so on another site's page (an article loading this file from our host) it is a
+// same-origin blob: module whose one line imports ours; that import, embedlab.js, the wasm and
+// the corpora are then fetched with CORS (the host sends Access-Control-Allow-Origin, README
+// "Widgets"). The article's own CSP must allow blob: workers (worker-src blob:) if it has one.
+export function workerUrl(base = import.meta.url, pageOrigin = location.origin) {
+  const url = new URL('./worker.js', base);
+  if (url.origin === pageOrigin) return url;
+  const source = `import ${JSON.stringify(url.href)};\n`;
+  return URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+}
+
 function sharedEngine() {
   if (!shared) {
-    const engine = new EngineClient(new URL('./worker.js', import.meta.url));
+    const url = workerUrl();
+    const site = new URL('./', import.meta.url).origin;
+    // on another site's page the usual cause of a failure is that page's CSP: say what it must allow
+    const why = (err) => (url instanceof URL ? err : new Error(`cannot start the engine worker (${err.message}). ` +
+      `On this page the widget's worker comes from ${site}: this page's Content-Security-Policy must allow ` +
+      `worker-src blob: ${site} (and script-src ${site} 'wasm-unsafe-eval', connect-src ${site}); see embedlab's README, Widgets`));
+    let engine;
+    try {
+      engine = new EngineClient(url);
+    } catch (err) {
+      // every widget says why, once, and stays put
+      const ready = Promise.reject(why(err));
+      ready.catch(() => {});
+      shared = { engine: null, ready };
+      return shared;
+    }
     workersCreated++;
     const ready = engine.ready.then((info) => {
       // the pos values and '<kind>.<param>' keys parse from here on; training reads the latter
       VIEW_KEYS.train.push(...setPositionalKinds(info.positionalKinds));
       return info;
+    }, (err) => {
+      throw why(err);
     });
     // a long job's progress goes to the widget whose scope asked (latest() keys are 'element-N:…')
     engine.onJob = (e) => {
@@ -254,8 +283,8 @@ export class EmbedlabView extends HTMLElement {
   }
 
   async update() {
-    const { ready } = sharedEngine();
     try {
+      const { ready } = sharedEngine();
       if (!this.widget) this.status.textContent = 'embedlab: loading the engine…';
       const info = await ready;
       const { state, ignored } = this.readState();

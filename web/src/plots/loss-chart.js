@@ -20,8 +20,16 @@ import uPlot from 'uplot';
 export const OKABE_ITO = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#CC79A7', '#56B4E9', '#000000'];
 
 export class LossChart {
-  constructor(parent, { series = ['loss'], logY = false, height = 260, yLabel = 'loss (cross-entropy, nats)', xLabel = 'training step', xLog2 = false, exportName = 'loss' } = {}) {
+  // empty: a sentence shown over the chart while it has no point (what will be drawn, and how to start)
+  constructor(parent, { series = ['loss'], logY = false, height = 260, yLabel = 'loss (cross-entropy, nats)', xLabel = 'training step', xLog2 = false, exportName = 'loss', empty = '' } = {}) {
     this.parent = parent;
+    if (empty) {
+      parent.classList.add('has-empty-note');
+      this.emptyNote = document.createElement('p');
+      this.emptyNote.className = 'plot-empty';
+      this.emptyNote.textContent = empty;
+      parent.append(this.emptyNote);
+    }
     this.names = series.map((s) => (typeof s === 'string' ? { label: s } : s));
     this.xLabel = xLabel;
     this.xLog2 = xLog2;
@@ -91,6 +99,7 @@ export class LossChart {
 
   setData(data) {
     this.data = data;
+    if (this.emptyNote) this.emptyNote.hidden = data[0].length > 0;
     this.schedule();
   }
 

@@ -71,7 +71,7 @@ export class TrainView {
       logy: $('train-logy'), posCard: $('train-pos-card'),
       tableNote: $('train-table-note'), saved: $('train-saved'),
     };
-    this.chart = new LossChart($('train-loss'), { series: ['loss'] });
+    this.chart = new LossChart($('train-loss'), { series: ['loss'], empty: 'No steps yet: press ▶ Play or Step, and the loss of every step is drawn here as the table trains.' });
     this.heatmap = new Heatmap($('train-table'), { xLabel: 'dimension', yLabel: 'table row', maxHeight: 380, minHeight: 160, exportName: 'table',
       formatTip: (c) => `${this.labels[this.rowPos(c.row)] ?? `row ${c.row}`}, dim ${c.col}: ${formatNumber(c.value)}` });
     this.legend = new Legend($('train-legend'), { caption: 'weight value', width: 220 });
