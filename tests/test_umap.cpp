@@ -169,11 +169,14 @@ TEST_CASE("the SIMD repulsion equals its scalar twin bit for bit", "[umap]") {
       x[c] = ox[c] * ox[c] + oy[c] * oy[c];
     }
     x[rep % 8] = rep % 3 == 0 ? 1e-30f : x[rep % 8];  // below FLT_MIN: clamped in both
-    const umap_detail::RepelConsts k{0.895f, 1.577f, 2.0f * 0.895f, 0.75f};
+    if (rep % 5 == 0) x[0] = 0.0f, ox[0] = oy[0] = 0.0f;  // the attraction at distance 0
+    // lane 0 repels (a negative sample) or attracts (the edge's own tail) on alternate reps
+    const umap_detail::RepelConsts k{0.895f, 1.577f, 2.0f * 0.895f, 0.75f, 2.0f * 1.577f * 0.895f, rep % 2 == 1};
     umap_detail::repel8(x, ox, oy, k, gx, gy);
     umap_detail::repel8_scalar(x, ox, oy, k, sx, sy);
     REQUIRE(same_bits(gx, sx));
     REQUIRE(same_bits(gy, sy));
+    if (k.attract && x[0] > 0) REQUIRE(gx[0] * ox[0] <= 0.0f);  // towards the tail
   }
   SECTION("pow_float is within 1e-5 of pow") {
     for (const float b : {0.5f, 0.79f, 0.895f, 1.334f}) {

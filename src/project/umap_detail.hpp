@@ -61,15 +61,17 @@ Layout make_layout(const Graph& g, int64_t n_epochs, const AbParams& ab, const U
 // is moved; tail (n_tail, 2) too when move_other (then head == tail, the fit).
 void layout_epoch(Layout& L, float* head, float* tail, int64_t n_tail, int64_t e, bool move_other);
 
-// The pushes of 8 negative samples at squared distances x (8) with offsets ox, oy (8) (head
-// minus sample):
-//   pw = pow_float(x, y); coeff = two_gamma_b / ((0.001 + x) (a pw + 1));
+// The moves of the head for 8 samples at squared distances x (8) with offsets ox, oy (8)
+// (head minus sample):
+//   pw = pow_float(x, y); coeff = two_gamma_b / ((0.001 + x) (a pw + 1))   (a negative sample)
+//   lane 0 when attract: coeff = -two_ab (pw / x) / (a pw + 1), 0 at x = 0   (the edge's own tail)
 //   gx = clip4(coeff ox) alpha, gy = clip4(coeff oy) alpha   (clip4: to [-4, 4])
 // repel8 runs 4 lanes at a time (wasm_simd128 or SSE2), each lane the same operations in the
 // same order (pseudo-min/max for the clamps, truncation of the already integral exponent), so
 // its bits equal repel8_scalar's (tests/test_umap.cpp).
 struct RepelConsts {
-  float y, a, two_gamma_b, alpha;
+  float y, a, two_gamma_b, alpha, two_ab;
+  bool attract;  // lane 0 is the attraction
 };
 void repel8(const float* x, const float* ox, const float* oy, const RepelConsts& k, float* gx, float* gy);
 void repel8_scalar(const float* x, const float* ox, const float* oy, const RepelConsts& k, float* gx, float* gy);
