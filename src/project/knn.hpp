@@ -30,8 +30,10 @@
 //            max(5, round(log2 n)) rounds. A pair whose rows already list each other is not
 //            measured again.
 //   Auto     Exact below kExactBelow rows, Descent from there.
-// Measured recall of Descent against Exact (tests/test_umap.cpp): >= 0.9 on the test sets;
-// see umap.hpp for times.
+// Recall of Descent against Exact: >= 0.9 on tests/test_umap.cpp's sets. Measured on 10,000 x
+// 768 (50 clusters, cosine): 4 rounds, 4.9 M distances (Exact: 50 M), 1.0 s native, 2.1 s wasm;
+// 50,257 x 768: 7 rounds, 37 M distances, 7.3 s native, 14.2 s wasm. The UMAP maps made from
+// Descent's and Exact's graphs keep the same share of input neighbours (0.0798 and 0.0789).
 //
 // It does not: search an index for new points (knn_query scans all rows: O(m n D)), use more
 // than one thread, or support metrics other than cosine and euclidean.
