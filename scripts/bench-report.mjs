@@ -74,4 +74,29 @@ if (pi) {
   check('page import <= 1 s: 1000 / shown ms', 1000 / pi.shown_ms, 1);
   check('page PCA map <= 1.5 s: 1500 / worker ms', 1500 / pi.map_ms, 1);
 }
+const un = rows['umap.native'], uw = rows['umap.wasm'], ua = rows['umap.atlas'], uj = rows['umap.umap_js'];
+const umapLine = (name, r) => {
+  if (!r) return;
+  if (r.skipped) return lines.push(`umap ${name}: skipped (${r.skipped})`);
+  const s = r.seconds, q = r.quality;
+  const phases = s.knn !== undefined ? ` (knn ${fmt(s.knn)}, graph ${fmt(s.graph)}, init ${fmt(s.init)}, layout ${fmt(s.layout)})` : '';
+  lines.push(`umap ${name.padEnd(8)} ${r.rows} x ${r.dim}: ${fmt(s.total)} s${phases}; neighbours kept ${fmt(q.neighbours_kept, 4)}, same label ${fmt(q.label_share, 4)}`);
+};
+umapLine('native', un);
+umapLine('wasm', uw);
+umapLine('atlas', ua);
+umapLine('umap-js', uj);
+if (uw && !uw.skipped) {
+  for (const [name, p] of [['umap-js', uj], ['atlas', ua]]) {
+    if (!p || p.skipped) continue;
+    check(`umap wasm speed-up over ${name}`, p.seconds.total / uw.seconds.total, 5);
+    check(`umap wasm / ${name} neighbours kept`, uw.quality.neighbours_kept / p.quality.neighbours_kept, 1);
+    check(`umap wasm / ${name} same label`, uw.quality.label_share / p.quality.label_share, 1);
+  }
+  if (un) check('umap native speed-up over wasm', uw.seconds.total / un.seconds.total, 1.5);
+}
+const ln = rows['umap_large.native'], lw = rows['umap_large.wasm'];
+umapLine('native', ln);
+umapLine('wasm', lw);
+if (lw) check('umap 50257 x 768 wasm <= 60 s: 60 / wasm s', 60 / lw.seconds.total, 1);
 console.log('\n== summary\n' + lines.join('\n'));

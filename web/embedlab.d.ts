@@ -416,6 +416,47 @@ export declare class Table {
   delete(): void;
 }
 
+// ---- UMAP ------------------------------------------------------------------------------------------
+
+/** umap-learn's options, camelCased, with its defaults (src/project/umap.hpp). */
+export interface UmapOptions {
+  nNeighbors?: number;          // 15, in [2, rows - 1]
+  minDist?: number;             // 0.1, in [0, spread]
+  spread?: number;              // 1
+  nEpochs?: number | null;      // null: 500 for rows <= 10000, else 200
+  metric?: 'euclidean' | 'cosine';
+  seed?: number;                // 0: the same seed gives the same bits, in wasm and natively
+  /** 'spectral' (default), 'pca', or a layout to start from (rows * 2). */
+  init?: 'spectral' | 'pca' | Floats;
+  learningRate?: number;        // 1
+  negativeSampleRate?: number;  // 5
+  repulsionStrength?: number;   // 1
+  localConnectivity?: number;   // 1
+  setOpMixRatio?: number;       // 1
+  knn?: 'auto' | 'exact' | 'nn-descent';  // auto: exact below 4096 rows
+}
+export interface UmapInfo {
+  rows: number; dim: number; a: number; b: number; nEpochs: number;
+  knn: 'exact' | 'nn-descent'; knnRounds: number; knnDistances: number;
+  init: 'spectral' | 'pca' | 'given'; initNote: string; components: number; edges: number;
+  seconds: { knn: number; graph: number; init: number; layout: number; total: number };
+}
+export declare class Umap {
+  /** Runs the neighbour search, the fuzzy graph and the initial layout; epochs run in step(). */
+  constructor(table: Floats, rows: number, dim: number, opts?: UmapOptions);
+  constructor(table: Table, opts?: UmapOptions);
+  /** Runs up to n more epochs (default 1) and returns the epoch reached. */
+  step(n?: number): number;
+  /** The current map (rows * 2), a copy. */
+  coordinates(): Float32Array;
+  epoch(): number;
+  totalEpochs(): number;
+  info(): UmapInfo;
+  /** New rows (m * dim) -> their places in the fitted map (m * 2); the map does not move. */
+  transform(rows: Floats): Float32Array;
+  delete(): void;
+}
+
 // ---- the module -----------------------------------------------------------------------------------
 
 /** What createEmbedlab() resolves to. */
@@ -456,6 +497,10 @@ export interface EmbedlabModule {
   nearest(table: Floats, rows: number, dim: number, opts: NearestOptions): Neighbours;
   analogy(table: Floats, rows: number, dim: number, opts: AnalogyOptions): Neighbours;
   Table: typeof Table;
+  /** A UMAP map of the rows in one call: (rows * 2). */
+  umap(table: Floats, rows: number, dim: number, opts?: UmapOptions): Float32Array;
+  umap(table: Table, opts?: UmapOptions): Float32Array;
+  Umap: typeof Umap;
 
   /** The text of the CLI's --out-tsv files. */
   projectorTsv(table: Floats, rows: number, cols: number, labels: string[]): { vectors: string; metadata: string };
@@ -469,6 +514,10 @@ export interface EmbedlabModule {
   benchNextToken(opts?: { vocabSize?: number; vectorSize?: number; context?: number; batchSize?: number; steps?: number; optimizer?: string; pos?: string }): Record<string, unknown>;
   benchWord2Vec(ids: Ids, sentenceStarts: ArrayLike<number>, counts?: ArrayLike<number> | null, sg?: boolean): Record<string, unknown>;
   benchTable(opts?: { rows?: number; dim?: number; reps?: number }): Record<string, unknown>;
+  benchUmap(opts?: UmapOptions & { rows?: number; dim?: number; clusters?: number; sample?: number }): Record<string, unknown>;
+  umapBenchData(opts?: { rows?: number; dim?: number; clusters?: number; seed?: number }): { table: Float32Array; labels: Int32Array };
+  umapQuality(table: Floats, rows: number, dim: number, labels: ArrayLike<number>, coords: Floats,
+    opts?: { sample?: number; metric?: 'euclidean' | 'cosine' }): { sample: number; k: number; neighbours_kept: number; label_share: number };
 }
 
 /** The module factory: build/web/embedlab.js's default export, and the package's createEmbedlab. */

@@ -42,6 +42,7 @@
 #include <cstdio>
 #include <memory>
 #include <new>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -328,6 +329,14 @@ std::string position_option_name(const PositionKind& k, const PositionParam& p);
 // A JS object {name: number} of the kind's parameters -> values with defaults filled in; the
 // registry names unknown keys and values out of range.
 PositionValues position_values(const char* where, val values, const PositionKind& kind);
+
+// ---- resident tables (tables.cpp), for the areas that also run on them (umap.cpp) -----------
+struct ResidentTable {
+  std::span<const float> data;  // (rows, dim), a view into the table: valid until it changes
+  int64_t rows = 0, dim = 0;
+};
+// handle: a _Table instance (M.Table's engine object); anything else fails naming `where`.
+ResidentTable resident_table(const char* where, const val& handle);
 
 // ---- project results (project.cpp), shared with the resident tables (tables.cpp) ----------
 // PcaResult -> {n, k, dim, points, components, explained, variance, solver}

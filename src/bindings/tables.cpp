@@ -269,6 +269,8 @@ class TableHandle {
   }
   ImportedTable t_;
   std::unique_ptr<NeighbourIndex> index_;  // a view of t_.data: reset whenever t_ changes
+
+  friend embedlab::bindings::ResidentTable embedlab::bindings::resident_table(const char*, const val&);
 };
 
 double safetensors_header_size_js(val first8) {
@@ -294,6 +296,17 @@ val bench_table_js(double rows, double dim, double reps) {
 }
 
 }  // namespace
+
+namespace embedlab::bindings {
+
+ResidentTable resident_table(const char* where, const val& handle) {
+  if (!handle.instanceof(val::module_property("_Table"))) fail(where, "expected a Table");
+  const TableHandle* h = handle.as<TableHandle*>(emscripten::allow_raw_pointers());
+  if (!h) fail(where, "expected a Table");
+  return {h->t_.data, h->t_.rows, h->t_.cols};
+}
+
+}  // namespace embedlab::bindings
 
 EMSCRIPTEN_BINDINGS(tables) {
   using namespace emscripten;

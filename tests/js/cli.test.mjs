@@ -158,8 +158,8 @@ describe('every command: exit code 2, one line on stderr, nothing on stdout', ()
   });
 
   it('bench', () => {
-    fails(['bench'], 'bench: expected lookup, table, tokenize or train');
-    fails(['bench', 'sort'], "bench: unknown benchmark 'sort', expected lookup, table, tokenize or train");
+    fails(['bench'], 'bench: expected lookup, table, tokenize, train or umap');
+    fails(['bench', 'sort'], "bench: unknown benchmark 'sort', expected lookup, table, tokenize, train or umap");
     fails(['bench', 'lookup', '--bogus'], '--bogus: is not an option of bench lookup');
     fails(['bench', 'lookup', 'stray'], "bench lookup: unexpected argument 'stray' (bench lookup takes no FILE)");
     fails(['bench', 'lookup', '--reps', '1', '--reps', '2'], '--reps: given twice');
@@ -238,6 +238,27 @@ describe('every command: exit code 2, one line on stderr, nothing on stdout', ()
     fails(['pca', '--table', table, '--k', ' 2'], "--k: expected an integer, got ' 2'");
     fails(['pca', '--table', dir], isDirectory('--table', dir));
     fails(['pca', '--table', missing], notFound('--table', missing));
+  });
+
+  it('umap and bench umap', () => {
+    const out = path.join(dir, 'map.npy');
+    const base = ['umap', '--table', table, '--out', out, '--n-neighbors', '3', '--n-epochs', '5'];
+    const r = json(base);
+    assert.deepEqual([r.n, r.dim, r.n_neighbors, r.n_epochs, r.metric, r.knn], [4, 3, 3, 5, 'euclidean', 'exact']);
+    assert.deepEqual(Object.keys(r.seconds), ['knn', 'graph', 'init', 'layout', 'total']);
+    assert.equal(fs.statSync(out).size, 128 + 4 * 2 * 4);  // .npy header + 4 x 2 float32
+    fails(['umap', '--table', table, '--out', out], 'umap: n_neighbors 15 out of range [2, 3] (n - 1 for 4 rows)');
+    fails([...base, '--bogus'], '--bogus: is not an option of umap');
+    fails(['umap', '--table', table, '--out', out, '--n-neighbors', '1'], '--n-neighbors 1 out of range [2, 3]');
+    fails([...base, '--min-dist', '2'], '--min-dist 2 out of range [0, 1]');
+    fails([...base, '--init', 'random'], "--init: unknown init 'random', expected spectral or pca");
+    fails([...base, '--metric', 'manhattan'], "metric: unknown metric 'manhattan', expected cosine or euclidean");
+    fails([...base, '--knn', 'annoy'], "--knn: unknown method 'annoy', expected auto, exact or nn-descent");
+    fails(['umap', '--table', table], '--out: is required');
+    fails(['umap', '--table', table, '--out', dir, '--n-neighbors', '3'], isDirectory('--out', dir));
+    const b = json(['bench', 'umap', '--rows', '200', '--dim', '8', '--clusters', '3', '--n-epochs', '10', '--sample', '50']);
+    assert.deepEqual([b.bench, b.rows, b.dim, b.metric, b.quality.sample], ['umap', 200, 8, 'cosine', 50]);
+    fails(['bench', 'umap', '--rows', '200', '--clusters', '201'], '--clusters 201 out of range [1, 200]');
   });
 });
 
@@ -392,7 +413,7 @@ describe('output', () => {
     assert.equal(r.status, 0);
     assert.match(r.stdout, /^  embedlab kinds$/m, 'kinds');
     for (const c of ['init', 'lookup', 'posenc', 'tokenize', 'decode', 'bpe-train', 'windows', 'bench lookup',
-      'bench tokenize', 'bench train', 'train', 'neighbours', 'analogy', 'pca', 'inspect', 'convert']) {
+      'bench tokenize', 'bench train', 'train', 'neighbours', 'analogy', 'pca', 'inspect', 'convert', 'umap', 'bench umap']) {
       assert.match(r.stdout, new RegExp(`^  embedlab ${c} `, 'm'), c);
       // each flag the command's help lists appears in the overview and is accepted by the parser
       const help = run([...c.split(' '), '--help']);

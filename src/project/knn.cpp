@@ -1,0 +1,437 @@
+#include "project/knn.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "core/error.hpp"
+#include "core/memory.hpp"
+#include "kernels/dense.hpp"
+#include "kernels/kernels.hpp"
+
+namespace embedlab {
+
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr double kDelta = 0.001;  // NN-descent stops when a round changes < delta k n entries
+
+// n max-heaps of k (proxy, id, new-flag) entries each, rooted at slot 0; empty slots hold
+// (+inf, -1). Row i's heap is [i k, (i + 1) k).
+struct Heaps {
+  int64_t n, k;
+  std::vector<int32_t> ids;
+  std::vector<float> d;
+  std::vector<uint8_t> flag;
+  Heaps(int64_t n_, int64_t k_, const char* where) : n(n_), k(k_) {
+    const size_t cells = plan(where, "neighbour heaps", {n, k}, kInt32);
+    ids.assign(cells, -1);
+    d.assign(cells, kInf);
+    flag.assign(cells, 0);
+  }
+  float top(int64_t i) const { return d[static_cast<size_t>(i * k)]; }
+  bool contains(int64_t i, int32_t id) const {
+    const int32_t* r = ids.data() + i * k;
+    for (int64_t j = 0; j < k; ++j)
+      if (r[j] == id) return true;
+    return false;
+  }
+  // Replaces the root of row i's heap by (dist, id) if dist is smaller and id not there yet.
+  bool push(int64_t i, float dist, int32_t id, uint8_t is_new) {
+    float* dd = d.data() + i * k;
+    if (!(dist < dd[0]) || contains(i, id)) return false;
+    int32_t* ii = ids.data() + i * k;
+    uint8_t* ff = flag.data() + i * k;
+    int64_t pos = 0;
+    for (;;) {  // sift down
+      const int64_t l = 2 * pos + 1, r = l + 1;
+      if (l >= k) break;
+      int64_t big = l;
+      if (r < k && (dd[r] > dd[l] || (dd[r] == dd[l] && ii[r] > ii[l]))) big = r;
+      if (dd[big] < dist || (dd[big] == dist && ii[big] < id)) break;
+      dd[pos] = dd[big], ii[pos] = ii[big], ff[pos] = ff[big];
+      pos = big;
+    }
+    dd[pos] = dist, ii[pos] = id, ff[pos] = is_new;
+    return true;
+  }
+};
+
+// The heaps sorted into a graph: each row ascending by (proxy, id), proxies -> distances.
+KnnGraph to_graph(const KnnRows& x, const Heaps& h) {
+  KnnGraph g;
+  g.n = h.n, g.k = h.k;
+  g.ids.resize(h.ids.size());
+  g.dists.resize(h.d.size());
+  std::vector<std::pair<float, int32_t>> row(static_cast<size_t>(h.k));
+  for (int64_t i = 0; i < h.n; ++i) {
+    for (int64_t j = 0; j < h.k; ++j) row[j] = {h.d[i * h.k + j], h.ids[i * h.k + j]};
+    std::sort(row.begin(), row.end());  // (proxy, id): a total order
+    for (int64_t j = 0; j < h.k; ++j) {
+      g.ids[i * h.k + j] = row[j].second;
+      g.dists[i * h.k + j] = x.distance(row[j].first);
+    }
+  }
+  return g;
+}
+
+// All pairs i < j, each measured once (dense::dot_rows over the rows after i).
+KnnGraph knn_exact(const KnnRows& x, int64_t k, KnnStats* stats) {
+  const int64_t n = x.rows();
+  Heaps h(n, k, "knn");
+  std::vector<int32_t> ids(plan("knn", "row ids", n, kInt32));
+  std::vector<float> out(ids.size());
+  std::vector<const float*> ptrs(ids.size());
+  for (int64_t j = 0; j < n; ++j) ids[j] = static_cast<int32_t>(j);
+  for (int64_t i = 0; i + 1 < n; ++i) {
+    const size_t count = static_cast<size_t>(n - i - 1);
+    x.proxies(x.row(i), x.squared_norm(i), ids.data() + i + 1, count, out.data(), ptrs.data());
+    for (size_t c = 0; c < count; ++c) {
+      const int32_t j = ids[i + 1 + c];
+      h.push(i, out[c], j, 0);
+      h.push(j, out[c], static_cast<int32_t>(i), 0);
+    }
+  }
+  if (stats) stats->method = KnnMethod::Exact, stats->rounds = 0, stats->distances = n * (n - 1) / 2;
+  return to_graph(x, h);
+}
+
+// ---- NN-descent -------------------------------------------------------------------------------
+
+// Splits perm[begin, end) around a random hyperplane, recursively, until pieces have at most
+// leaf rows; calls leaf(begin, end) for each piece. Angular (cosine): the hyperplane through
+// the origin between two random rows; euclidean: the perpendicular bisector of two random rows
+// (pynndescent's angular_random_projection_split / euclidean_random_projection_split).
+template <class Leaf>
+void rp_tree(const KnnRows& x, std::vector<int32_t>& perm, int64_t leaf, FastRng& rng, Leaf&& on_leaf,
+             std::vector<float>& normal, std::vector<int32_t>& scratch, std::vector<uint8_t>& side) {
+  const size_t D = static_cast<size_t>(x.dim());
+  std::vector<std::pair<int64_t, int64_t>> stack{{0, static_cast<int64_t>(perm.size())}};
+  while (!stack.empty()) {
+    const auto [b, e] = stack.back();
+    stack.pop_back();
+    const int64_t size = e - b;
+    if (size <= leaf) {
+      on_leaf(b, e);
+      continue;
+    }
+    const int32_t l = perm[b + rng.below(static_cast<uint32_t>(size))];
+    int32_t r = perm[b + rng.below(static_cast<uint32_t>(size))];
+    for (int tries = 0; r == l && tries < 8; ++tries) r = perm[b + rng.below(static_cast<uint32_t>(size))];
+    const float* xl = x.row(l);
+    const float* xr = x.row(r);
+    float offset = 0;
+    for (size_t d = 0; d < D; ++d) normal[d] = xl[d] - xr[d];
+    if (x.metric() == Metric::Euclidean) {
+      float s = 0;  // -normal . (xl + xr) / 2
+      for (size_t d = 0; d < D; ++d) s += normal[d] * ((xl[d] + xr[d]) * 0.5f);
+      offset = -s;
+    }
+    int64_t left = 0;
+    for (int64_t p = b; p < e; ++p) {
+      const float m = kernels::dot(D, normal.data(), x.row(perm[p])) + offset;
+      const uint8_t s = m > 0 ? 0 : m < 0 ? 1 : static_cast<uint8_t>(rng.next() & 1);
+      side[p - b] = s;
+      left += s == 0;
+    }
+    if (left == 0 || left == size) {  // degenerate (duplicates): split at random, in halves
+      left = 0;
+      for (int64_t p = 0; p < size; ++p) {
+        side[p] = static_cast<uint8_t>(p >= size / 2);
+        left += side[p] == 0;
+      }
+    }
+    // stable partition through scratch (no std::partition: its order differs between libraries)
+    int64_t wl = 0, wr = left;
+    for (int64_t p = 0; p < size; ++p) scratch[side[p] == 0 ? wl++ : wr++] = perm[b + p];
+    std::copy_n(scratch.begin(), size, perm.begin() + b);
+    stack.push_back({b + left, e});
+    stack.push_back({b, b + left});
+  }
+}
+
+// Measures every pair of ids in [first, last) (a leaf, or one row against its candidates) and
+// pushes each into both heaps as new. Returns how many heap entries changed.
+struct Joiner {
+  const KnnRows& x;
+  Heaps& h;
+  int64_t distances = 0;
+  std::vector<int32_t> todo;
+  std::vector<float> out;
+  std::vector<const float*> ptrs;
+  Joiner(const KnnRows& x_, Heaps& h_, size_t most) : x(x_), h(h_), todo(most), out(most), ptrs(most) {}
+
+  // p against qs[0, count): skips q == p and pairs that already list each other.
+  int64_t join(int32_t p, const int32_t* qs, size_t count) {
+    size_t m = 0;
+    for (size_t c = 0; c < count; ++c) {
+      const int32_t q = qs[c];
+      if (q == p || q < 0) continue;
+      if (h.contains(p, q) && h.contains(q, p)) continue;
+      todo[m++] = q;
+    }
+    if (m == 0) return 0;
+    x.proxies(x.row(p), x.squared_norm(p), todo.data(), m, out.data(), ptrs.data());
+    distances += static_cast<int64_t>(m);
+    int64_t changed = 0;
+    for (size_t c = 0; c < m; ++c) {
+      changed += h.push(p, out[c], todo[c], 1);
+      changed += h.push(todo[c], out[c], p, 1);
+    }
+    return changed;
+  }
+};
+
+// Candidate lists for one round (pynndescent's new_build_candidates): each row's neighbours and
+// reverse neighbours, split by their new flag, each list a max-heap on a random priority so at
+// most C of them survive; new entries that made it into the list are flagged old.
+void build_candidates(Heaps& h, int64_t C, FastRng& rng, std::vector<int32_t>& nid, std::vector<float>& npri,
+                      std::vector<int32_t>& oid, std::vector<float>& opri) {
+  std::fill(nid.begin(), nid.end(), -1);
+  std::fill(oid.begin(), oid.end(), -1);
+  std::fill(npri.begin(), npri.end(), kInf);
+  std::fill(opri.begin(), opri.end(), kInf);
+  const auto push = [C](std::vector<int32_t>& ids, std::vector<float>& pri, int64_t i, float p, int32_t id) {
+    int32_t* ii = ids.data() + i * C;
+    float* pp = pri.data() + i * C;
+    if (!(p < pp[0])) return;
+    for (int64_t j = 0; j < C; ++j)
+      if (ii[j] == id) return;
+    int64_t pos = 0;
+    for (;;) {
+      const int64_t l = 2 * pos + 1, r = l + 1;
+      if (l >= C) break;
+      const int64_t big = (r < C && pp[r] > pp[l]) ? r : l;
+      if (pp[big] <= p) break;
+      pp[pos] = pp[big], ii[pos] = ii[big];
+      pos = big;
+    }
+    pp[pos] = p, ii[pos] = id;
+  };
+  for (int64_t i = 0; i < h.n; ++i) {
+    for (int64_t j = 0; j < h.k; ++j) {
+      const int32_t id = h.ids[i * h.k + j];
+      if (id < 0) continue;
+      const float p = rng.uniform();
+      if (h.flag[i * h.k + j]) {
+        push(nid, npri, i, p, id);
+        push(nid, npri, id, p, static_cast<int32_t>(i));
+      } else {
+        push(oid, opri, i, p, id);
+        push(oid, opri, id, p, static_cast<int32_t>(i));
+      }
+    }
+  }
+  for (int64_t i = 0; i < h.n; ++i) {
+    const int32_t* ni = nid.data() + i * C;
+    for (int64_t j = 0; j < h.k; ++j) {
+      if (!h.flag[i * h.k + j]) continue;
+      const int32_t id = h.ids[i * h.k + j];
+      for (int64_t c = 0; c < C; ++c)
+        if (ni[c] == id) {
+          h.flag[i * h.k + j] = 0;
+          break;
+        }
+    }
+  }
+}
+
+KnnGraph knn_descent(const KnnRows& x, int64_t k, uint64_t seed, KnnStats* stats) {
+  const int64_t n = x.rows(), D = x.dim();
+  const int64_t C = std::max<int64_t>(kMaxCandidates, k);
+  const int64_t leaf = std::max<int64_t>(10, k + 1);
+  MemoryPlan p("knn");
+  p.add("neighbour heaps", {n, k, 9}, kBytes);      // ids, proxies, flags
+  p.add("candidate lists", {4, n, C}, kFloat32);   // new/old ids and priorities
+  p.add("tree order and scratch", {2, n}, kInt32);
+  p.add("tree sides", {n}, kBytes);
+  p.add("hyperplane", {D}, kFloat32);
+  p.check();
+  Heaps h(n, k, "knn");
+  FastRng rng(seed ^ 0x5eed0f0d5eedull);
+  Joiner join(x, h, static_cast<size_t>(std::max(2 * C, leaf)));
+
+  // 1. a forest of random-projection trees: every pair of rows sharing a leaf
+  const int64_t trees = std::min<int64_t>(32, 2 + static_cast<int64_t>(std::lround(std::sqrt(static_cast<double>(n)) / 20.0)));
+  std::vector<int32_t> perm(static_cast<size_t>(n)), scratch(static_cast<size_t>(n));
+  std::vector<uint8_t> side(static_cast<size_t>(n));
+  std::vector<float> normal(static_cast<size_t>(D));
+  for (int64_t t = 0; t < trees; ++t) {
+    for (int64_t i = 0; i < n; ++i) perm[i] = static_cast<int32_t>(i);
+    rp_tree(x, perm, leaf, rng, [&](int64_t b, int64_t e) {
+      for (int64_t a = b; a + 1 < e; ++a) join.join(perm[a], perm.data() + a + 1, static_cast<size_t>(e - a - 1));
+    }, normal, scratch, side);
+  }
+  // rows whose heaps are not full yet get random rows
+  for (int64_t i = 0; i < n; ++i) {
+    for (int tries = 0; h.ids[i * k] < 0 && tries < 4 * k; ++tries) {
+      int32_t r = static_cast<int32_t>(rng.below(static_cast<uint32_t>(n)));
+      join.join(static_cast<int32_t>(i), &r, 1);
+    }
+  }
+
+  // 2. rounds of local joins
+  std::vector<int32_t> nid(static_cast<size_t>(n * C)), oid(nid.size()), batch(static_cast<size_t>(2 * C));
+  std::vector<float> npri(nid.size()), opri(nid.size());
+  const int rounds = std::max(5, static_cast<int>(std::lround(std::log2(static_cast<double>(n)))));
+  int done = 0;
+  for (; done < rounds;) {
+    build_candidates(h, C, rng, nid, npri, oid, opri);
+    int64_t changed = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const int32_t* ni = nid.data() + i * C;
+      const int32_t* oi = oid.data() + i * C;
+      for (int64_t a = 0; a < C; ++a) {
+        const int32_t pa = ni[a];
+        if (pa < 0) continue;
+        // new x new (later ones), then new x old, in one batch of dot products
+        size_t m = 0;
+        for (int64_t b = a + 1; b < C; ++b)
+          if (ni[b] >= 0) batch[m++] = ni[b];
+        for (int64_t b = 0; b < C; ++b)
+          if (oi[b] >= 0) batch[m++] = oi[b];
+        changed += join.join(pa, batch.data(), m);
+      }
+    }
+    ++done;
+    if (static_cast<double>(changed) <= kDelta * static_cast<double>(k) * static_cast<double>(n)) break;
+  }
+  if (stats) stats->method = KnnMethod::Descent, stats->rounds = done, stats->distances = join.distances;
+  return to_graph(x, h);
+}
+
+}  // namespace
+
+const char* knn_method_name(KnnMethod m) {
+  switch (m) {
+    case KnnMethod::Exact: return "exact";
+    case KnnMethod::Descent: return "nn-descent";
+    case KnnMethod::Auto: break;
+  }
+  return "auto";
+}
+
+KnnRows::KnnRows(std::span<const float> table, int64_t rows, int64_t dim, Metric metric, const char* where)
+    : rows_(rows), dim_(dim), metric_(metric) {
+  check_at_least(where, "rows", rows, 1);
+  check_at_least(where, "dim", dim, 1);
+  uint64_t want = 0;
+  if (__builtin_mul_overflow(static_cast<uint64_t>(rows), static_cast<uint64_t>(dim), &want) || table.size() != want) {
+    fail(where, "table has " + std::to_string(table.size()) + " values, expected " + std::to_string(rows) + " x " +
+                    std::to_string(dim));
+  }
+  for (size_t i = 0; i < table.size(); ++i) {
+    if (!std::isfinite(table[i])) {
+      fail(where, "table value " + format_number(table[i]) + " at row " + std::to_string(i / dim) + ", column " +
+                      std::to_string(i % dim) + " is not finite");
+    }
+  }
+  data_.resize(plan(where, "working copy of the rows", {rows, dim}, kFloat32));
+  const size_t D = static_cast<size_t>(dim);
+  if (metric == Metric::Cosine) {
+    for (int64_t r = 0; r < rows; ++r) {
+      const float* src = table.data() + r * dim;
+      float* dst = data_.data() + r * dim;
+      const float len = std::sqrt(kernels::dot(D, src, src));
+      for (size_t c = 0; c < D; ++c) dst[c] = len > 0 ? src[c] / len : 0.0f;
+    }
+    return;
+  }
+  std::vector<double> mean(D, 0.0);
+  for (int64_t r = 0; r < rows; ++r)
+    for (size_t c = 0; c < D; ++c) mean[c] += table[r * dim + c];
+  mean_.resize(D);
+  for (size_t c = 0; c < D; ++c) mean_[c] = static_cast<float>(mean[c] / static_cast<double>(rows));
+  sq_.resize(plan(where, "squared norms", rows, kFloat32));
+  for (int64_t r = 0; r < rows; ++r) {
+    float* dst = data_.data() + r * dim;
+    for (size_t c = 0; c < D; ++c) dst[c] = table[r * dim + c] - mean_[c];
+    sq_[r] = kernels::dot(D, dst, dst);
+  }
+}
+
+float KnnRows::proxy(int64_t i, int64_t j) const {
+  const float d = kernels::dot(static_cast<size_t>(dim_), row(i), row(j));
+  const float p = metric_ == Metric::Cosine ? 1.0f - d : (sq_[i] + sq_[j]) - 2.0f * d;
+  return p > 0 ? p : 0.0f;
+}
+
+void KnnRows::proxies(const float* q, float q_sq, const int32_t* ids, size_t count, float* out, const float** ptrs) const {
+  for (size_t c = 0; c < count; ++c) ptrs[c] = row(ids[c]);
+  dense::dot_rows(static_cast<size_t>(dim_), q, ptrs, count, out);
+  for (size_t c = 0; c < count; ++c) {
+    const float p = metric_ == Metric::Cosine ? 1.0f - out[c] : (q_sq + sq_[ids[c]]) - 2.0f * out[c];
+    out[c] = p > 0 ? p : 0.0f;
+  }
+}
+
+float KnnRows::distance(float proxy) const { return metric_ == Metric::Cosine ? proxy : std::sqrt(proxy); }
+
+std::vector<float> KnnRows::prepare(const float* v) const {
+  const size_t D = static_cast<size_t>(dim_);
+  std::vector<float> q(D);
+  if (metric_ == Metric::Cosine) {
+    const float len = std::sqrt(kernels::dot(D, v, v));
+    for (size_t c = 0; c < D; ++c) q[c] = len > 0 ? v[c] / len : 0.0f;
+  } else {
+    for (size_t c = 0; c < D; ++c) q[c] = v[c] - mean_[c];
+  }
+  return q;
+}
+
+KnnGraph knn_graph(const KnnRows& x, int64_t k, KnnMethod method, uint64_t seed, KnnStats* stats) {
+  const int64_t n = x.rows();
+  if (n < 2) fail("knn", "needs at least 2 rows, got " + std::to_string(n));
+  if (k < 1 || k > n - 1) {
+    fail("knn", "k " + std::to_string(k) + " out of range [1, " + std::to_string(n - 1) + "] (n - 1 for " +
+                    std::to_string(n) + " rows)");
+  }
+  if (method == KnnMethod::Exact || (method == KnnMethod::Auto && n < kExactBelow)) return knn_exact(x, k, stats);
+  return knn_descent(x, k, seed, stats);
+}
+
+KnnGraph knn_query(const KnnRows& x, std::span<const float> queries, int64_t m, int64_t k) {
+  const int64_t n = x.rows(), D = x.dim();
+  check_at_least("transform", "rows", m, 0);
+  if (k < 1 || k > n) fail("transform", "k " + std::to_string(k) + " out of range [1, " + std::to_string(n) + "]");
+  if (static_cast<uint64_t>(queries.size()) != static_cast<uint64_t>(m) * static_cast<uint64_t>(D)) {
+    fail("transform", "new rows have " + std::to_string(queries.size()) + " values, expected " + std::to_string(m) +
+                          " x " + std::to_string(D));
+  }
+  for (size_t i = 0; i < queries.size(); ++i) {
+    if (!std::isfinite(queries[i])) {
+      fail("transform", "new row value " + format_number(queries[i]) + " at row " + std::to_string(i / D) +
+                            ", column " + std::to_string(i % D) + " is not finite");
+    }
+  }
+  MemoryPlan p("transform");
+  p.add("neighbours of the new rows", {m, k, 2}, kInt32);
+  p.add("distances to every row", {n, 3}, kInt32);  // ids, proxies, pointers (<= 8 bytes)
+  p.check();
+  Heaps h(m, k, "transform");
+  std::vector<int32_t> ids(static_cast<size_t>(n));
+  std::vector<float> out(ids.size());
+  std::vector<const float*> ptrs(ids.size());
+  for (int64_t j = 0; j < n; ++j) ids[j] = static_cast<int32_t>(j);
+  for (int64_t i = 0; i < m; ++i) {
+    const std::vector<float> q = x.prepare(queries.data() + i * D);
+    const float q_sq = kernels::dot(static_cast<size_t>(D), q.data(), q.data());
+    x.proxies(q.data(), q_sq, ids.data(), static_cast<size_t>(n), out.data(), ptrs.data());
+    for (int64_t j = 0; j < n; ++j) h.push(i, out[j], static_cast<int32_t>(j), 0);
+  }
+  return to_graph(x, h);
+}
+
+double knn_recall(const KnnGraph& approx, const KnnGraph& exact) {
+  if (approx.n != exact.n || approx.k != exact.k) fail("knn_recall", "the two graphs differ in shape");
+  int64_t hit = 0;
+  for (int64_t i = 0; i < exact.n; ++i) {
+    const int32_t* a = approx.ids.data() + i * approx.k;
+    for (int64_t j = 0; j < exact.k; ++j)
+      hit += std::find(a, a + approx.k, exact.ids[i * exact.k + j]) != a + approx.k;
+  }
+  return exact.n == 0 ? 1.0 : static_cast<double>(hit) / static_cast<double>(exact.n * exact.k);
+}
+
+}  // namespace embedlab

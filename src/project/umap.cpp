@@ -1,0 +1,458 @@
+// UMAP: options, the a/b curve, smooth kNN distances, the fuzzy graph, UmapRun and transform.
+// The initial layouts are in umap_init.cpp, the SGD layout in umap_layout.cpp.
+#include "project/umap.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "core/clock.hpp"
+#include "core/detmath.hpp"
+#include "core/error.hpp"
+#include "core/memory.hpp"
+#include "project/umap_detail.hpp"
+
+namespace embedlab {
+
+using umap_detail::Graph;
+
+namespace {
+
+constexpr double kSmoothTolerance = 1e-5;  // umap-learn SMOOTH_K_TOLERANCE
+constexpr double kMinDistScale = 1e-3;     // umap-learn MIN_K_DIST_SCALE
+constexpr int64_t kMaxEpochs = 100000;
+
+void check_number(const char* name, double v, double lo, double hi, const std::string& note = "") {
+  if (!(v >= lo && v <= hi)) {
+    fail("umap", std::string(name) + " " + format_number(v) + " out of range [" + format_number(lo) + ", " +
+                     format_number(hi) + "]" + (note.empty() ? "" : " (" + note + ")"));
+  }
+}
+void check_positive(const char* name, double v) {
+  if (!(std::isfinite(v) && v > 0)) fail("umap", std::string(name) + " " + format_number(v) + " must be a finite number > 0");
+}
+
+void check_options(const UmapOptions& o, int64_t n) {
+  if (n < 3) fail("umap", "needs at least 3 rows, got " + std::to_string(n));
+  if (o.n_neighbors < 2 || o.n_neighbors > n - 1) {
+    fail("umap", "n_neighbors " + std::to_string(o.n_neighbors) + " out of range [2, " + std::to_string(n - 1) +
+                     "] (n - 1 for " + std::to_string(n) + " rows)");
+  }
+  check_positive("spread", o.spread);
+  check_number("min_dist", o.min_dist, 0.0, o.spread, "at most spread");
+  if (o.n_epochs != -1 && (o.n_epochs < 0 || o.n_epochs > kMaxEpochs)) {
+    fail("umap", "n_epochs " + std::to_string(o.n_epochs) + " out of range [0, " + std::to_string(kMaxEpochs) +
+                     "] (or -1 for the default)");
+  }
+  check_positive("learning_rate", o.learning_rate);
+  if (o.negative_sample_rate < 0 || o.negative_sample_rate > 1000) {
+    fail("umap", "negative_sample_rate " + std::to_string(o.negative_sample_rate) + " out of range [0, 1000]");
+  }
+  check_number("repulsion_strength", o.repulsion_strength, 0.0, 1e6);
+  check_number("local_connectivity", o.local_connectivity, 0.0, static_cast<double>(o.n_neighbors - 1), "at most n_neighbors - 1");
+  check_number("set_op_mix_ratio", o.set_op_mix_ratio, 0.0, 1.0);
+  if (o.init == UmapInit::Given) {
+    if (static_cast<uint64_t>(o.init_coords.size()) != static_cast<uint64_t>(n) * 2) {
+      fail("umap", "init coordinates have " + std::to_string(o.init_coords.size()) + " values, expected n x 2 = " +
+                       std::to_string(n) + " x 2");
+    }
+    for (size_t i = 0; i < o.init_coords.size(); ++i) {
+      if (!std::isfinite(o.init_coords[i])) {
+        fail("umap", "init coordinate " + format_number(o.init_coords[i]) + " at row " + std::to_string(i / 2) +
+                         " is not finite");
+      }
+    }
+  } else if (!o.init_coords.empty()) {
+    fail("umap", std::string("init coordinates given with init '") + umap_init_name(o.init) + "'; use init 'given'");
+  }
+}
+
+int64_t default_epochs(int64_t n) { return n <= 10000 ? 500 : 200; }
+
+// (knn without the row itself) -> dists (n, k + 1) with the row itself as column 0 (distance 0)
+std::vector<float> with_self(const KnnGraph& g) {
+  std::vector<float> d(static_cast<size_t>(g.n * (g.k + 1)), 0.0f);
+  for (int64_t i = 0; i < g.n; ++i)
+    for (int64_t j = 0; j < g.k; ++j) d[i * (g.k + 1) + j + 1] = g.dists[i * g.k + j];
+  return d;
+}
+
+// compute_membership_strengths: exp(-(d - rho) / sigma), 1 within rho (or sigma 0).
+float membership(float d, double rho, double sigma) {
+  const double x = static_cast<double>(d) - rho;
+  if (x <= 0 || sigma == 0) return 1.0f;
+  return static_cast<float>(detmath::exp(-(x / sigma)));
+}
+
+double seconds_since(double t0) { return (now_ms() - t0) / 1000.0; }
+
+}  // namespace
+
+const char* umap_init_name(UmapInit i) {
+  switch (i) {
+    case UmapInit::Pca: return "pca";
+    case UmapInit::Given: return "given";
+    case UmapInit::Spectral: break;
+  }
+  return "spectral";
+}
+
+UmapInit parse_umap_init(const std::string& name) {
+  if (name == "spectral") return UmapInit::Spectral;
+  if (name == "pca") return UmapInit::Pca;
+  fail("umap", "unknown init '" + name + "', expected spectral or pca (or initial coordinates)");
+}
+
+AbParams find_ab_params(double spread, double min_dist) {
+  check_positive("spread", spread);
+  check_number("min_dist", min_dist, 0.0, spread, "at most spread");
+  constexpr int kPoints = 300;
+  double xs[kPoints], ys[kPoints], lx[kPoints];
+  const double step = 3.0 * spread / (kPoints - 1);  // numpy linspace(0, 3 spread, 300)
+  for (int i = 0; i < kPoints; ++i) {
+    xs[i] = i * step;
+    ys[i] = xs[i] < min_dist ? 1.0 : detmath::exp(-(xs[i] - min_dist) / spread);
+    lx[i] = xs[i] > 0 ? detmath::log(xs[i]) : 0.0;
+  }
+  // cost, gradient J^T r and J^T J of sum (1 / (1 + a x^2b) - y)^2 at (a, b)
+  struct Eval {
+    double cost, ga, gb, aa, ab, bb;
+  };
+  const auto eval = [&](double a, double b) {
+    Eval e{0, 0, 0, 0, 0, 0};
+    for (int i = 0; i < kPoints; ++i) {
+      const double p = xs[i] > 0 ? detmath::exp(2 * b * lx[i]) : 0.0;  // x^2b
+      const double den = 1 + a * p, f = 1 / den, r = f - ys[i];
+      const double ja = -p / (den * den), jb = -a * p * 2 * lx[i] / (den * den);
+      e.cost += r * r;
+      e.ga += ja * r, e.gb += jb * r;
+      e.aa += ja * ja, e.ab += ja * jb, e.bb += jb * jb;
+    }
+    return e;
+  };
+  // Levenberg-Marquardt from (1, 1) (scipy's curve_fit default start), Marquardt's scaling
+  double a = 1, b = 1, lambda = 1e-3;
+  Eval cur = eval(a, b);
+  for (int it = 0; it < 500; ++it) {
+    const double m11 = cur.aa * (1 + lambda), m22 = cur.bb * (1 + lambda), m12 = cur.ab;
+    const double det = m11 * m22 - m12 * m12;
+    if (!(det != 0)) break;
+    const double da = -(m22 * cur.ga - m12 * cur.gb) / det, db = -(m11 * cur.gb - m12 * cur.ga) / det;
+    const double na = a + da, nb = b + db;
+    const Eval next = na > 0 && nb > 0 ? eval(na, nb) : Eval{std::numeric_limits<double>::infinity(), 0, 0, 0, 0, 0};
+    if (next.cost < cur.cost) {
+      const bool small = std::fabs(da) <= 1e-12 * (std::fabs(a) + 1e-12) && std::fabs(db) <= 1e-12 * (std::fabs(b) + 1e-12);
+      a = na, b = nb, cur = next;
+      lambda = std::max(lambda / 10, 1e-12);
+      if (small) break;
+    } else {
+      lambda *= 10;
+      if (lambda > 1e12) break;
+    }
+  }
+  return {a, b};
+}
+
+SmoothKnn smooth_knn_dist(std::span<const float> dists, int64_t n, int64_t k, double local_connectivity, double bandwidth) {
+  if (static_cast<uint64_t>(dists.size()) != static_cast<uint64_t>(n) * static_cast<uint64_t>(k) || k < 2) {
+    fail("smooth_knn_dist", "distances have " + std::to_string(dists.size()) + " values, expected n x k = " +
+                                std::to_string(n) + " x " + std::to_string(k) + " with k >= 2");
+  }
+  const double target = detmath::log(static_cast<double>(k)) / detmath::log(2.0) * bandwidth;
+  double mean_all = 0;
+  for (float d : dists) mean_all += d;
+  mean_all /= static_cast<double>(dists.size());
+  SmoothKnn s;
+  s.sigma.resize(static_cast<size_t>(n));
+  s.rho.resize(static_cast<size_t>(n));
+  const int64_t index = static_cast<int64_t>(std::floor(local_connectivity));
+  const double interpolation = local_connectivity - static_cast<double>(index);
+  for (int64_t i = 0; i < n; ++i) {
+    const float* row = dists.data() + i * k;
+    std::vector<float> nz;
+    double mean_row = 0;
+    for (int64_t j = 0; j < k; ++j) {
+      mean_row += row[j];
+      if (row[j] > 0) nz.push_back(row[j]);
+    }
+    mean_row /= static_cast<double>(k);
+    double rho = 0;
+    const int64_t count = static_cast<int64_t>(nz.size());
+    if (count >= index && count > 0 && static_cast<double>(count) >= local_connectivity) {
+      if (index > 0) {
+        rho = nz[index - 1];
+        if (interpolation > kSmoothTolerance && index < count) rho += interpolation * (nz[index] - nz[index - 1]);
+      } else {
+        rho = interpolation * nz[0];
+      }
+    } else if (count > 0) {
+      rho = *std::max_element(nz.begin(), nz.end());
+    }
+    double lo = 0, hi = std::numeric_limits<double>::infinity(), mid = 1;
+    for (int it = 0; it < 64; ++it) {
+      double psum = 0;
+      for (int64_t j = 1; j < k; ++j) {
+        const double d = static_cast<double>(row[j]) - rho;
+        psum += d > 0 ? detmath::exp(-(d / mid)) : 1.0;
+      }
+      if (std::fabs(psum - target) < kSmoothTolerance) break;
+      if (psum > target) {
+        hi = mid;
+        mid = (lo + hi) / 2;
+      } else {
+        lo = mid;
+        mid = std::isinf(hi) ? mid * 2 : (lo + hi) / 2;
+      }
+    }
+    const double floor_ = kMinDistScale * (rho > 0 ? mean_row : mean_all);
+    s.sigma[i] = mid < floor_ ? floor_ : mid;
+    s.rho[i] = rho;
+  }
+  return s;
+}
+
+namespace umap_detail {
+
+Graph fuzzy_graph(const KnnGraph& knn, const SmoothKnn& s, double mix) {
+  const int64_t n = knn.n, k = knn.k;
+  MemoryPlan p("umap");
+  p.add("memberships", {n, k, 2}, kInt32);
+  p.add("reverse memberships", {n, k, 2}, kInt32);
+  p.add("fuzzy graph", {n, 2 * k, 2}, kInt32);
+  p.add("row starts", {3, n + 1}, kInt64);
+  p.check();
+  // forward: row i's (column, a_ij), columns ascending; reverse: row j's (i, a_ij), i ascending
+  std::vector<std::pair<int32_t, float>> fwd(static_cast<size_t>(n * k));
+  std::vector<int64_t> rstart(static_cast<size_t>(n + 1), 0);
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t j = 0; j < k; ++j) {
+      const int32_t c = knn.ids[i * k + j];
+      fwd[i * k + j] = {c, c == i ? 0.0f : membership(knn.dists[i * k + j], s.rho[i], s.sigma[i])};
+      ++rstart[c + 1];
+    }
+    std::sort(fwd.begin() + i * k, fwd.begin() + (i + 1) * k);  // ids are distinct in a row
+  }
+  for (int64_t i = 0; i < n; ++i) rstart[i + 1] += rstart[i];
+  std::vector<std::pair<int32_t, float>> rev(fwd.size());
+  std::vector<int64_t> fill(rstart.begin(), rstart.end() - 1);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < k; ++j) {
+      const auto [c, a] = fwd[i * k + j];
+      rev[fill[c]++] = {static_cast<int32_t>(i), a};
+    }
+  Graph g;
+  g.rows = g.cols = n;
+  g.start.assign(static_cast<size_t>(n + 1), 0);
+  g.col.reserve(static_cast<size_t>(2 * n * k));
+  g.w.reserve(static_cast<size_t>(2 * n * k));
+  const float fmix = static_cast<float>(mix);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t f = i * k, fe = (i + 1) * k, r = rstart[i], re = rstart[i + 1];
+    while (f < fe || r < re) {
+      int32_t c;
+      float a = 0, b = 0;  // A_ic, A_ci
+      if (r >= re || (f < fe && fwd[f].first < rev[r].first)) {
+        c = fwd[f].first, a = fwd[f++].second;
+      } else if (f >= fe || rev[r].first < fwd[f].first) {
+        c = rev[r].first, b = rev[r++].second;
+      } else {
+        c = fwd[f].first, a = fwd[f++].second, b = rev[r++].second;
+      }
+      const float prod = a * b;
+      const float w = fmix * ((a + b) - prod) + (1.0f - fmix) * prod;
+      if (w > 0) g.col.push_back(c), g.w.push_back(w);
+    }
+    g.start[i + 1] = static_cast<int64_t>(g.col.size());
+  }
+  return g;
+}
+
+void prune(Graph& g, double threshold) {
+  int64_t out = 0;
+  int64_t begin = 0;
+  for (int64_t i = 0; i < g.rows; ++i) {
+    const int64_t end = g.start[i + 1];
+    for (int64_t e = begin; e < end; ++e) {
+      if (static_cast<double>(g.w[e]) >= threshold) g.col[out] = g.col[e], g.w[out++] = g.w[e];
+    }
+    begin = end;
+    g.start[i + 1] = out;
+  }
+  g.col.resize(static_cast<size_t>(out));
+  g.w.resize(static_cast<size_t>(out));
+}
+
+int64_t count_components(const Graph& g) {
+  std::vector<int32_t> parent(static_cast<size_t>(g.rows));
+  for (int64_t i = 0; i < g.rows; ++i) parent[i] = static_cast<int32_t>(i);
+  const auto find = [&](int32_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  int64_t comps = g.rows;
+  for (int64_t i = 0; i < g.rows; ++i)
+    for (int64_t e = g.start[i]; e < g.start[i + 1]; ++e) {
+      const int32_t a = find(static_cast<int32_t>(i)), b = find(g.col[e]);
+      if (a != b) parent[std::max(a, b)] = std::min(a, b), --comps;
+    }
+  return comps;
+}
+
+}  // namespace umap_detail
+
+struct UmapRun::State {
+  UmapOptions opts;       // init_coords cleared (copied into xy)
+  KnnRows x;              // the prepared rows (for transform)
+  Graph graph;
+  umap_detail::Layout layout;
+  std::vector<float> xy;  // (n, 2)
+  int64_t epoch = 0;
+  bool default_epochs = false;
+  AbParams ab{0, 0};
+  UmapSeconds seconds;
+  UmapInfo info;
+  State(std::span<const float> table, int64_t rows, int64_t dim, const UmapOptions& o)
+      : opts(o), x(table, rows, dim, o.metric, "umap") {}
+};
+
+UmapRun::UmapRun(std::span<const float> table, int64_t rows, int64_t dim, const UmapOptions& o) {
+  check_at_least("umap", "rows", rows, 1);
+  check_at_least("umap", "dim", dim, 1);
+  uint64_t cells = 0;
+  if (__builtin_mul_overflow(static_cast<uint64_t>(rows), static_cast<uint64_t>(dim), &cells) || table.size() != cells) {
+    fail("umap", "table has " + std::to_string(table.size()) + " values, expected " + std::to_string(rows) + " x " +
+                     std::to_string(dim));
+  }
+  check_options(o, rows);
+  const int64_t n = rows, k = o.n_neighbors - 1;  // neighbours other than the row itself
+  const bool descent = o.knn == KnnMethod::Descent || (o.knn == KnnMethod::Auto && n >= kExactBelow);
+  {  // everything that lives at once at the peak (the kNN search), before anything is allocated
+    MemoryPlan p("umap");
+    p.add("working copy of the rows", {n, dim}, kFloat32);
+    p.add("neighbour graph", {n, k, 2}, kInt32);
+    if (descent) p.add("NN-descent heaps and candidates", {n, 9 * k + 16 * std::max(kMaxCandidates, k)}, kBytes);
+    p.add("fuzzy graph and layout schedule", {n, 2 * k, 40}, kBytes);
+    p.add("layout", {n, 2}, kFloat32);
+    p.check();
+  }
+  double t0 = now_ms();
+  auto s = std::make_unique<State>(table, rows, dim, o);
+  s->opts.init_coords = {};
+  s->default_epochs = o.n_epochs < 0;
+  const int64_t n_epochs = s->default_epochs ? default_epochs(n) : o.n_epochs;
+  KnnGraph knn = knn_graph(s->x, k, o.knn, o.seed, &s->info.knn);
+  s->seconds.knn = seconds_since(t0);
+
+  t0 = now_ms();
+  const std::vector<float> d = with_self(knn);
+  const SmoothKnn sk = smooth_knn_dist(d, n, k + 1, o.local_connectivity, 1.0);
+  s->graph = umap_detail::fuzzy_graph(knn, sk, o.set_op_mix_ratio);
+  knn = KnnGraph{};
+  float wmax = 0;
+  for (float w : s->graph.w) wmax = w > wmax ? w : wmax;
+  umap_detail::prune(s->graph, static_cast<double>(wmax) / static_cast<double>(n_epochs > 10 ? n_epochs : default_epochs(n)));
+  s->info.components = umap_detail::count_components(s->graph);
+  s->ab = find_ab_params(o.spread, o.min_dist);
+  s->info.a = s->ab.a, s->info.b = s->ab.b;
+  s->seconds.graph = seconds_since(t0);
+
+  t0 = now_ms();
+  s->info.init = o.init;
+  if (o.init == UmapInit::Given) {
+    s->xy.assign(o.init_coords.begin(), o.init_coords.end());
+  } else {
+    bool spectral = o.init == UmapInit::Spectral && umap_detail::spectral_layout(s->graph, s->xy);
+    if (o.init == UmapInit::Spectral && !spectral) {
+      s->info.init = UmapInit::Pca;
+      s->info.init_note = s->info.components > 1
+                              ? "the graph has " + std::to_string(s->info.components) + " components; PCA init instead"
+                              : "the spectral init failed; PCA init instead";
+    }
+    if (!spectral) s->xy = umap_detail::pca_layout(s->x);
+    umap_detail::noisy_scale(s->xy, o.seed);
+  }
+  umap_detail::rescale_to_10(s->xy);
+  s->seconds.init = seconds_since(t0);
+
+  s->layout = umap_detail::make_layout(s->graph, n_epochs, s->ab, o, o.learning_rate, o.seed);
+  s->info.n_epochs = n_epochs;
+  s->info.edges = s->graph.nnz();
+  s_ = std::move(s);
+}
+
+UmapRun::~UmapRun() = default;
+UmapRun::UmapRun(UmapRun&&) noexcept = default;
+UmapRun& UmapRun::operator=(UmapRun&&) noexcept = default;
+
+int64_t UmapRun::step(int64_t epochs) {
+  check_at_least("umap step", "epochs", epochs, 0);
+  const double t0 = now_ms();
+  const int64_t end = std::min(s_->info.n_epochs, s_->epoch + std::min(epochs, s_->info.n_epochs));
+  const int64_t n = s_->x.rows();
+  for (; s_->epoch < end; ++s_->epoch) {
+    umap_detail::layout_epoch(s_->layout, s_->xy.data(), s_->xy.data(), n, s_->epoch, true);
+  }
+  s_->seconds.layout += seconds_since(t0);
+  return s_->epoch;
+}
+
+int64_t UmapRun::epoch() const { return s_->epoch; }
+int64_t UmapRun::total_epochs() const { return s_->info.n_epochs; }
+int64_t UmapRun::rows() const { return s_->x.rows(); }
+std::span<const float> UmapRun::coordinates() const { return s_->xy; }
+const UmapSeconds& UmapRun::seconds() const { return s_->seconds; }
+const UmapInfo& UmapRun::info() const { return s_->info; }
+
+std::vector<float> UmapRun::transform(std::span<const float> rows, int64_t m) const {
+  const State& s = *s_;
+  const int64_t n = s.x.rows(), k = s.opts.n_neighbors;
+  if (m == 0) return {};
+  const KnnGraph knn = knn_query(s.x, rows, m, k);
+  const SmoothKnn sk = smooth_knn_dist(knn.dists, m, k, std::max(0.0, s.opts.local_connectivity - 1.0), 1.0);
+  MemoryPlan p("transform");
+  p.add("graph of the new rows", {m, k, 2}, kInt32);
+  p.add("layout schedule", {m, k, 40}, kBytes);
+  p.add("positions", {m + n, 2}, kFloat32);
+  p.check();
+  Graph g;  // (m, n): membership of each new row's neighbours, in neighbour order
+  g.rows = m, g.cols = n;
+  g.start.resize(static_cast<size_t>(m + 1));
+  g.col.resize(static_cast<size_t>(m * k));
+  g.w.resize(static_cast<size_t>(m * k));
+  std::vector<float> out(static_cast<size_t>(m * 2), 0.0f);
+  for (int64_t i = 0; i < m; ++i) {
+    g.start[i + 1] = (i + 1) * k;
+    float total = 0;
+    for (int64_t j = 0; j < k; ++j) {
+      g.col[i * k + j] = knn.ids[i * k + j];
+      g.w[i * k + j] = membership(knn.dists[i * k + j], sk.rho[i], sk.sigma[i]);
+      total += g.w[i * k + j];
+    }
+    // init_transform: the neighbours' positions weighted by the l1-normalised memberships
+    for (int64_t j = 0; j < k; ++j) {
+      const float w = total > 0 ? g.w[i * k + j] / total : 1.0f / static_cast<float>(k);
+      const int32_t c = g.col[i * k + j];
+      out[2 * i] += w * s.xy[2 * c];
+      out[2 * i + 1] += w * s.xy[2 * c + 1];
+    }
+  }
+  const int64_t epochs = s.default_epochs ? (n <= 10000 ? 100 : 30) : s.opts.n_epochs / 3;
+  if (epochs <= 0) return out;
+  float wmax = 0;
+  for (float w : g.w) wmax = w > wmax ? w : wmax;
+  umap_detail::prune(g, static_cast<double>(wmax) / static_cast<double>(epochs));
+  umap_detail::Layout L = umap_detail::make_layout(g, epochs, s.ab, s.opts, s.opts.learning_rate / 4, s.opts.seed ^ 0x7a45f0e11ull);
+  std::vector<float> fitted = s.xy;  // the negative samples' positions, fixed
+  for (int64_t e = 0; e < epochs; ++e) umap_detail::layout_epoch(L, out.data(), fitted.data(), n, e, false);
+  return out;
+}
+
+std::vector<float> umap(std::span<const float> table, int64_t rows, int64_t dim, const UmapOptions& opts) {
+  UmapRun run(table, rows, dim, opts);
+  run.run();
+  const std::span<const float> xy = run.coordinates();
+  return std::vector<float>(xy.begin(), xy.end());
+}
+
+}  // namespace embedlab

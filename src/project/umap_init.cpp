@@ -1,0 +1,264 @@
+// UMAP's initial layouts: spectral (umap-learn spectral_layout) and PCA, both through one
+// deterministic Lanczos eigensolver written in plain double loops (no Eigen: its vectorised
+// reductions differ between the native and the wasm build), then noisy_scale_coords and the
+// [0, 10] rescaling of simplicial_set_embedding.
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include "core/error.hpp"
+#include "core/memory.hpp"
+#include "core/rng.hpp"
+#include "kernels/kernels.hpp"
+#include "project/umap_detail.hpp"
+
+namespace embedlab::umap_detail {
+
+namespace {
+
+constexpr int64_t kMaxBasis = 64;   // Lanczos vectors per restart (umap-learn: max(2k+1, sqrt n))
+constexpr int kRestarts = 6;        // explicit restarts at most
+constexpr double kTolerance = 1e-4;  // residual |A y - theta y| / |theta_max| (umap-learn's eigsh tol)
+
+// x . y in 4 partial sums combined as (s0 + s1) + (s2 + s3): a fixed order in both builds.
+double dot_d(const double* x, const double* y, int64_t n) {
+  double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    s0 += x[i] * y[i];
+    s1 += x[i + 1] * y[i + 1];
+    s2 += x[i + 2] * y[i + 2];
+    s3 += x[i + 3] * y[i + 3];
+  }
+  for (; i < n; ++i) s0 += x[i] * y[i];
+  return (s0 + s1) + (s2 + s3);
+}
+void axpy_d(double a, const double* x, double* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] += a * x[i];
+}
+void normalise(double* x, int64_t n) {
+  const double len = std::sqrt(dot_d(x, x, n));
+  if (len > 0)
+    for (int64_t i = 0; i < n; ++i) x[i] /= len;
+}
+
+// Cyclic Jacobi on a symmetric s x s matrix A (row-major, destroyed): eigenvalues on A's
+// diagonal, eigenvectors in the columns of V (Golub & Van Loan, 4th ed., 8.5.2).
+void jacobi(int64_t s, std::vector<double>& A, std::vector<double>& V) {
+  V.assign(static_cast<size_t>(s * s), 0.0);
+  for (int64_t i = 0; i < s; ++i) V[i * s + i] = 1.0;
+  for (int sweep = 0; sweep < 64; ++sweep) {
+    double off = 0, diag = 0;
+    for (int64_t p = 0; p < s; ++p) {
+      diag += A[p * s + p] * A[p * s + p];
+      for (int64_t q = p + 1; q < s; ++q) off += A[p * s + q] * A[p * s + q];
+    }
+    if (off <= 1e-30 * diag || off == 0) return;
+    for (int64_t p = 0; p < s; ++p) {
+      for (int64_t q = p + 1; q < s; ++q) {
+        const double apq = A[p * s + q];
+        if (apq == 0) continue;
+        const double theta = (A[q * s + q] - A[p * s + p]) / (2 * apq);
+        const double t = (theta >= 0 ? 1.0 : -1.0) / (std::fabs(theta) + std::sqrt(theta * theta + 1));
+        const double c = 1 / std::sqrt(t * t + 1), sn = t * c;
+        for (int64_t r = 0; r < s; ++r) {  // A <- J^T A J
+          const double arp = A[r * s + p], arq = A[r * s + q];
+          A[r * s + p] = c * arp - sn * arq;
+          A[r * s + q] = sn * arp + c * arq;
+        }
+        for (int64_t r = 0; r < s; ++r) {
+          const double apr = A[p * s + r], aqr = A[q * s + r];
+          A[p * s + r] = c * apr - sn * aqr;
+          A[q * s + r] = sn * apr + c * aqr;
+        }
+        for (int64_t r = 0; r < s; ++r) {
+          const double vrp = V[r * s + p], vrq = V[r * s + q];
+          V[r * s + p] = c * vrp - sn * vrq;
+          V[r * s + q] = sn * vrp + c * vrq;
+        }
+      }
+    }
+  }
+}
+
+using Op = std::function<void(const double* x, double* y)>;
+
+// The k eigenvectors of largest eigenvalue of a symmetric operator on R^m, orthogonal to the
+// q orthonormal rows of deflate (q, m): Lanczos with full reorthogonalisation (classical
+// Gram-Schmidt twice), explicit restarts from the sum of the wanted Ritz vectors.
+// -> (k, m) unit rows, or empty when the Krylov space has fewer than k dimensions.
+std::vector<double> lanczos_top(int64_t m, const Op& op, int64_t k, const std::vector<double>& deflate, int64_t q,
+                                const char* where) {
+  const int64_t basis = std::min<int64_t>(m - q, std::max<int64_t>(2 * k + 8, std::min<int64_t>(kMaxBasis, std::llround(std::sqrt(static_cast<double>(m))))));
+  if (basis < k) return {};
+  MemoryPlan p(where);
+  p.add("Lanczos basis", {basis + 1, m}, kFloat64);
+  p.add("Lanczos work vectors", {2, m}, kFloat64);
+  p.check();
+  std::vector<double> Q(static_cast<size_t>((basis + 1) * m)), w(static_cast<size_t>(m)), v(static_cast<size_t>(m));
+  uint32_t s = 0x9e3779b9u;  // a fixed start: the same map every time
+  for (int64_t i = 0; i < m; ++i) {
+    s = s * 1664525u + 1013904223u;
+    v[i] = static_cast<double>(static_cast<int32_t>(s >> 8) - (1 << 23)) / (1 << 23);
+  }
+  const auto orthogonalise = [&](double* x, int64_t upto) {
+    for (int pass = 0; pass < 2; ++pass) {
+      for (int64_t d = 0; d < q; ++d) axpy_d(-dot_d(x, deflate.data() + d * m, m), deflate.data() + d * m, x, m);
+      for (int64_t i = 0; i < upto; ++i) axpy_d(-dot_d(x, Q.data() + i * m, m), Q.data() + i * m, x, m);
+    }
+  };
+  std::vector<double> out(static_cast<size_t>(k * m));
+  for (int restart = 0; restart < kRestarts; ++restart) {
+    orthogonalise(v.data(), 0);
+    normalise(v.data(), m);
+    std::copy(v.begin(), v.end(), Q.begin());
+    std::vector<double> alpha, beta;
+    int64_t size = 0;
+    for (int64_t j = 0; j < basis; ++j) {
+      op(Q.data() + j * m, w.data());
+      alpha.push_back(dot_d(w.data(), Q.data() + j * m, m));
+      orthogonalise(w.data(), j + 1);
+      beta.push_back(std::sqrt(dot_d(w.data(), w.data(), m)));
+      size = j + 1;
+      if (beta.back() <= 1e-10 * std::max(1.0, std::fabs(alpha.back()))) break;  // an invariant subspace
+      for (int64_t i = 0; i < m; ++i) Q[(j + 1) * m + i] = w[i] / beta.back();
+    }
+    if (size < k) return {};
+    std::vector<double> T(static_cast<size_t>(size * size), 0.0), S;
+    for (int64_t i = 0; i < size; ++i) {
+      T[i * size + i] = alpha[i];
+      if (i + 1 < size) T[i * size + i + 1] = T[(i + 1) * size + i] = beta[i];
+    }
+    jacobi(size, T, S);
+    std::vector<int64_t> order(static_cast<size_t>(size));
+    for (int64_t i = 0; i < size; ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
+      const double tx = T[x * size + x], ty = T[y * size + y];
+      return tx != ty ? tx > ty : x < y;
+    });
+    const double scale = std::max(std::fabs(T[order[0] * size + order[0]]), 1e-300);
+    bool converged = true;
+    std::fill(v.begin(), v.end(), 0.0);
+    for (int64_t c = 0; c < k; ++c) {
+      const int64_t col = order[c];
+      double* y = out.data() + c * m;
+      std::fill(y, y + m, 0.0);
+      for (int64_t i = 0; i < size; ++i) axpy_d(S[i * size + col], Q.data() + i * m, y, m);
+      normalise(y, m);
+      converged = converged && std::fabs(beta[size - 1] * S[(size - 1) * size + col]) <= kTolerance * scale;
+      axpy_d(1.0, y, v.data(), m);
+    }
+    if (converged || size < basis) break;
+  }
+  return out;
+}
+
+// Flips v (m) so that its largest-magnitude entry (the first of equals) is positive.
+void fix_sign(double* v, int64_t m) {
+  int64_t best = 0;
+  for (int64_t i = 1; i < m; ++i)
+    if (std::fabs(v[i]) > std::fabs(v[best])) best = i;
+  if (v[best] < 0)
+    for (int64_t i = 0; i < m; ++i) v[i] = -v[i];
+}
+
+}  // namespace
+
+bool spectral_layout(const Graph& g, std::vector<float>& out) {
+  const int64_t n = g.rows;
+  if (n < 3 || count_components(g) != 1) return false;
+  std::vector<double> isd(static_cast<size_t>(n)), trivial(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    double deg = 0;
+    for (int64_t e = g.start[i]; e < g.start[i + 1]; ++e) deg += g.w[e];
+    if (!(deg > 0)) return false;
+    isd[i] = 1 / std::sqrt(deg);
+    trivial[i] = std::sqrt(deg);  // D^1/2 1: the eigenvector of eigenvalue 1
+  }
+  normalise(trivial.data(), n);
+  // y = D^-1/2 W D^-1/2 x
+  const Op op = [&](const double* x, double* y) {
+    for (int64_t i = 0; i < n; ++i) {
+      double acc = 0;
+      for (int64_t e = g.start[i]; e < g.start[i + 1]; ++e) acc += static_cast<double>(g.w[e]) * (isd[g.col[e]] * x[g.col[e]]);
+      y[i] = isd[i] * acc;
+    }
+  };
+  const std::vector<double> vecs = lanczos_top(n, op, 2, trivial, 1, "umap");
+  if (vecs.empty()) return false;
+  out.assign(static_cast<size_t>(2 * n), 0.0f);
+  for (int64_t c = 0; c < 2; ++c) {
+    std::vector<double> v(vecs.begin() + c * n, vecs.begin() + (c + 1) * n);
+    fix_sign(v.data(), n);
+    for (int64_t i = 0; i < n; ++i) out[2 * i + c] = static_cast<float>(v[i]);
+  }
+  return true;
+}
+
+std::vector<float> pca_layout(const KnnRows& x) {
+  const int64_t n = x.rows(), D = x.dim();
+  const size_t Ds = static_cast<size_t>(D);
+  std::vector<double> mean(Ds, 0.0);
+  for (int64_t i = 0; i < n; ++i) {
+    const float* r = x.row(i);
+    for (size_t d = 0; d < Ds; ++d) mean[d] += r[d];
+  }
+  for (double& m : mean) m /= static_cast<double>(n);
+  std::vector<float> vf(Ds), t(plan("umap", "PCA scores", n, kFloat32));
+  // y = X_c^T X_c x / (n - 1), the products in float32 SIMD (kernels::dot), the rest in double
+  const Op op = [&](const double* v, double* y) {
+    for (size_t d = 0; d < Ds; ++d) vf[d] = static_cast<float>(v[d]);
+    const double shift = dot_d(mean.data(), v, D);
+    double tsum = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      t[i] = static_cast<float>(static_cast<double>(kernels::dot(Ds, x.row(i), vf.data())) - shift);
+      tsum += t[i];
+    }
+    std::fill(y, y + D, 0.0);
+    for (int64_t i = 0; i < n; ++i) {
+      const float* r = x.row(i);
+      const double ti = t[i];
+      for (size_t d = 0; d < Ds; ++d) y[d] += ti * r[d];
+    }
+    const double denom = n > 1 ? static_cast<double>(n - 1) : 1.0;
+    for (size_t d = 0; d < Ds; ++d) y[d] = (y[d] - mean[d] * tsum) / denom;
+  };
+  std::vector<double> vecs = lanczos_top(D, op, std::min<int64_t>(2, D), {}, 0, "umap");
+  std::vector<float> out(plan("umap", "initial layout", {n, 2}, kFloat32), 0.0f);
+  for (int64_t c = 0; c < 2 && !vecs.empty() && c * D < static_cast<int64_t>(vecs.size()); ++c) {
+    double* v = vecs.data() + c * D;
+    fix_sign(v, D);
+    const double shift = dot_d(mean.data(), v, D);
+    for (int64_t i = 0; i < n; ++i) {
+      const float* r = x.row(i);
+      double s = 0;
+      for (size_t d = 0; d < Ds; ++d) s += r[d] * v[d];
+      out[2 * i + c] = static_cast<float>(s - shift);
+    }
+  }
+  return out;
+}
+
+void noisy_scale(std::vector<float>& xy, uint64_t seed) {
+  float top = 0;
+  for (float v : xy) top = std::fabs(v) > top ? std::fabs(v) : top;
+  const double expansion = top > 0 ? 10.0 / top : 1.0;
+  std::vector<float> noise(xy.size());
+  Generator g(seed);
+  g.normal(noise.data(), noise.size(), 0.0f, 1e-4f);
+  for (size_t i = 0; i < xy.size(); ++i) xy[i] = static_cast<float>(xy[i] * expansion) + noise[i];
+}
+
+void rescale_to_10(std::vector<float>& xy) {
+  const size_t n = xy.size() / 2;
+  for (size_t c = 0; c < 2; ++c) {
+    float lo = xy[c], hi = xy[c];
+    for (size_t i = 0; i < n; ++i) lo = std::min(lo, xy[2 * i + c]), hi = std::max(hi, xy[2 * i + c]);
+    const double range = static_cast<double>(hi) - lo;
+    for (size_t i = 0; i < n; ++i) {
+      xy[2 * i + c] = range > 0 ? static_cast<float>(10.0 * (static_cast<double>(xy[2 * i + c]) - lo) / range) : 0.0f;
+    }
+  }
+}
+
+}  // namespace embedlab::umap_detail
