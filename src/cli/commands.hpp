@@ -20,6 +20,8 @@ extern const CommandSpec kTrain, kBenchTrain;
 extern const CommandSpec kBenchLookup, kBenchTable;
 // inspecting tables: cmd_project.cpp
 extern const CommandSpec kNeighbours, kAnalogy, kPca;
+// t-SNE: cmd_tsne.cpp
+extern const CommandSpec kTsne, kBenchTsne;
 // table files: cmd_io.cpp
 extern const CommandSpec kInspect, kConvert;
 

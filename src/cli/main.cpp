@@ -35,7 +35,7 @@ const CommandSpec* const kCommands[] = {
     &embedlab::cli::kWindows,     &embedlab::cli::kBenchLookup, &embedlab::cli::kBenchTable,   &embedlab::cli::kBenchTokenize,
     &embedlab::cli::kBenchTrain,  &embedlab::cli::kTrain,         &embedlab::cli::kNeighbours,
     &embedlab::cli::kAnalogy,     &embedlab::cli::kPca,           &embedlab::cli::kInspect,
-    &embedlab::cli::kConvert,
+    &embedlab::cli::kConvert,     &embedlab::cli::kTsne,          &embedlab::cli::kBenchTsne,
 };
 
 std::string help_text() {
@@ -105,7 +105,7 @@ int main(int argc, char** argv) {
   if (name == "--help" || name == "-h" || name == "help") return write_stdout(help_text());
   int first = 2;
   if (name == "bench") {
-    if (argc < 3) return report("bench: expected lookup, table, tokenize or train");
+    if (argc < 3) return report("bench: expected lookup, table, tokenize, train or tsne");
     name += std::string(" ") + argv[2];
     first = 3;
   }
@@ -121,7 +121,7 @@ int main(int argc, char** argv) {
       }
       return write_stdout(text);
     }
-    if (first == 3) return report("bench: unknown benchmark '" + std::string(argv[2]) + "', expected lookup, table, tokenize or train");
+    if (first == 3) return report("bench: unknown benchmark '" + std::string(argv[2]) + "', expected lookup, table, tokenize, train or tsne");
     report("unknown command '" + name + "'");
     std::cerr << help_text();
     return kBadInput;
