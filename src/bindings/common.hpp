@@ -54,6 +54,10 @@
 #include "project/neighbours.hpp"
 #include "project/pca.hpp"
 
+namespace embedlab {
+struct ImportedTable;  // io/table_import.hpp
+}
+
 namespace embedlab::bindings {
 
 using emscripten::val;
@@ -334,5 +338,10 @@ PositionValues position_values(const char* where, val values, const PositionKind
 val pca_result_js(const PcaResult& r);
 // Neighbours -> {ids: Int32Array, scores: Float32Array}
 val neighbours_js(const Neighbours& n);
+
+// ---- resident tables (tables.cpp), for calls in other areas -----------------------------------
+// The table behind a JS _Table handle; the JS wrapper passes only live M._Table objects (embind
+// checks the type; anything else would throw a JS error across the boundary).
+const ImportedTable& resident_table(const val& handle);
 
 }  // namespace embedlab::bindings

@@ -126,6 +126,7 @@ class TableHandle {
     });
   }
 
+  const ImportedTable& imported() const { return t_; }  // for other areas (resident_table)
   double rows() const { return static_cast<double>(t_.rows); }
   double dim() const { return static_cast<double>(t_.cols); }
   std::string format() const { return t_.format; }
@@ -294,6 +295,10 @@ val bench_table_js(double rows, double dim, double reps) {
 }
 
 }  // namespace
+
+const ImportedTable& embedlab::bindings::resident_table(const val& handle) {
+  return handle.as<TableHandle*>(emscripten::allow_raw_pointers())->imported();
+}
 
 EMSCRIPTEN_BINDINGS(tables) {
   using namespace emscripten;

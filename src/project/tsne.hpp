@@ -133,7 +133,8 @@ TsneAffinities tsne_conditional(const TsneNeighbours& nb, double perplexity, std
 // Conditional P -> (P + P^T) normalised to sum 1, rows sorted by column.
 TsneAffinities tsne_symmetrise(const TsneAffinities& conditional);
 
-// The gradient of KL(P || Q) at Y (n, 2) with P multiplied by exaggeration: grad (n, 2)
+// The gradient of KL(P || Q) at Y (n, 2) with P multiplied by exaggeration (P as
+// tsne_symmetrise makes it: symmetric, rows sorted by column; each pair is computed once): grad (n, 2)
 // float32; returns Z = sum_{k != l} w_kl. exact: the O(n^2) sums; bh: the quadtree with theta
 // (theta = 0 opens every cell, so it equals the exact gradient up to summation order).
 double tsne_gradient_exact(const TsneAffinities& P, std::span<const float> Y, float exaggeration, std::span<float> grad);
