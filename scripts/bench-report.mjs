@@ -74,4 +74,14 @@ if (pi) {
   check('page import <= 1 s: 1000 / shown ms', 1000 / pi.shown_ms, 1);
   check('page PCA map <= 1.5 s: 1500 / worker ms', 1500 / pi.map_ms, 1);
 }
+const sn = rows['tsne.native'], sw = rows['tsne.wasm'], ss = rows['tsne.sklearn'];
+for (const [name, r] of [['native', sn], ['wasm', sw]]) {
+  if (!r) continue;
+  lines.push(`tsne ${name.padEnd(6)} ${r.rows} x ${r.dim}, ${r.iterations} iterations: ${fmt(r.seconds.total, 1)} s, CPU ${fmt(r.cpu_seconds, 1)} s (neighbours ${fmt(r.seconds.neighbours)}, ` +
+    `affinities ${fmt(r.seconds.affinities)}, layout ${fmt(r.seconds.layout)}), KL ${fmt(r.kl, 3)}, 10-NN label agreement ${fmt(r.label_agreement_10nn, 3)}`);
+}
+if (ss) lines.push(`tsne ${ss.peer} (barnes_hut, n_jobs=1): ${fmt(ss.seconds, 1)} s, CPU ${fmt(ss.cpu_seconds, 1)} s, KL ${fmt(ss.kl, 3)}, 10-NN label agreement ${fmt(ss.label_agreement_10nn, 3)}`);
+if (sw) check('tsne wasm <= 20 s: 20 / wasm s', 20 / sw.seconds.total, 1);
+if (sn) check('tsne native <= 20 s: 20 / native s', 20 / sn.seconds.total, 1);
+if (sw && ss) check('tsne sklearn s / wasm s', ss.seconds / sw.seconds.total, 1);
 console.log('\n== summary\n' + lines.join('\n'));

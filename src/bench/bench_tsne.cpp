@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 
 #include "core/error.hpp"
 #include "core/memory.hpp"
@@ -55,8 +56,13 @@ TsneBench bench_tsne(int64_t rows, int64_t dim, int64_t clusters, int64_t iterat
   o.perplexity = perplexity;
   o.iterations = iterations;
   o.theta = theta;
+  const std::clock_t c0 = std::clock();
   TsneRun run(table, rows, dim, o);
   run.step(iterations);
+#ifndef __EMSCRIPTEN__
+  b.cpu_s = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
+#endif
+  (void)c0;
   b.exact = run.exact();
   b.learning_rate = run.learning_rate();
   b.neighbours_s = run.neighbours_seconds();
@@ -71,14 +77,16 @@ TsneBench bench_tsne(int64_t rows, int64_t dim, int64_t clusters, int64_t iterat
 }
 
 std::string to_json(const TsneBench& b) {
-  char buf[640];
+  char cpu[32] = "null";
+  if (b.cpu_s >= 0) std::snprintf(cpu, sizeof cpu, "%.3f", b.cpu_s);
+  char buf[704];
   std::snprintf(buf, sizeof buf,
                 "{\"bench\":\"tsne\",\"rows\":%lld,\"dim\":%lld,\"clusters\":%lld,\"iterations\":%lld,\"perplexity\":%g,"
                 "\"theta\":%g,\"exact\":%s,\"learning_rate\":%g,\"seconds\":{\"neighbours\":%.3f,\"affinities\":%.3f,"
-                "\"layout\":%.3f,\"total\":%.3f},\"kl\":%.6f,\"label_agreement_10nn\":%.4f}",
+                "\"layout\":%.3f,\"total\":%.3f},\"cpu_seconds\":%s,\"kl\":%.6f,\"label_agreement_10nn\":%.4f}",
                 static_cast<long long>(b.rows), static_cast<long long>(b.dim), static_cast<long long>(b.clusters),
                 static_cast<long long>(b.iterations), b.perplexity, b.theta, b.exact ? "true" : "false", b.learning_rate,
-                b.neighbours_s, b.affinities_s, b.layout_s, b.total_s, b.kl, b.agreement);
+                b.neighbours_s, b.affinities_s, b.layout_s, b.total_s, cpu, b.kl, b.agreement);
   return buf;
 }
 

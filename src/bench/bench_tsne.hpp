@@ -4,7 +4,9 @@
 //   cluster i % clusters; centres N(0, 1) per column, points centre + N(0, 1)), mapped by
 //   TsneRun with the given options; reported: the seconds of each phase, the final KL
 //   divergence (the Barnes-Hut estimate above 1000 rows) and how well the map keeps the
-//   clusters (map_label_agreement with k = 10).
+//   clusters (map_label_agreement with k = 10). cpu_seconds: the process's CPU time for the run
+//   (std::clock, native only; the wasm runner measures it with Node's process.cpuUsage), which
+//   stays meaningful when other jobs share the cores and stretch the wall-clock seconds.
 //
 //   tsne_bench_table(rows, dim, clusters) -> (rows, dim) float32 (scripts/peers/sklearn_tsne.py
 //   reads the same table from the .npy `embedlab bench tsne --save-table` writes)
@@ -23,6 +25,7 @@ struct TsneBench {
   bool exact = false;
   double neighbours_s = 0, affinities_s = 0, layout_s = 0, total_s = 0;
   double kl = 0, agreement = 0;
+  double cpu_s = -1;  // < 0: not measured (wasm)
 };
 
 std::vector<float> tsne_bench_table(int64_t rows, int64_t dim, int64_t clusters);
