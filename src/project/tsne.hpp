@@ -54,8 +54,13 @@
 // partition and every sort break ties by index (no std::partition / std::nth_element, whose
 // orders differ between libstdc++ and libc++).
 //
-// Cost (n = 10,000, D = 100, perplexity 30, 1000 iterations; measured: see README "t-SNE"):
-// neighbours O(n^2 D); affinities O(n K log(range)); each Barnes-Hut iteration O(n log n).
+// Cost: neighbours O(n^2 D) (n^2 D / 2 multiply-adds); affinities O(n K s), s <= 200 search
+// steps (typically 20-30); each Barnes-Hut iteration O(n log n) plus O(nnz(P)) attractive terms.
+// Measured, 10,000 x 100 (10 Gaussian clusters), perplexity 30, 1000 iterations, CPU seconds on
+// a 2-core Xeon shared with other jobs (README "t-SNE"): native 8.3 s (neighbours + affinities
+// about 1 s), wasm in Node 20 11.2 s (about 2.5 s); scikit-learn 1.2 barnes_hut, one thread: 75.6 s.
+// Per iteration at that size about 6.5 ms natively: ~40% the tree traversals, ~35% the
+// attractive terms (one division per pair of P), the rest the tree builds and the update.
 // Memory: the centred table and its transpose (2 n D float32), K neighbours per row, P
 // (<= 2 n K entries), the map, its update, gains and gradient (4 x n x 2 float32), the tree.
 //
