@@ -39,6 +39,12 @@ class QuadTree {
   // Y (n, 2): builds the tree; order (n) is the permutation to start from (updated in place).
   QuadTree(std::span<const float> Y, std::vector<int32_t>& order, double theta) : order_(order) {
     const int64_t n = static_cast<int64_t>(order.size());
+    MemoryPlan p("tsne");
+    p.add("quadtree points", {n, 4}, kFloat32);  // px, py and their scratch copies
+    p.add("quadtree slots", {n, 3}, kInt32);     // quadrants, scratch ids, order
+    p.add("quadtree partition", {n}, kInt64);
+    p.add("quadtree nodes", {2 * n / kLeafPoints + 16, static_cast<int64_t>(sizeof(Node))}, kBytes);
+    p.check();
     inv_theta2_ = theta > 0 ? 1.0 / (theta * theta) : 0.0;
     px_.resize(static_cast<size_t>(n));
     py_.resize(static_cast<size_t>(n));
