@@ -99,4 +99,14 @@ const ln = rows['umap_large.native'], lw = rows['umap_large.wasm'];
 umapLine('native', ln);
 umapLine('wasm', lw);
 if (lw) check('umap 50257 x 768 wasm <= 60 s: 60 / wasm s', 60 / lw.seconds.total, 1);
+const sn = rows['tsne.native'], sw = rows['tsne.wasm'], ss = rows['tsne.sklearn'];
+for (const [name, r] of [['native', sn], ['wasm', sw]]) {
+  if (!r) continue;
+  lines.push(`tsne ${name.padEnd(6)} ${r.rows} x ${r.dim}, ${r.iterations} iterations: ${fmt(r.seconds.total, 1)} s, CPU ${fmt(r.cpu_seconds, 1)} s (neighbours ${fmt(r.seconds.neighbours)}, ` +
+    `affinities ${fmt(r.seconds.affinities)}, layout ${fmt(r.seconds.layout)}), KL ${fmt(r.kl, 3)}, 10-NN label agreement ${fmt(r.label_agreement_10nn, 3)}`);
+}
+if (ss) lines.push(`tsne ${ss.peer} (barnes_hut, n_jobs=1): ${fmt(ss.seconds, 1)} s, CPU ${fmt(ss.cpu_seconds, 1)} s, KL ${fmt(ss.kl, 3)}, 10-NN label agreement ${fmt(ss.label_agreement_10nn, 3)}`);
+if (sw) check('tsne wasm <= 20 s: 20 / wasm s', 20 / sw.seconds.total, 1);
+if (sn) check('tsne native <= 20 s: 20 / native s', 20 / sn.seconds.total, 1);
+if (sw && ss) check('tsne sklearn s / wasm s', ss.seconds / sw.seconds.total, 1);
 console.log('\n== summary\n' + lines.join('\n'));

@@ -369,6 +369,44 @@ export interface AnalogyOptions {
   k?: number;
 }
 
+// ---- t-SNE (project/tsne.hpp) -----------------------------------------------------------------------
+
+export interface TsneOptions {
+  /** 30; below (rows - 1) / 3. */
+  perplexity?: number;
+  /** 1000 gradient-descent iterations (the first 250 with early exaggeration). */
+  iterations?: number;
+  /** 0.5; 0: exact gradients (also used at rows <= 1000). */
+  theta?: number;
+  /** 200, or 'auto' = max(rows / earlyExaggeration / 4, 50) (sklearn's). */
+  learningRate?: number | 'auto';
+  earlyExaggeration?: number;
+  seed?: number;
+  metric?: 'euclidean' | 'cosine';
+  /** 'random' (N(0, 1e-4^2)), 'pca', or a (rows * 2) layout such as the last frame. */
+  init?: 'random' | 'pca' | Floats;
+}
+export interface TsneInfo {
+  rows: number;
+  exact: boolean;
+  learningRate: number;
+  seconds: { neighbours: number; affinities: number; layout: number };
+}
+export declare class Tsne {
+  constructor(table: Floats, rows: number, dim: number, opts?: TsneOptions);
+  constructor(table: Table, opts?: TsneOptions);
+  /** n more iterations (at most what is left) -> iteration(). */
+  step(n?: number): number;
+  /** The map (rows * 2), a copy. */
+  coordinates(): Float32Array;
+  iteration(): number;
+  totalIterations(): number;
+  /** KL(P || Q) at the current map (the Barnes-Hut estimate above 1000 rows). */
+  kl(): number;
+  info(): TsneInfo;
+  delete(): void;
+}
+
 // ---- resident tables ---------------------------------------------------------------------------------
 
 export type ExportFormat = 'npy' | 'tsv' | 'metadata' | 'word2vec-text' | 'word2vec-binary';
@@ -501,6 +539,10 @@ export interface EmbedlabModule {
   umap(table: Floats, rows: number, dim: number, opts?: UmapOptions): Float32Array;
   umap(table: Table, opts?: UmapOptions): Float32Array;
   Umap: typeof Umap;
+  Tsne: typeof Tsne;
+  /** The whole run: -> the map (rows * 2). */
+  tsne(table: Floats, rows: number, dim: number, opts?: TsneOptions): Float32Array;
+  tsne(table: Table, opts?: TsneOptions): Float32Array;
 
   /** The text of the CLI's --out-tsv files. */
   projectorTsv(table: Floats, rows: number, cols: number, labels: string[]): { vectors: string; metadata: string };
@@ -518,6 +560,7 @@ export interface EmbedlabModule {
   umapBenchData(opts?: { rows?: number; dim?: number; clusters?: number; seed?: number }): { table: Float32Array; labels: Int32Array };
   umapQuality(table: Floats, rows: number, dim: number, labels: ArrayLike<number>, coords: Floats,
     opts?: { sample?: number; metric?: 'euclidean' | 'cosine' }): { sample: number; k: number; neighbours_kept: number; label_share: number };
+  benchTsne(opts?: { rows?: number; dim?: number; clusters?: number; iterations?: number; perplexity?: number; theta?: number }): Record<string, unknown>;
 }
 
 /** The module factory: build/web/embedlab.js's default export, and the package's createEmbedlab. */

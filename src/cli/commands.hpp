@@ -22,6 +22,8 @@ extern const CommandSpec kBenchLookup, kBenchTable;
 extern const CommandSpec kNeighbours, kAnalogy, kPca;
 // UMAP: cmd_umap.cpp
 extern const CommandSpec kUmap, kBenchUmap;
+// t-SNE: cmd_tsne.cpp
+extern const CommandSpec kTsne, kBenchTsne;
 // table files: cmd_io.cpp
 extern const CommandSpec kInspect, kConvert;
 

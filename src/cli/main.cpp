@@ -36,6 +36,7 @@ const CommandSpec* const kCommands[] = {
     &embedlab::cli::kBenchTrain,  &embedlab::cli::kTrain,         &embedlab::cli::kNeighbours,
     &embedlab::cli::kAnalogy,     &embedlab::cli::kPca,           &embedlab::cli::kInspect,
     &embedlab::cli::kConvert,     &embedlab::cli::kUmap,          &embedlab::cli::kBenchUmap,
+    &embedlab::cli::kTsne,          &embedlab::cli::kBenchTsne,
 };
 
 std::string help_text() {
@@ -105,7 +106,7 @@ int main(int argc, char** argv) {
   if (name == "--help" || name == "-h" || name == "help") return write_stdout(help_text());
   int first = 2;
   if (name == "bench") {
-    if (argc < 3) return report("bench: expected lookup, table, tokenize, train or umap");
+    if (argc < 3) return report("bench: expected lookup, table, tokenize, train, umap or tsne");
     name += std::string(" ") + argv[2];
     first = 3;
   }
@@ -121,7 +122,7 @@ int main(int argc, char** argv) {
       }
       return write_stdout(text);
     }
-    if (first == 3) return report("bench: unknown benchmark '" + std::string(argv[2]) + "', expected lookup, table, tokenize, train or umap");
+    if (first == 3) return report("bench: unknown benchmark '" + std::string(argv[2]) + "', expected lookup, table, tokenize, train, umap or tsne");
     report("unknown command '" + name + "'");
     std::cerr << help_text();
     return kBadInput;

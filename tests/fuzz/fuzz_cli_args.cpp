@@ -26,7 +26,8 @@ namespace {
 const CommandSpec* const kCommands[] = {&kInit, &kLookup, &kPosenc, &kKinds, &kTokenize, &kDecode,
                                         &kBpeTrain,  &kWindows,       &kBenchLookup, &kBenchTable, &kBenchTokenize,
                                         &kBenchTrain, &kTrain,        &kNeighbours,  &kAnalogy,  &kPca,
-                                        &kInspect,    &kConvert,      &kUmap,        &kBenchUmap};
+                                        &kInspect,    &kConvert,      &kUmap,        &kBenchUmap,
+                                        &kTsne,        &kBenchTsne};
 constexpr size_t kNumCommands = sizeof(kCommands) / sizeof(kCommands[0]);
 
 std::vector<const FlagSpec*> all_flags(const CommandSpec& spec) {

@@ -158,8 +158,10 @@ describe('every command: exit code 2, one line on stderr, nothing on stdout', ()
   });
 
   it('bench', () => {
-    fails(['bench'], 'bench: expected lookup, table, tokenize, train or umap');
-    fails(['bench', 'sort'], "bench: unknown benchmark 'sort', expected lookup, table, tokenize, train or umap");
+    fails(['bench'], 'bench: expected lookup, table, tokenize, train, umap or tsne');
+    fails(['bench', 'sort'], "bench: unknown benchmark 'sort', expected lookup, table, tokenize, train, umap or tsne");
+    fails(['bench', 'tsne', '--rows', '4'], '--rows 4 out of range [5, 100000]');
+    fails(['bench', 'tsne', '--theta', '-1'], '--theta -1 out of range [0, 1]');
     fails(['bench', 'lookup', '--bogus'], '--bogus: is not an option of bench lookup');
     fails(['bench', 'lookup', 'stray'], "bench lookup: unexpected argument 'stray' (bench lookup takes no FILE)");
     fails(['bench', 'lookup', '--reps', '1', '--reps', '2'], '--reps: given twice');
@@ -259,6 +261,43 @@ describe('every command: exit code 2, one line on stderr, nothing on stdout', ()
     const b = json(['bench', 'umap', '--rows', '200', '--dim', '8', '--clusters', '3', '--n-epochs', '10', '--sample', '50']);
     assert.deepEqual([b.bench, b.rows, b.dim, b.metric, b.quality.sample], ['umap', 200, 8, 'cosine', 50]);
     fails(['bench', 'umap', '--rows', '200', '--clusters', '201'], '--clusters 201 out of range [1, 200]');
+  });
+});
+
+describe('tsne', () => {
+  it('writes the (n, 2) map and reports the phases; bad values name the limit', () => {
+    const rows = 40, values = [];
+    for (let i = 0; i < rows * 3; i++) values.push(((i * 7919) % 113) / 113 + (i % 3 === 0 ? Math.floor(i / 3) % 2 : 0));
+    const t = path.join(dir, 'tsne.npy');
+    fs.writeFileSync(t, npy(rows, 3, values));
+    const out = path.join(dir, 'coords.npy');
+    const base = ['tsne', '--table', t, '--perplexity', '5', '--iterations', '60', '--seed', '3', '--out', out];
+    const r = json(base);
+    assert.deepEqual([r.n, r.dim, r.iterations, r.exact, r.learning_rate, r.metric, r.init], [40, 3, 60, true, 200, 'euclidean', 'random']);
+    assert.deepEqual(Object.keys(r.seconds), ['neighbours', 'affinities', 'layout', 'total']);
+    assert.ok(Number.isFinite(r.kl) && r.kl > 0, `kl ${r.kl}`);
+    const bytes = fs.readFileSync(out);
+    assert.equal(bytes.length, 128 + rows * 2 * 4);
+    assert.match(bytes.subarray(10, 128).toString('latin1'), /'shape': \(40, 2\)/);
+    // the same seed gives the same file; a layout file continues from it
+    const again = path.join(dir, 'coords2.npy');
+    json([...base.slice(0, -1), again]);
+    assert.ok(fs.readFileSync(again).equals(bytes));
+    assert.equal(json([...base.slice(0, -1), again, '--init', out, '--learning-rate', 'auto']).learning_rate, 50);
+    assert.equal(json([...base.slice(0, -1), again, '--init', 'pca', '--metric', 'cosine', '--theta', '0']).init, 'pca');
+    fails(['tsne', '--table', t, '--out', out], 'tsne: perplexity 30 must be below (n - 1) / 3 = 13.00 for 40 rows');
+    fails(['tsne', '--table', t], '--out: is required');
+    fails(['tsne', '--out', out], '--table: is required');
+    fails([...base, '--bogus'], '--bogus: is not an option of tsne');
+    fails([...base, 'stray'], "tsne: unexpected argument 'stray' (tsne takes no FILE)");
+    fails([...base, '--theta', '2'], 'tsne: theta 2 must be in [0, 1]');
+    fails(['tsne', '--table', t, '--perplexity', '5', '--iterations', '0', '--out', out], 'tsne: iterations 0 out of range [1, 1000000000]');
+    fails([...base, '--learning-rate', 'fast'], "--learning-rate: expected a finite number, got 'fast'");
+    fails([...base, '--metric', 'manhattan'], "metric: unknown metric 'manhattan', expected cosine or euclidean");
+    fails([...base, '--init', 'umap'], notFound('--init', 'umap'));
+    fails([...base, '--init', t], `tsne: --init ${t} has shape (40, 3), expected (40, 2)`);
+    fails(['tsne', '--table', missing, '--out', out], notFound('--table', missing));
+    fails(['tsne', '--table', t, '--out', dir], isDirectory('--out', dir));
   });
 });
 
@@ -413,7 +452,7 @@ describe('output', () => {
     assert.equal(r.status, 0);
     assert.match(r.stdout, /^  embedlab kinds$/m, 'kinds');
     for (const c of ['init', 'lookup', 'posenc', 'tokenize', 'decode', 'bpe-train', 'windows', 'bench lookup',
-      'bench tokenize', 'bench train', 'train', 'neighbours', 'analogy', 'pca', 'inspect', 'convert', 'umap', 'bench umap']) {
+      'bench tokenize', 'bench train', 'train', 'neighbours', 'analogy', 'pca', 'inspect', 'convert', 'umap', 'bench umap', 'tsne', 'bench tsne']) {
       assert.match(r.stdout, new RegExp(`^  embedlab ${c} `, 'm'), c);
       // each flag the command's help lists appears in the overview and is accepted by the parser
       const help = run([...c.split(' '), '--help']);

@@ -1,0 +1,88 @@
+// Part of the public JS API (see embed.post.js for the conventions); uses the helpers in M._api.
+// ---- t-SNE: a 2-D map of a table's rows, in steps (project/tsne.hpp) -------------------------
+//   const y = M.tsne(table, rows, dim, { perplexity: 30, iterations: 1000, seed: 1 });  // Float32Array (rows*2)
+//   const run = new M.Tsne(table, rows, dim, { perplexity: 30, theta: 0.5, init: 'pca' });
+//   while (run.iteration() < run.totalIterations()) { run.step(50); draw(run.coordinates()); }
+//   run.kl(); run.info();   // {rows, exact, learningRate, seconds: {neighbours, affinities, layout}}
+//   run.delete();
+//   new M.Tsne(residentTable, opts);   // an M.Table in place of (table, rows, dim): read in place
+// opts: perplexity 30, iterations 1000, theta 0.5 (0: exact), learningRate 200 | 'auto',
+//   earlyExaggeration 12, seed 0, metric 'euclidean' | 'cosine', init 'random' | 'pca' |
+//   Float32Array (rows*2, e.g. the last frame). The same bits as `embedlab tsne` for the same
+//   table, options and seed.
+(function (M) {
+  'use strict';
+  const { check, takeError, toFloats, integer, describe, fromUtf8 } = M._api;
+  const KEYS = ['perplexity', 'iterations', 'theta', 'learningRate', 'earlyExaggeration', 'seed', 'metric', 'init'];
+
+  function tsneOptions(opts) {
+    opts = opts ?? {};
+    if (typeof opts !== 'object') throw new Error(`Tsne: options must be an object, got ${describe(opts)}`);
+    const out = {};
+    for (const k of Object.keys(opts)) {
+      if (!KEYS.includes(k)) throw new Error(`Tsne: unknown option '${k}', expected ${KEYS.join(', ')}`);
+      if (opts[k] != null) out[k] = opts[k];
+    }
+    if (out.init != null && typeof out.init !== 'string') out.init = toFloats(out.init, 'Tsne');
+    return out;
+  }
+
+  class Tsne {
+    // (table, rows, dim, opts) or (M.Table, opts)
+    constructor(table, rows, dim, opts) {
+      const resident = M.Table && table instanceof M.Table;
+      let init;
+      if (resident) {
+        const handle = table._live('Tsne');
+        const o = tsneOptions(rows);
+        init = (h) => h.initTable(handle, o);
+      } else {
+        integer(rows, 'Tsne', 'rows', 0, 2147483647);
+        integer(dim, 'Tsne', 'dim', 0, 2147483647);
+        const t = toFloats(table, 'Tsne');
+        const o = tsneOptions(opts);
+        init = (h) => h.initArray(t, rows, dim, o);
+      }
+      this._h = new M._Tsne();
+      const ok = init(this._h);
+      const message = takeError();
+      if (!ok || message) {
+        this._h.delete();
+        this._h = null;
+        throw new Error(message || 'Tsne: construction failed');
+      }
+    }
+    _live(where) {
+      if (!this._h) throw new Error(`${where}: this Tsne was deleted`);
+      return this._h;
+    }
+    // n more iterations (at most what is left); -> iteration()
+    step(n = 1) { return check(this._live('Tsne.step').step(n)); }
+    coordinates() { return check(this._live('Tsne.coordinates').coordinates()); }
+    iteration() { return this._live('Tsne.iteration').iteration(); }
+    totalIterations() { return this._live('Tsne.totalIterations').totalIterations(); }
+    kl() { return check(this._live('Tsne.kl').kl()); }
+    info() { return check(this._live('Tsne.info').info()); }
+    delete() {
+      if (this._h) this._h.delete();
+      this._h = null;
+    }
+  }
+  M.Tsne = Tsne;
+
+  // The whole run at once: -> Float32Array (rows*2). Also M.tsne(residentTable, opts).
+  M.tsne = function tsne(table, rows, dim, opts) {
+    const run = new Tsne(table, rows, dim, opts);
+    try {
+      run.step(run.totalIterations());
+      return run.coordinates();
+    } finally {
+      run.delete();
+    }
+  };
+
+  // `embedlab bench tsne` in wasm: {seconds: {neighbours, affinities, layout, total}, kl, ...}
+  M.benchTsne = ({ rows = 10000, dim = 100, clusters = 10, iterations = 1000, perplexity = 30, theta = 0.5 } = {}) =>
+    JSON.parse(fromUtf8(check(M._benchTsne(Number(rows), Number(dim), Number(clusters), Number(iterations),
+      Number(perplexity), Number(theta)))));
+})(Module);
