@@ -176,6 +176,12 @@ TEST_CASE("the SIMD repulsion equals its scalar twin bit for bit", "[umap]") {
     umap_detail::repel8_scalar(x, ox, oy, k, sx, sy);
     REQUIRE(same_bits(gx, sx));
     REQUIRE(same_bits(gy, sy));
+    if (umap_detail::have_repel8_avx2()) {  // the 8-lane AVX2 variant too
+      float ax[8], ay[8];
+      umap_detail::repel8_avx2(x, ox, oy, k, ax, ay);
+      REQUIRE(same_bits(ax, sx));
+      REQUIRE(same_bits(ay, sy));
+    }
     if (k.attract && x[0] > 0) REQUIRE(gx[0] * ox[0] <= 0.0f);  // towards the tail
   }
   SECTION("pow_float is within 1e-5 of pow") {
@@ -245,6 +251,17 @@ TEST_CASE("UMAP separates three clusters", "[umap]") {
     for (float v : run.coordinates()) lo = std::min(lo, v), hi = std::max(hi, v);
     CHECK(lo == 0.0f);
     CHECK(hi == 10.0f);
+  }
+  SECTION("a graph of several components gets umap-learn's multi-component spectral init") {
+    UmapOptions o;
+    o.n_epochs = 0;
+    o.seed = 1;
+    UmapRun run(t, n, D, o);
+    REQUIRE(run.info().components == 3);
+    CHECK(run.info().init == UmapInit::Spectral);
+    CHECK(run.info().init_note.empty());
+    // each component starts in its own region (umap-learn's regions may touch at their corners)
+    CHECK(label_share(run.coordinates(), labels, 10) >= 0.98);
   }
   SECTION("a given init is used, mapped to [0, 10] per axis") {
     std::vector<float> init(static_cast<size_t>(2 * n));

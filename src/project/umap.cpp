@@ -362,12 +362,18 @@ UmapRun::UmapRun(std::span<const float> table, int64_t rows, int64_t dim, const 
   if (o.init == UmapInit::Given) {
     s->xy.assign(o.init_coords.begin(), o.init_coords.end());
   } else {
-    bool spectral = o.init == UmapInit::Spectral && umap_detail::spectral_layout(s->graph, s->xy);
+    bool spectral = false;
+    if (o.init == UmapInit::Spectral) {
+      if (s->info.components > 1) {  // umap-learn's multi_component_layout
+        s->xy = umap_detail::multi_component_layout(s->graph, s->x, o.seed);
+        spectral = true;
+      } else {
+        spectral = umap_detail::spectral_layout(s->graph, s->xy);
+      }
+    }
     if (o.init == UmapInit::Spectral && !spectral) {
       s->info.init = UmapInit::Pca;
-      s->info.init_note = s->info.components > 1
-                              ? "the graph has " + std::to_string(s->info.components) + " components; PCA init instead"
-                              : "the spectral init failed; PCA init instead";
+      s->info.init_note = "the spectral init failed; PCA init instead";
     }
     if (!spectral) s->xy = umap_detail::pca_layout(s->x);
     umap_detail::noisy_scale(s->xy, o.seed);

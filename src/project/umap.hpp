@@ -20,8 +20,13 @@
 //           I - D^-1/2 W D^-1/2 (largest of D^-1/2 W D^-1/2; Lanczos with full
 //           reorthogonalisation, deflating the trivial vector sqrt(degree), a fixed start
 //           vector, explicit restarts, Ritz pairs from a Jacobi eigensolver: all plain double
-//           loops, so deterministic); when the graph is not connected, the PCA init instead
-//           (umap-learn lays out each component separately; not done here). pca: the top 2
+//           loops, so deterministic). A graph of several components gets umap-learn's
+//           multi_component_layout: the components' places from the spectral embedding of
+//           their centroids (affinity exp(-d^2), as sklearn's SpectralEmbedding; more than 4
+//           components) or +-e1, +-e2 (up to 4), each component's own spectral layout scaled
+//           into half the distance to its nearest neighbouring place (uniform noise there for
+//           components under 4 rows). subtle: the centroids are those of the rows the metric
+//           sees (unit rows for cosine), where umap-learn averages the raw rows. pca: the top 2
 //           principal components of the rows the metric sees (unit rows for cosine, the rows
 //           for euclidean), by the same Lanczos on the covariance. Either is scaled so its
 //           largest |coordinate| is 10, gets N(0, 1e-4) noise (umap-learn's noisy_scale_coords),
@@ -39,7 +44,8 @@
 //           builds. subtle: umap-learn moves the head after the attraction and after each
 //           negative sample; here the attraction and up to 7 negative samples of one sampled
 //           edge are measured from the same head position and computed in one SIMD batch
-//           (umap_detail::repel8, 4 lanes; about 3x faster), then applied in order.
+//           (umap_detail::repel8: two 4-lane passes in wasm and SSE2, one 8-lane pass with AVX2
+//           natively, chosen at run time; the same bits), then applied in order.
 //   transform  umap-learn's transform: the n_neighbors nearest fitted rows of each new row
 //           (exact scan, O(m n D)), memberships with local_connectivity 0 (rho = 0), rows
 //           normalised to sum 1, the new point starts at the weighted mean of its neighbours'
@@ -57,15 +63,15 @@
 // vectors; layout O(n_epochs * (edges + samples * negative_sample_rate)). Memory: the working
 // copy of the table (n D float32), the heaps and candidate lists (n * (9 k + 16 * 30) bytes),
 // the graph (n k entries, twice), the Lanczos basis (n m doubles), all planned first.
-// Measured (scripts/bench umap umap-large, 2-core machine shared with other jobs, one thread;
-// 50 Gaussian clusters, cosine, n_neighbors 15): 10,000 x 768, 500 epochs: native 4.9 s (knn
-// 1.0, graph 0.09, init 0.27, layout 3.5), wasm in Node 20 6.9 s (knn 2.1, layout 4.3); the
-// same run: Embedding Atlas 0.26.0's wasm UMAP 29.6 s, umap-js 1.4.0 49.1 s. 50,257 x 768,
-// 200 epochs: native 14.4 s, wasm 23.8 s (knn 14.2). See the README's UMAP section.
+// Measured (scripts/bench umap, then umap-large, 2026-11-25, 2-core machine shared with other
+// jobs, load 4-8, one thread; 50 Gaussian clusters, cosine, n_neighbors 15): 10,000 x 768, 500
+// epochs: native (AVX2) 3.6 s (knn 0.84, graph 0.08, init 0.05, layout 2.6), wasm in Node 20
+// 4.8 s (knn 1.2, layout 3.5); the same run: Embedding Atlas 0.26.0's wasm UMAP 26.2 s, umap-js
+// 1.4.0 48.7 s. 50,257 x 768, 200 epochs: native 18.8 s, wasm 29.6 s (knn 15.8). See the
+// README's UMAP section (and the targets it still misses).
 //
 // It does not: output more than 2 dimensions, run densMAP, supervised or inverse transforms,
-// lay out disconnected components separately (PCA init instead), use threads, or search an
-// index for transform (it scans all fitted rows).
+// use threads, or search an index for transform (it scans all fitted rows).
 //
 // Intended usage:
 //   UmapOptions o;  o.n_neighbors = 15;  o.seed = 42;  o.metric = Metric::Cosine;

@@ -36,6 +36,14 @@ int64_t count_components(const Graph& g);
 // The 2 eigenvectors of D^-1/2 W D^-1/2 after the trivial one -> (n, 2), raw (unscaled);
 // false when the graph is not connected or a row has no edge.
 bool spectral_layout(const Graph& g, std::vector<float>& out);
+// Component ids of a square graph's rows (label (n), numbered in order of each component's
+// first row); returns their count.
+int64_t component_labels(const Graph& g, std::vector<int32_t>& label);
+// umap-learn's multi_component_layout for a graph of several components -> (n, 2), raw: the
+// components placed by component_meta_layout (more than 4) or at +-e1, +-e2, each laid out by
+// spectral_layout within half the distance to its nearest neighbour (uniform noise there when
+// it has fewer than 4 rows or its eigensolver fails).
+std::vector<float> multi_component_layout(const Graph& g, const KnnRows& x, uint64_t seed);
 // The top 2 principal components of x's rows -> (n, 2) scores, raw.
 std::vector<float> pca_layout(const KnnRows& x);
 // umap-learn's noisy_scale_coords (largest |coordinate| -> 10, plus N(0, 1e-4) noise from seed).
@@ -75,6 +83,10 @@ struct RepelConsts {
 };
 void repel8(const float* x, const float* ox, const float* oy, const RepelConsts& k, float* gx, float* gy);
 void repel8_scalar(const float* x, const float* ox, const float* oy, const RepelConsts& k, float* gx, float* gy);
+// One 8-lane AVX2 pass, the same bits (umap_layout_avx2.cpp; layout_epoch takes it when
+// have_repel8_avx2() and the dense kernels' AVX2 switch is on). Elsewhere it is repel8_scalar.
+void repel8_avx2(const float* x, const float* ox, const float* oy, const RepelConsts& k, float* gx, float* gy);
+bool have_repel8_avx2();
 
 // Deterministic float log (Cephes logf) for x > 0.
 float log_float(float x);

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 
+#include "core/detmath.hpp"
 #include "core/error.hpp"
 #include "core/memory.hpp"
 #include "core/rng.hpp"
@@ -193,6 +195,153 @@ bool spectral_layout(const Graph& g, std::vector<float>& out) {
     for (int64_t i = 0; i < n; ++i) out[2 * i + c] = static_cast<float>(v[i]);
   }
   return true;
+}
+
+int64_t component_labels(const Graph& g, std::vector<int32_t>& label) {
+  const int64_t n = g.rows;
+  std::vector<int32_t> parent(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) parent[i] = static_cast<int32_t>(i);
+  const auto find = [&](int32_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t e = g.start[i]; e < g.start[i + 1]; ++e) {
+      const int32_t a = find(static_cast<int32_t>(i)), b = find(g.col[e]);
+      if (a != b) parent[std::max(a, b)] = std::min(a, b);
+    }
+  label.assign(static_cast<size_t>(n), -1);
+  std::vector<int32_t> id_of_root(static_cast<size_t>(n), -1);
+  int32_t count = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const int32_t r = find(static_cast<int32_t>(i));
+    if (id_of_root[r] < 0) id_of_root[r] = count++;
+    label[i] = id_of_root[r];
+  }
+  return count;
+}
+
+namespace {
+
+// umap-learn's component_layout: the components' centroids in the space the metric sees
+// (subtle: the centroids of the prepared rows, i.e. of the unit rows for cosine, where umap-learn
+// averages the raw rows), affinities exp(-d^2) between them, and their spectral embedding as
+// sklearn's SpectralEmbedding(affinity="precomputed") computes it: the eigenvectors 2 and 3 of
+// the normalised Laplacian (diagonal ignored) divided by sqrt(degree), signs fixed, then the
+// whole (C, 2) divided by its largest entry. Dense C x C, solved by Jacobi.
+std::vector<double> component_meta_layout(const KnnRows& x, const std::vector<int32_t>& label, int64_t C) {
+  const int64_t n = x.rows(), D = x.dim();
+  std::vector<double> cent(static_cast<size_t>(C * D), 0.0), count(static_cast<size_t>(C), 0.0);
+  for (int64_t i = 0; i < n; ++i) {
+    const float* r = x.row(i);
+    double* c = cent.data() + label[i] * D;
+    for (int64_t d = 0; d < D; ++d) c[d] += r[d];
+    count[label[i]] += 1;
+  }
+  for (int64_t c = 0; c < C; ++c)
+    for (int64_t d = 0; d < D; ++d) cent[c * D + d] /= count[c];
+  std::vector<double> A(static_cast<size_t>(C * C), 0.0), deg(static_cast<size_t>(C), 0.0);
+  for (int64_t a = 0; a < C; ++a) {
+    for (int64_t b = a + 1; b < C; ++b) {
+      const double* ca = cent.data() + a * D;
+      const double* cb = cent.data() + b * D;
+      double dist;
+      if (x.metric() == Metric::Cosine) {
+        const double ab = dot_d(ca, cb, D), aa = dot_d(ca, ca, D), bb = dot_d(cb, cb, D);
+        dist = aa > 0 && bb > 0 ? 1.0 - ab / std::sqrt(aa * bb) : 1.0;
+      } else {
+        double s = 0;
+        for (int64_t d = 0; d < D; ++d) s += (ca[d] - cb[d]) * (ca[d] - cb[d]);
+        dist = std::sqrt(s);
+      }
+      A[a * C + b] = A[b * C + a] = detmath::exp(-(dist * dist));
+    }
+  }
+  for (int64_t a = 0; a < C; ++a)
+    for (int64_t b = 0; b < C; ++b) deg[a] += A[a * C + b];
+  std::vector<double> dd(static_cast<size_t>(C));
+  for (int64_t a = 0; a < C; ++a) dd[a] = deg[a] > 0 ? std::sqrt(deg[a]) : 1.0;
+  for (int64_t a = 0; a < C; ++a)
+    for (int64_t b = 0; b < C; ++b) A[a * C + b] /= dd[a] * dd[b];  // D^-1/2 A D^-1/2
+  std::vector<double> V;
+  jacobi(C, A, V);
+  std::vector<int64_t> order(static_cast<size_t>(C));
+  for (int64_t i = 0; i < C; ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](int64_t p, int64_t q) {
+    const double tp = A[p * C + p], tq = A[q * C + q];
+    return tp != tq ? tp > tq : p < q;
+  });
+  std::vector<double> meta(static_cast<size_t>(C * 2), 0.0), v(static_cast<size_t>(C));
+  for (int64_t c = 0; c < 2 && c + 1 < C; ++c) {
+    for (int64_t a = 0; a < C; ++a) v[a] = V[a * C + order[c + 1]] / dd[a];
+    fix_sign(v.data(), C);
+    for (int64_t a = 0; a < C; ++a) meta[2 * a + c] = v[a];
+  }
+  double top = 0;
+  for (double m : meta) top = std::max(top, m);
+  if (top > 0)
+    for (double& m : meta) m /= top;
+  return meta;
+}
+
+}  // namespace
+
+std::vector<float> multi_component_layout(const Graph& g, const KnnRows& x, uint64_t seed) {
+  const int64_t n = g.rows;
+  std::vector<int32_t> label;
+  const int64_t C = component_labels(g, label);
+  std::vector<double> meta;
+  if (C > 4) {
+    meta = component_meta_layout(x, label, C);
+  } else {  // umap-learn: +-e_1, +-e_2 for up to 2 dim components
+    meta.assign(static_cast<size_t>(2 * C), 0.0);
+    const int64_t half = (C + 1) / 2;
+    for (int64_t c = 0; c < C; ++c) meta[2 * c + (c % half)] = c < half ? 1.0 : -1.0;
+  }
+  std::vector<std::vector<int32_t>> members(static_cast<size_t>(C));
+  for (int64_t i = 0; i < n; ++i) members[label[i]].push_back(static_cast<int32_t>(i));
+  std::vector<float> out(plan("umap", "initial layout", {n, 2}, kFloat32), 0.0f);
+  std::vector<int32_t> local(static_cast<size_t>(n), -1);
+  Generator rng(seed ^ 0xc0bb0e17ull);
+  for (int64_t c = 0; c < C; ++c) {
+    const std::vector<int32_t>& rows = members[c];
+    const int64_t m = static_cast<int64_t>(rows.size());
+    // half the distance to the nearest other component's place (umap-learn's data_range)
+    double nearest = std::numeric_limits<double>::infinity();
+    for (int64_t o = 0; o < C; ++o) {
+      const double dx = meta[2 * o] - meta[2 * c], dy = meta[2 * o + 1] - meta[2 * c + 1];
+      const double d = std::sqrt(dx * dx + dy * dy);
+      if (d > 0) nearest = std::min(nearest, d);
+    }
+    const double range = std::isfinite(nearest) ? nearest / 2 : 1.0;
+    std::vector<float> sub;
+    bool ok = false;
+    if (m >= 4) {  // umap-learn: spectral for components of at least 2 dim rows
+      Graph h;
+      h.rows = h.cols = m;
+      h.start.assign(static_cast<size_t>(m + 1), 0);
+      for (int64_t a = 0; a < m; ++a) local[rows[a]] = static_cast<int32_t>(a);
+      for (int64_t a = 0; a < m; ++a) {
+        const int32_t i = rows[a];
+        for (int64_t e = g.start[i]; e < g.start[i + 1]; ++e) h.col.push_back(local[g.col[e]]), h.w.push_back(g.w[e]);
+        h.start[a + 1] = h.nnz();
+      }
+      ok = spectral_layout(h, sub);
+    }
+    if (ok) {
+      float top = 0;
+      for (float v : sub) top = std::max(top, std::fabs(v));
+      const double expansion = top > 0 ? range / top : 0.0;
+      for (int64_t a = 0; a < m; ++a)
+        for (int d = 0; d < 2; ++d)
+          out[2 * rows[a] + d] = static_cast<float>(static_cast<double>(sub[2 * a + d]) * expansion + meta[2 * c + d]);
+    } else {  // too small, or the eigensolver failed: uniform in the component's square
+      for (int64_t a = 0; a < m; ++a)
+        for (int d = 0; d < 2; ++d)
+          out[2 * rows[a] + d] = static_cast<float>((2.0 * rng.uniform_float() - 1.0) * range + meta[2 * c + d]);
+    }
+  }
+  return out;
 }
 
 std::vector<float> pca_layout(const KnnRows& x) {

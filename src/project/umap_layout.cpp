@@ -63,14 +63,16 @@ void repel8(const float* x, const float* ox, const float* oy, const RepelConsts&
     t = wasm_f32x4_pmax(t, wasm_f32x4_splat(-126.0f));
     t = wasm_f32x4_pmin(t, wasm_f32x4_splat(126.0f));
     const v128_t rnd = wasm_f32x4_splat(12582912.0f);
-    const v128_t n = wasm_f32x4_sub(wasm_f32x4_add(t, rnd), rnd);
+    const v128_t u = wasm_f32x4_add(t, rnd), n = wasm_f32x4_sub(u, rnd);
     const v128_t r = wasm_f32x4_sub(t, n), r2 = wasm_f32x4_mul(r, r), r4 = wasm_f32x4_mul(r2, r2);
     const v128_t s0 = wasm_f32x4_add(wasm_f32x4_splat(1.0f), wasm_f32x4_mul(wasm_f32x4_splat(0.693147181f), r));
     const v128_t s1 = wasm_f32x4_add(wasm_f32x4_splat(0.240226507f), wasm_f32x4_mul(wasm_f32x4_splat(0.0555041087f), r));
     const v128_t s2 = wasm_f32x4_add(wasm_f32x4_splat(0.00961812911f), wasm_f32x4_mul(wasm_f32x4_splat(0.00133335581f), r));
     const v128_t poly = wasm_f32x4_add(wasm_f32x4_add(s0, wasm_f32x4_mul(s1, r2)),
                                        wasm_f32x4_mul(wasm_f32x4_add(s2, wasm_f32x4_mul(wasm_f32x4_splat(0.000154035304f), r2)), r4));
-    const v128_t scale = wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127)), 23);
+    // 2^n from u's bits: u = 1.5 2^23 + n exactly, so bits(u) = 0x4b400000 + n and
+    // (n + 127) << 23 = (bits(u) - 0x4b3fff81) << 23, with no float -> int conversion
+    const v128_t scale = wasm_i32x4_shl(wasm_i32x4_sub(u, wasm_i32x4_splat(0x4b3fff81)), 23);
     const v128_t pw = wasm_f32x4_mul(poly, scale);
     const v128_t xv = wasm_v128_load(x + h);
     const v128_t den = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_splat(k.a), pw), wasm_f32x4_splat(1.0f));
@@ -112,14 +114,14 @@ void repel8(const float* x, const float* ox, const float* oy, const RepelConsts&
     t = _mm_max_ps(_mm_set1_ps(-126.0f), t);  // t < -126 ? -126 : t
     t = _mm_min_ps(_mm_set1_ps(126.0f), t);   // t > 126 ? 126 : t
     const __m128 rnd = _mm_set1_ps(12582912.0f);
-    const __m128 n = _mm_sub_ps(_mm_add_ps(t, rnd), rnd);
+    const __m128 u = _mm_add_ps(t, rnd), n = _mm_sub_ps(u, rnd);
     const __m128 r = _mm_sub_ps(t, n), r2 = _mm_mul_ps(r, r), r4 = _mm_mul_ps(r2, r2);
     const __m128 s0 = _mm_add_ps(_mm_set1_ps(1.0f), _mm_mul_ps(_mm_set1_ps(0.693147181f), r));
     const __m128 s1 = _mm_add_ps(_mm_set1_ps(0.240226507f), _mm_mul_ps(_mm_set1_ps(0.0555041087f), r));
     const __m128 s2 = _mm_add_ps(_mm_set1_ps(0.00961812911f), _mm_mul_ps(_mm_set1_ps(0.00133335581f), r));
     const __m128 poly = _mm_add_ps(_mm_add_ps(s0, _mm_mul_ps(s1, r2)),
                                    _mm_mul_ps(_mm_add_ps(s2, _mm_mul_ps(_mm_set1_ps(0.000154035304f), r2)), r4));
-    const __m128i scale = _mm_slli_epi32(_mm_add_epi32(_mm_cvttps_epi32(n), _mm_set1_epi32(127)), 23);
+    const __m128i scale = _mm_slli_epi32(_mm_sub_epi32(_mm_castps_si128(u), _mm_set1_epi32(0x4b3fff81)), 23);  // as above
     const __m128 pw = _mm_mul_ps(poly, _mm_castsi128_ps(scale));
     const __m128 xv = _mm_loadu_ps(x + h);
     const __m128 den = _mm_add_ps(_mm_mul_ps(_mm_set1_ps(k.a), pw), _mm_set1_ps(1.0f));
@@ -229,6 +231,8 @@ void layout_epoch(Layout& L, float* head, float* tail, int64_t n_tail, int64_t e
   const double now = static_cast<double>(e), rate = static_cast<double>(L.negative_rate);
   const uint32_t n_neg_rows = static_cast<uint32_t>(n_tail);
   const RepelConsts repel{b, a, two_gamma_b, alpha, two_ab, false}, attract{b, a, two_gamma_b, alpha, two_ab, true};
+  // the 8-lane AVX2 pass where the CPU has it (dense::detail::set_avx2_enabled(false) turns it off)
+  const auto repel8_fn = dense::detail::have_avx2() && have_repel8_avx2() ? repel8_avx2 : repel8;
   const size_t E = L.head.size();
   for (size_t i = 0; i < E; ++i) {
     const double per = L.per_sample[i];
@@ -252,7 +256,7 @@ void layout_epoch(Layout& L, float* head, float* tail, int64_t n_tail, int64_t e
       ox[group] = cx - o[0], oy[group] = cy - o[1];
       dd[group] = ox[group] * ox[group] + oy[group] * oy[group];
     }
-    repel8(dd, ox, oy, attract, gx, gy);
+    repel8_fn(dd, ox, oy, attract, gx, gy);
     cur[0] += gx[0], cur[1] += gy[0];
     if (move_other) oth[0] -= gx[0], oth[1] -= gy[0];
     for (int c = 1; c < group; ++c) {
@@ -271,7 +275,7 @@ void layout_epoch(Layout& L, float* head, float* tail, int64_t n_tail, int64_t e
         px[c] = hx - o[0], py[c] = hy - o[1];
         pd[c] = px[c] * px[c] + py[c] * py[c];
       }
-      repel8(pd, px, py, repel, gx, gy);
+      repel8_fn(pd, px, py, repel, gx, gy);
       for (int c = 0; c < more; ++c) {
         if (!(pd[c] > 0.0f)) continue;
         cur[0] += gx[c];
