@@ -107,6 +107,12 @@ export class GlScatter {
       onBeforeRender: () => (this.renderStart = performance.now()),
       onAfterRender: (context) => this.afterRender(context),
       onError: (err) => onError(err),
+      // deck.gl's event manager (mjolnir.js, for keyboard input we do not use) makes its canvas a
+      // tab stop with no focus ring; the frame (role application) is the map's one tab stop
+      onLoad: () => {
+        const canvas = this.deck.getCanvas?.() || this.deck.canvas;
+        if (canvas) canvas.tabIndex = -1;
+      },
     });
     this.listen();
     new ResizeObserver(() => this.scheduleAxes()).observe(this.root);

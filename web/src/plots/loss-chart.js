@@ -103,10 +103,36 @@ export class LossChart {
       axes: [axis(this.xLabel, 50), axis(this.logY ? `${this.yLabel}, log scale` : this.yLabel, 60)],
       legend: { live: true },
       cursor: { drag: { x: true, y: false } },
+      hooks: { setSeries: [(u, i) => this.legendPressed(i)] },
     };
     this.plot = new uPlot(opts, this.data, this.parent);
     this.plot.root.classList.add('loss-chart');
+    this.legendButtons();
     this.parent.append(this.exportBar); // under the chart, also after a rebuild
+  }
+
+  // uPlot shows or hides a series when its name in the legend is clicked; the names become
+  // buttons (Tab, then Enter or Space) whose aria-pressed says whether the line is shown.
+  legendButtons() {
+    const rows = this.plot.root.querySelectorAll('.u-legend tr.u-series');
+    this.plot.series.forEach((s, i) => {
+      const th = i > 0 && rows[i] && rows[i].querySelector('th');
+      if (!th) return;
+      th.tabIndex = 0;
+      th.setAttribute('role', 'button');
+      th.addEventListener('keydown', (e) => {
+        if (e.key !== 'Enter' && e.key !== ' ') return;
+        e.preventDefault();
+        th.click();
+      });
+      this.legendPressed(i);
+    });
+  }
+
+  legendPressed(i) {
+    const rows = this.plot ? this.plot.root.querySelectorAll('.u-legend tr.u-series') : [];
+    const th = i > 0 && rows[i] && rows[i].querySelector('th[role=button]');
+    if (th) th.setAttribute('aria-pressed', String(this.plot.series[i].show));
   }
 
   setData(data) {
