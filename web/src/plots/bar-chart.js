@@ -105,7 +105,9 @@ export class BarChart {
     const measure = document.createElement('canvas').getContext('2d');
     measure.font = th.font(FONT_PX);
     const widest = Math.max(0, ...this.items.map((d) => measure.measureText(d.label).width));
-    const M = { left: Math.max(th.px(MARGIN.left), Math.ceil(widest) + 16), right: th.px(MARGIN.right), top: MARGIN.top, bottom: th.px(MARGIN.bottom) };
+    // a reference line's label goes above the bars, clear of their values
+    const top = MARGIN.top + (this.reference ? th.px(16) : 0);
+    const M = { left: Math.max(th.px(MARGIN.left), Math.ceil(widest) + 16), right: th.px(MARGIN.right), top, bottom: th.px(MARGIN.bottom) };
     const row = th.px(ROW);
     const height = M.top + M.bottom + row * Math.max(1, this.items.length);
     this.svg.setAttribute('width', width);
@@ -138,7 +140,7 @@ export class BarChart {
     if (this.reference) {
       const rx = x(this.reference.value);
       g.append(el('line', { x1: rx, x2: rx, y1: M.top - 4, y2: height - M.bottom, class: 'bar-ref', 'stroke-dasharray': '5 4' }));
-      g.append(el('text', { x: rx - 4, y: height - M.bottom - 4, 'text-anchor': 'end', class: 'bar-note' }, this.reference.label));
+      g.append(el('text', { x: rx - 4, y: M.top - 6, 'text-anchor': 'end', class: 'bar-note' }, this.reference.label));
     }
     this.svg.append(g);
   }

@@ -96,7 +96,7 @@ export class LossChart {
           width: s.width ?? 1.6,
           dash: s.dash,
           spanGaps: !!s.points,
-          points: { show: !!s.points, size: 6 },
+          points: { show: !!s.points, size: 6, fill: th.surface }, // hollow, on the card's colour
           value: (u, v, si, idx) => (v === null || v === undefined ? '–' : s.value ? s.value(v, idx) : v.toFixed(4)),
         })),
       ],
