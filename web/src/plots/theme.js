@@ -42,7 +42,7 @@ export const LIGHT = {
 export const DARK = {
   name: 'dark',
   ink: '#e6e9ef',
-  text: '#c9d0da',
+  text: '#cdd3dc', // style.css --text
   muted: '#a2acb9',
   frame: '#6e7887',
   grid: '#2b3240',
