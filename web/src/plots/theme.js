@@ -62,14 +62,24 @@ const INK_LIKE = { '#000000': 'ink', '#000': 'ink', '#1d2530': 'ink', '#3b4450':
 
 // el -> {...palette, scale, dark, font(px, weight = '')}. el outside the document (or a
 // browser without custom properties): light, scale 1. light: the download palette, same scale.
+// subtle: reading a computed style right after the DOM changed recalculates the styles; while a
+// model trains every plot redraws each frame between DOM updates, so the answer is kept per
+// document or shadow root (all plots in one share the settings) until the next frame or a change.
+const perRoot = new Map(); // document or shadow root -> {dark, scale}
 export function plotTheme(el, { light = false } = {}) {
   let dark = false;
   let scale = 1;
   if (el && el.isConnected && typeof getComputedStyle === 'function') {
-    const cs = getComputedStyle(el);
-    dark = cs.getPropertyValue('--plot-theme').trim() === 'dark';
-    const s = parseFloat(cs.getPropertyValue('--plot-scale'));
-    if (Number.isFinite(s) && s > 0) scale = s;
+    const root = el.getRootNode();
+    let got = perRoot.get(root);
+    if (!got) {
+      const cs = getComputedStyle(el);
+      const s = parseFloat(cs.getPropertyValue('--plot-scale'));
+      got = { dark: cs.getPropertyValue('--plot-theme').trim() === 'dark', scale: Number.isFinite(s) && s > 0 ? s : 1 };
+      if (!perRoot.size && typeof requestAnimationFrame === 'function') requestAnimationFrame(() => perRoot.clear());
+      perRoot.set(root, got);
+    }
+    ({ dark, scale } = got);
   }
   return themeOf(dark && !light, scale);
 }
@@ -100,6 +110,7 @@ export function watchTheme(plot) {
 }
 
 export function themeChanged() {
+  perRoot.clear();
   for (const ref of watched) {
     const plot = ref.deref();
     if (!plot) watched.delete(ref);
