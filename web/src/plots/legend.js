@@ -41,14 +41,27 @@ export class Legend {
     const ctx = this.canvas.getContext('2d');
     ctx.font = th.font(FONT_PX);
     const title = this.note ? `${this.caption} (${this.note})` : this.caption;
-    // no wider than the space it has (a narrow card at large labels): the caption is then cut
-    const box = this.root.closest('.card') || this.root.parentElement;
-    const room = box ? box.clientWidth - 32 : 0; // the card's padding
+    // no wider than the card it is in (a narrow card at large labels): the caption is then cut
     const W = Math.max(this.width, Math.ceil(ctx.measureText(title).width) + 24);
-    return { W: room > 120 ? Math.min(W, room) : W, H: 20 + th.px(24) };
+    return { W: this.room > 120 ? Math.min(W, this.room) : W, H: 20 + th.px(24) };
+  }
+
+  // The width of the legend's card, kept by a ResizeObserver (reading it while drawing would force
+  // a layout on every frame of a training run); set up at the first draw, when the card exists.
+  watchRoom() {
+    const box = this.root.closest('.card') || this.root.parentElement;
+    if (!box || this.roomObserver) return;
+    this.roomObserver = new ResizeObserver(([e]) => {
+      const room = Math.floor(e.contentRect.width);
+      if (room === this.room) return;
+      this.room = room;
+      this.schedule();
+    });
+    this.roomObserver.observe(box);
   }
 
   draw() {
+    this.watchRoom();
     const ctx = this.canvas.getContext('2d');
     const th = plotTheme(this.root);
     const { W, H } = this.size(th);

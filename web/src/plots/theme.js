@@ -62,9 +62,10 @@ const INK_LIKE = { '#000000': 'ink', '#000': 'ink', '#1d2530': 'ink', '#3b4450':
 
 // el -> {...palette, scale, dark, font(px, weight = '')}. el outside the document (or a
 // browser without custom properties): light, scale 1. light: the download palette, same scale.
-// subtle: reading a computed style right after the DOM changed recalculates the styles; while a
-// model trains every plot redraws each frame between DOM updates, so the answer is kept per
-// document or shadow root (all plots in one share the settings) until the next frame or a change.
+// The answer is kept per document or shadow root (all plots in one share the settings) until the
+// current task ends or the settings change, so one draw reads the computed style once.
+// subtle: not until the next animation frame: a requestAnimationFrame to clear it made the
+// browser render a second frame for each one a training run draws (twice the paint work).
 const perRoot = new Map(); // document or shadow root -> {dark, scale}
 export function plotTheme(el, { light = false } = {}) {
   let dark = false;
@@ -76,7 +77,7 @@ export function plotTheme(el, { light = false } = {}) {
       const cs = getComputedStyle(el);
       const s = parseFloat(cs.getPropertyValue('--plot-scale'));
       got = { dark: cs.getPropertyValue('--plot-theme').trim() === 'dark', scale: Number.isFinite(s) && s > 0 ? s : 1 };
-      if (!perRoot.size && typeof requestAnimationFrame === 'function') requestAnimationFrame(() => perRoot.clear());
+      if (!perRoot.size) queueMicrotask(() => perRoot.clear());
       perRoot.set(root, got);
     }
     ({ dark, scale } = got);
