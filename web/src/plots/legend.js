@@ -102,7 +102,7 @@ export class Legend {
     ctx.fillStyle = th.text;
     ctx.textBaseline = 'top';
     ctx.textAlign = 'left';
-    ctx.fillText(title, pad, 0);
+    ctx.fillText(fitText(ctx, title, W - pad), pad, 0);
     ctx.textAlign = 'center';
     for (const t of valueTicks(lo, hi, 5)) {
       const x = pad + ((t - lo) / (hi - lo)) * barW;
@@ -110,4 +110,12 @@ export class Legend {
       ctx.fillText(formatNumber(t), x, top + 15);
     }
   }
+}
+
+// text cut to fit `width` px in ctx's font, ending in '…' when cut
+function fitText(ctx, text, width) {
+  if (ctx.measureText(text).width <= width) return text;
+  let n = text.length;
+  while (n > 1 && ctx.measureText(`${text.slice(0, n)}…`).width > width) n--;
+  return `${text.slice(0, n).trimEnd()}…`;
 }
