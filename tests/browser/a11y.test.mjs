@@ -1,7 +1,10 @@
 // Accessibility, small screens, small defects and cold load of the page, in headless Chromium.
 //   node tests/browser/a11y.test.mjs [--site build/web] [--shots build/screenshots]
 // - axe-core 4.14 (node_modules/axe-core, run inside the page under its own CSP) finds no serious
-//   or critical violation on any view once it has drawn;
+//   or critical violation on any view once it has drawn, in the light theme, the dark theme
+//   (theme=dark, and theme=auto on a system that prefers dark) and at the large label size, nor on
+//   the widget test page (article.html, the widgets' shadow roots included) in either theme;
+//   every view is screenshotted in the dark theme at the large label size;
 // - the tabs follow the ARIA tabs pattern (tablist/tab/tabpanel, aria-selected, roving tabindex,
 //   arrow keys, Home/End) and a skip link leads to the main content;
 // - at 375 px the settings sit in a drawer (a button with aria-expanded) and nothing is wider
@@ -85,6 +88,101 @@ for (const view of VIEWS) {
     assert(found.length === 0, `${found.length} violation(s): ${found.join('; ')}`);
   });
 }
+
+// The dark theme at the large label size: what the page looks like (screenshots to look at) and
+// what axe finds (contrast above all); the large labels alone in the light theme.
+for (const view of VIEWS) {
+  await test(`axe-core 4.14, dark theme and large labels: no serious or critical violation on the ${view} view; screenshot`, async () => {
+    const page = await openView(view, DESKTOP, '&theme=dark&fs=large');
+    assert(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--plot-theme').trim()) === 'dark', 'the page is not dark');
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: shot(`a11y-${view}-dark-large-1280.png`), fullPage: true });
+    const found = await axeViolations(page);
+    await page.close();
+    assert(found.length === 0, `${found.length} violation(s): ${found.join('; ')}`);
+  });
+  await test(`axe-core 4.14, large labels (light theme): no serious or critical violation on the ${view} view`, async () => {
+    const page = await openView(view, DESKTOP, '&fs=large');
+    const found = await axeViolations(page);
+    await page.close();
+    assert(found.length === 0, `${found.length} violation(s): ${found.join('; ')}`);
+  });
+}
+
+await test('theme=auto follows prefers-color-scheme: dark variables and dark plots on a dark system, no axe violation', async () => {
+  const context = await h.browser.newContext({ viewport: DESKTOP, colorScheme: 'dark' });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
+  await page.goto(`${h.url}index.html#view=positions`);
+  await page.waitForSelector('body[data-engine="ready"]', { timeout: 15000 });
+  await waitRenders(page, 'positions', 0, 30000);
+  const r = await page.evaluate(() => ({
+    theme: getComputedStyle(document.documentElement).getPropertyValue('--plot-theme').trim(),
+    bg: getComputedStyle(document.documentElement).backgroundColor,
+  }));
+  assert(r.theme === 'dark' && r.bg === 'rgb(17, 21, 28)', `auto on a dark system: ${JSON.stringify(r)}`);
+  const found = await axeViolations(page);
+  // the setting wins over the system: light on a dark system
+  await page.evaluate(() => { location.hash = '#view=positions&theme=light'; });
+  await page.waitForFunction(() => getComputedStyle(document.documentElement).getPropertyValue('--plot-theme').trim() === 'light', null, { timeout: 5000 });
+  await context.close();
+  assert(found.length === 0, `${found.length} violation(s): ${found.join('; ')}`);
+});
+
+// The widget test page: both widgets drawn (the second after scrolling to it), then axe on the
+// document (axe-core descends into open shadow roots), in the light theme, with the widgets'
+// theme attribute dark, and with theme=auto on a dark system.
+async function openArticle(colorScheme = 'light') {
+  const context = await h.browser.newContext({ viewport: DESKTOP, colorScheme });
+  const page = await context.newPage();
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+  page.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
+  page.on('close', () => context.close().catch(() => {}));
+  await page.goto(`${h.url}article.html`);
+  for (const id of ['first', 'second']) {
+    await page.$eval(`#${id}`, (el) => el.scrollIntoView());
+    await page.waitForFunction((i) => Number(document.getElementById(i).dataset.renders || 0) > 0, id, { timeout: 30000 });
+  }
+  return page;
+}
+
+await test('axe-core 4.14: no serious or critical violation on the widget test page (article.html), light', async () => {
+  const page = await openArticle();
+  const found = await axeViolations(page);
+  await page.close();
+  assert(found.length === 0, `${found.length} violation(s): ${found.join('; ')}`);
+});
+
+await test('axe-core 4.14: widgets with theme="dark" fs="large" and widgets on a dark system (theme auto): dark inside their shadow roots, no serious or critical violation', async () => {
+  const page = await openArticle();
+  const renders = await page.$eval('#second', (el) => Number(el.dataset.renders));
+  await page.evaluate(() => {
+    for (const el of document.querySelectorAll('embedlab-view')) {
+      el.setAttribute('theme', 'dark');
+      el.setAttribute('fs', 'large');
+    }
+  });
+  await page.waitForFunction((n) => Number(document.getElementById('second').dataset.renders) > n, renders, { timeout: 30000 });
+  await page.waitForTimeout(300);
+  const inside = await page.$eval('#second', (el) => {
+    const card = el.shadowRoot.querySelector('.card');
+    const cs = getComputedStyle(card);
+    return { bg: cs.backgroundColor, theme: cs.getPropertyValue('--plot-theme').trim(), scale: cs.getPropertyValue('--plot-scale').trim() };
+  });
+  assert(inside.bg === 'rgb(26, 31, 41)' && inside.theme === 'dark' && inside.scale === '1.4', `inside the widget: ${JSON.stringify(inside)}`);
+  await page.locator('#second').screenshot({ path: shot('a11y-article-widget-dark-large.png') });
+  const found = await axeViolations(page);
+  await page.close();
+  assert(found.length === 0, `theme="dark": ${found.length} violation(s): ${found.join('; ')}`);
+  const auto = await openArticle('dark');
+  const theme = await auto.$eval('#first', (el) => getComputedStyle(el.shadowRoot.querySelector('.card')).getPropertyValue('--plot-theme').trim());
+  const foundAuto = await axeViolations(auto);
+  await auto.close();
+  assert(theme === 'dark', `a widget without a theme attribute on a dark system is ${theme}`);
+  assert(foundAuto.length === 0, `theme auto, dark system: ${foundAuto.length} violation(s): ${foundAuto.join('; ')}`);
+});
 
 await test('the tabs follow the ARIA tabs pattern: tabpanels, aria-controls, roving tabindex, arrow keys', async () => {
   const page = await openView('table');

@@ -2,7 +2,9 @@
 // table format and both CSVs are downloaded from the page and compared byte for byte with what
 // the engine (the same wasm, loaded in Node) writes for the same file; PNG and SVG downloads of
 // a heatmap, a scatter, uPlot line charts and the bar chart decode at the figure's size, parse,
-// and carry their title, axis labels and legend; file names carry the model, step and seed.
+// and carry their title, axis labels and legend; file names carry the model, step and seed; a
+// page in the dark theme at large labels downloads light figures (white, light palette) with
+// large labels.
 // Every exported image is saved and rendered into the screenshots folder (look at them).
 //   node tests/browser/exports.test.mjs [--site build/web] [--shots build/screenshots]
 import fs from 'node:fs';
@@ -178,6 +180,34 @@ await test('PNG and SVG of uPlot line charts (positions: RoPE q·k) and of the l
     texts: ['Why multiply token vectors by √D?', 'vector length ‖x‖ (log scale)'],
     name: /^embedlab-positions-T16-D8-seed42-lengths\.(png|svg)$/,
   });
+  await p.close();
+});
+
+// In the page: the PNG's bytes -> the RGB of its top-left pixel
+const pngCorner = async (b64) => {
+  const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+  const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+  const c = new OffscreenCanvas(bmp.width, bmp.height);
+  const ctx = c.getContext('2d');
+  ctx.drawImage(bmp, 0, 0);
+  return [...ctx.getImageData(0, 0, 1, 1).data.slice(0, 3)];
+};
+
+await test('in the dark theme at large labels the downloads are light (white, the light palette) at the label size shown', async () => {
+  const p = await openPage('#view=positions&T=16&pd=8&seed=42&theme=dark&fs=large');
+  await p.waitForFunction(() => Number(document.querySelector('#view-positions').dataset.renders || 0) > 0, null, { timeout: 30000 });
+  await p.waitForTimeout(300);
+  assert(await p.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--plot-theme').trim()) === 'dark', 'the page is not dark');
+  for (const [container, kind] of [['.card[data-kind="sinusoidal"] [data-plot="similarity"]', 'dark-page heatmap'], ['#positions-rope', 'dark-page line chart'], ['#scale-plot', 'dark-page length strips']]) {
+    const { png, svg } = await exportPlot(p, container, kind, { texts: kind.includes('heatmap') ? ['position n'] : [], name: /\.(png|svg)$/ });
+    const text = svg.bytes.toString('utf8');
+    const corner = await p.evaluate(pngCorner, png.bytes.toString('base64'));
+    assert(corner.every((v) => v === 255), `${kind}: the PNG's corner is rgb(${corner}), not white`);
+    assert(/fill="#ffffff"|fill="white"|fill="rgb\(255, 255, 255\)"/.test(text), `${kind}: no white background in the SVG`);
+    for (const darkInk of ['#e6e9ef', '#cdd3dc', '#c9d0da', '#a2acb9']) assert(!text.includes(darkInk), `${kind}: the SVG uses the dark theme's text colour ${darkInk}`);
+    assert(text.includes('#3b4450') || text.includes('rgb(59, 68, 80)'), `${kind}: no light-theme axis text colour in the SVG`);
+    assert(/font-size="17px"/.test(text), `${kind}: no 17 px text (12 px at the large label size) in the SVG`);
+  }
   await p.close();
 });
 

@@ -96,9 +96,27 @@ describe('state.serializeHash', () => {
 
   it('round-trips every default-differing value of every parameter', () => {
     const s = { ...DEFAULTS, view: 'train', seed: 9007199254740991, V: 2147483647, D: 65536, T: 1, scale: true, pad: -5,
-      tok: 0, pd: 2, sim: 'dot', cmap: 'cividis', corpus: 'custom', enc: 'char', lower: true, at: 99, L: 256, stride: 1, B: 32, bpeV: 1000,
+      tok: 0, pd: 2, sim: 'dot', cmap: 'cividis', theme: 'dark', fs: 'large', corpus: 'custom', enc: 'char', lower: true, at: 99, L: 256, stride: 1, B: 32, bpeV: 1000,
       model: 'cbow', pos: 'rope', tD: 8, ctx: 64, tB: 2, opt: 'sgd', lr: 0.5, alpha: 1e-7, win: 2, minc: 1, ep: 9, step: 1200, pick: 7, logy: true, cmp: 50, embed: true, txt: '80jNycnXUSjPL8pJAQA' };
     assert.deepEqual(parseHash(serializeHash(s)).state, s);
+  });
+});
+
+describe('state: display settings (theme, label size)', () => {
+  it('theme is auto, light or dark; fs is small, medium or large; the defaults are not written', () => {
+    assert.deepEqual([DEFAULTS.theme, DEFAULTS.fs], ['auto', 'medium']);
+    const { state, ignored } = parseHash('#theme=dark&fs=large');
+    assert.deepEqual([state.theme, state.fs, ignored], ['dark', 'large', []]);
+    assert.equal(serializeHash({ ...DEFAULTS, theme: 'light', fs: 'small' }), 'theme=light&fs=small');
+    assert.equal(serializeHash({ ...DEFAULTS, theme: 'auto', fs: 'medium' }), '');
+  });
+  it('other values fall back to auto / medium with a message', () => {
+    const { state, ignored } = parseHash('#theme=Dark&fs=16px');
+    assert.deepEqual([state.theme, state.fs], ['auto', 'medium']);
+    assert.deepEqual(ignored.map(describeIgnored), [
+      'ignored theme=Dark (theme must be one of auto, light, dark); using the default auto',
+      'ignored fs=16px (fs must be one of small, medium, large); using the default medium',
+    ]);
   });
 });
 

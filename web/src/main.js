@@ -30,6 +30,12 @@ import { fileName } from './file-names.js';
 import { installEmbed, showEmbedControls, showOnlyCard } from './views/embed.js';
 import { viewControls } from './views/view-keys.js';
 import { Session } from './session.js';
+import { applyDisplay } from './plots/theme.js';
+
+// Theme and label size from the link at once (not after the engine is ready): no flash of the
+// light page before a dark one. parseHash reports the positional keys as unknown until the
+// registry arrives; only theme and fs are read here.
+applyDisplay(document.documentElement, parseHash(location.hash).state);
 
 const statusEl = document.getElementById('engine-status');
 const urlMessages = document.getElementById('url-messages');
@@ -124,6 +130,11 @@ function onChange(key, value) {
   if (TEXT_KEYS.includes(key)) state.at = 0; // other ids: start the token strip from the top
   if (TEXT_KEYS.includes(key)) state.pick = null; // and no token is picked
   if (TRAIN_KEYS.includes(key)) state.step = 0; // a new run starts at step 0
+  if (key === 'theme' || key === 'fs') {
+    applyDisplay(document.documentElement, state); // style.css switches; every plot redraws (theme.js)
+    writeHash();
+    return;
+  }
   if (key === 'cmap' || key === 'logy') {
     for (const v of Object.values(views)) v.view.recolor(state);
     writeHash();
@@ -355,6 +366,7 @@ function readLink() {
   controls.fill(state);
   controls.showFieldsForModel(state.model, state.pos);
   showPositionHelp(controls.form, positionalKinds, state.pos);
+  applyDisplay(document.documentElement, state);
   document.body.classList.toggle('embed', state.embed);
   if (state.embed) views.train.view.autosave = false;
   showOnlyCard(state);

@@ -34,6 +34,8 @@ export const PARAMS = [
   { key: 'pd', kind: 'int', def: 64, min: 1, max: 65536 },
   { key: 'sim', kind: 'enum', def: 'cos', values: ['cos', 'dot'] },
   { key: 'cmap', kind: 'enum', def: 'puor', values: ['puor', 'rdbu', 'viridis', 'cividis'] },
+  { key: 'theme', kind: 'enum', def: 'auto', values: ['auto', 'light', 'dark'] }, // auto: prefers-color-scheme (style.css)
+  { key: 'fs', kind: 'enum', def: 'medium', values: ['small', 'medium', 'large'] }, // label size of the plots' text
   { key: 'corpus', kind: 'enum', def: 'the-verdict', values: ['the-verdict', 'tinyshakespeare', 'custom'] },
   { key: 'enc', kind: 'enum', def: 'gpt2', values: ['gpt2', 'whitespace', 'word', 'char', 'bpe'] },
   { key: 'lower', kind: 'bool', def: false },

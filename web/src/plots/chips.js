@@ -8,12 +8,16 @@
 //
 //   const chips = new ChipStrip(container, {onPick: (position, id) => ...});   // onPick: a chip was clicked
 //   chips.render({start, ids, strings, bytes, offsets});   // a tokenSlice reply
+// With onPick the strip is a listbox for the keyboard too: Tab focuses it, the arrow keys move
+// a current chip (aria-activedescendant; left/right along the text, up/down to the line above or
+// below, Home/End), which shows its tooltip, and Enter or Space picks it as a click does.
 //
 // It draws only what it is given (a window of a few hundred tokens); paging is the view's job.
 
 // Light, distinguishable backgrounds (from ColorBrewer Pastel1/Set3, dark text on all) so
 // neighbouring tokens differ; the id sets the colour, so equal ids look equal.
 const FIRST = 100; // chips drawn at once
+let strips = 0; // ChipStrips made (unique ids for their chips)
 const CHUNK = 50; // chips added per frame after them
 
 export const CHIP_COLORS = ['#fbe1b6', '#cfe3f5', '#dcefd0', '#f3d3e6', '#e6dcf5', '#fff2b3', '#d6efe9', '#f5d9cc'];
@@ -85,30 +89,85 @@ export class ChipStrip {
     this.slice = null;
     this.box.addEventListener('mouseover', (e) => this.onHover(e));
     this.box.addEventListener('mouseleave', () => (this.tip.hidden = true));
+    this.onPick = onPick;
+    this.uid = ++strips;
+    this.current = -1; // the chip the keyboard is on (index into the slice), -1: none yet
     if (onPick) {
+      this.box.setAttribute('role', 'listbox');
+      this.box.setAttribute('aria-label', 'tokens of the text as chips: token text above its id; arrow keys move, Enter picks a token and shows its row');
       this.box.addEventListener('click', (e) => {
         const chip = e.target.closest('.chip');
-        if (!chip || !this.slice) return;
-        const i = Number(chip.dataset.i);
-        this.setPicked(this.slice.start + i);
-        onPick(this.slice.start + i, this.slice.ids[i]);
+        if (chip && this.slice) this.pick(Number(chip.dataset.i));
       });
+      this.box.addEventListener('keydown', (e) => this.onKey(e));
+      this.box.addEventListener('blur', () => (this.tip.hidden = true));
     }
+  }
+
+  // chip i of the slice picked (click, Enter or Space)
+  pick(i) {
+    this.setCurrent(i);
+    this.setPicked(this.slice.start + i);
+    this.onPick(this.slice.start + i, this.slice.ids[i]);
+  }
+
+  onKey(e) {
+    if (!this.slice) return;
+    const chips = this.box.querySelectorAll('.chip');
+    if (!chips.length) return;
+    const i = this.current < 0 ? -1 : this.current;
+    let to;
+    if (e.key === 'ArrowRight') to = i + 1;
+    else if (e.key === 'ArrowLeft') to = i < 0 ? 0 : i - 1;
+    else if (e.key === 'Home') to = 0;
+    else if (e.key === 'End') to = chips.length - 1;
+    else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') to = i < 0 ? 0 : lineNeighbour(chips, i, e.key === 'ArrowDown' ? 1 : -1);
+    else if ((e.key === 'Enter' || e.key === ' ') && i >= 0) {
+      e.preventDefault();
+      this.pick(i);
+      return;
+    } else return;
+    e.preventDefault();
+    this.setCurrent(Math.max(0, Math.min(chips.length - 1, to)));
+  }
+
+  // The keyboard's current chip: marked, announced (aria-activedescendant), scrolled to, its tooltip shown.
+  setCurrent(i) {
+    const old = this.box.querySelector('.chip.current');
+    if (old) old.classList.remove('current');
+    this.current = i;
+    const chip = i >= 0 ? this.box.querySelector(`.chip[data-i="${i}"]`) : null;
+    if (!chip) {
+      this.box.removeAttribute('aria-activedescendant');
+      return;
+    }
+    chip.classList.add('current');
+    this.box.setAttribute('aria-activedescendant', chip.id);
+    chip.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    this.showTip(chip);
   }
 
   // Marks the chip of token position `at` as picked (null: none); it stays marked when its slice is drawn again.
   setPicked(at) {
     this.pickedAt = at;
-    for (const c of this.box.querySelectorAll('.chip.picked')) c.classList.remove('picked');
+    for (const c of this.box.querySelectorAll('.chip.picked')) {
+      c.classList.remove('picked');
+      if (this.onPick) c.setAttribute('aria-selected', 'false');
+    }
     const i = this.slice && at !== null ? at - this.slice.start : -1;
     const chip = i >= 0 ? this.box.querySelector(`.chip[data-i="${i}"]`) : null;
-    if (chip) chip.classList.add('picked');
+    if (chip) {
+      chip.classList.add('picked');
+      if (this.onPick) chip.setAttribute('aria-selected', 'true');
+    }
   }
 
   // Draws the slice FIRST chips at once, then CHUNK per frame, so no frame spends more than a few ms on layout
   // and paint (400 chips at once: 35-75 ms of main thread on a busy machine).
   render(slice) {
+    if (this.slice && slice.start !== this.slice.start) this.current = -1; // another window of the text
     this.slice = slice;
+    if (this.onPick) this.box.removeAttribute('aria-activedescendant');
     const gen = (this.gen = (this.gen || 0) + 1);
     const make = (from, n) => {
       const frag = document.createDocumentFragment();
@@ -116,6 +175,12 @@ export class ChipStrip {
         const chip = makeChip(slice.ids[i], slice.strings[i]);
         chip.dataset.i = String(i);
         if (slice.start + i === this.pickedAt) chip.classList.add('picked');
+        if (this.onPick) {
+          chip.id = `chip-${this.uid}-${i}`;
+          chip.setAttribute('role', 'option');
+          chip.setAttribute('aria-selected', String(slice.start + i === this.pickedAt));
+        }
+        if (i === this.current) chip.classList.add('current');
         frag.append(chip);
       }
       return frag;
@@ -131,7 +196,10 @@ export class ChipStrip {
 
   onHover(e) {
     const chip = e.target.closest('.chip');
-    if (!chip || !this.slice) return;
+    if (chip && this.slice) this.showTip(chip);
+  }
+
+  showTip(chip) {
     const i = Number(chip.dataset.i);
     const s = this.slice;
     const bytes = s.bytes.subarray(s.offsets[i], s.offsets[i + 1]);
@@ -142,4 +210,24 @@ export class ChipStrip {
     this.tip.style.left = `${Math.max(0, Math.min(r.left - c.left, c.width - this.tip.offsetWidth - 4))}px`;
     this.tip.style.top = `${r.bottom - c.top + 4}px`;
   }
+}
+
+// The chip on the line above (dir -1) or below (1) chip i whose centre is nearest horizontally;
+// i itself on the first or last line.
+function lineNeighbour(chips, i, dir) {
+  const r = chips[i].getBoundingClientRect();
+  const cx = r.left + r.width / 2;
+  let best = i;
+  let lineTop = null;
+  let bd = Infinity;
+  for (let k = i + dir; k >= 0 && k < chips.length; k += dir) {
+    const q = chips[k].getBoundingClientRect();
+    const beyond = dir > 0 ? q.top >= r.bottom - 1 : q.bottom <= r.top + 1;
+    if (!beyond) continue;
+    if (lineTop === null) lineTop = q.top;
+    else if (Math.abs(q.top - lineTop) > 1) break; // past that line
+    const d = Math.abs(q.left + q.width / 2 - cx);
+    if (d < bd) [bd, best] = [d, k];
+  }
+  return best;
 }

@@ -44,10 +44,12 @@ import { onNextFrame } from './frame.js';
 import { attachExport, figureExport, plotTitle, pointTable, titled } from './plot-export.js';
 import { PointGrid, rowsInPolygon } from './point-index.js';
 import { formatNumber, valueTicks } from './scales.js';
+import { plotTheme, watchTheme } from './theme.js';
 
-const FONT = '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
-const M = { left: 52, right: 12, top: 10, bottom: 40 }; // the plot rectangle inside the root
-const BASE = [0, 114, 178, 110]; // Okabe-Ito blue, as the canvas Scatter
+// Colours and text size follow the theme (theme.js): the points' base colour and the matches'
+// outline in WebGL, the axes on their canvas; the frame's position (style.css .gl-scatter-frame,
+// which makes room for bigger labels) is read from the page, so the axes always fit it.
+const FONT_PX = 11;
 const RADIUS = 1.5; // px at the fitted zoom; grows (up to 4x) as one zooms in
 const HOVER_PX = 8; // hover finds the nearest point within this many pixels
 const KEY_PAN = 0.15; // arrow keys move the view by this fraction of its size
@@ -105,23 +107,45 @@ export class GlScatter {
       onBeforeRender: () => (this.renderStart = performance.now()),
       onAfterRender: (context) => this.afterRender(context),
       onError: (err) => onError(err),
+      // deck.gl's event manager (mjolnir.js, for keyboard input we do not use) makes its canvas a
+      // tab stop with no focus ring; the frame (role application) is the map's one tab stop
+      onLoad: () => {
+        const canvas = this.deck.getCanvas?.() || this.deck.canvas;
+        if (canvas) canvas.tabIndex = -1;
+      },
     });
     this.listen();
     new ResizeObserver(() => this.scheduleAxes()).observe(this.root);
+    watchTheme(this);
     // PNG / SVG: the view as shown, painted again on a 2-D context (plot-export.js); a WebGL
     // canvas cannot be read back once composited
     attachExport(parent, figureExport(() => this.figure(), { name: exportName, element: this.root, table: () => pointTable(this.data) }));
   }
 
+  // the theme or label size changed: point colours (WebGL), axes and the frame's margins (CSS)
+  themeChanged() {
+    this.scheduleAxes();
+    this.updateLayers();
+  }
+
+  // The plot rectangle inside the root: the frame's place, which style.css sets (its margins
+  // grow with the label size) -> {left, top}
+  margins() {
+    return { left: this.frame.offsetLeft, top: this.frame.offsetTop };
+  }
+
   figure() {
     const width = Math.max(200, this.root.clientWidth);
-    return titled(plotTitle(this.root), [{ width, height: this.height, paint: (ctx) => this.paint(ctx, width, this.height, typeof ctx.getSerializedSvg === 'function') }]);
+    const th = plotTheme(this.root, { light: true });
+    return titled(plotTitle(this.root), [{ width, height: this.height, paint: (ctx) => this.paint(ctx, width, this.height, typeof ctx.getSerializedSvg === 'function', th) }]);
   }
 
   // The frame's points in the current view (base colour or the column's colours; the selection
-  // and the search matches on top, as on screen), then the axes. svg: many points go in as one
-  // image at twice the CSS resolution instead of one <rect> each.
-  paint(ctx, width, height, svg) {
+  // and the search matches on top, as on screen), then the axes, in theme th. svg: many points
+  // go in as one image at twice the CSS resolution instead of one <rect> each.
+  paint(ctx, width, height, svg, th) {
+    const M = this.margins();
+    const BASE = th.point;
     if (this.data) {
       const [w, h] = this.size();
       const { points, n } = this.data;
@@ -144,7 +168,7 @@ export class GlScatter {
         drawRows(c, null, r, dim);
         if (this.selection) drawRows(c, this.selection, r + 0.5, this.matches ? 0.45 : 0.75);
         if (this.matches) {
-          drawRows(c, this.matches, r + 2.5, 1, [20, 25, 35]);
+          drawRows(c, this.matches, r + 2.5, 1, th.matchLine);
           drawRows(c, this.matches, r + 1.5, 1);
         }
       };
@@ -171,8 +195,8 @@ export class GlScatter {
       }
       // a few search matches are labelled, as the tooltip names them on screen
       if (this.matches && this.matches.length <= LABELLED_MATCHES) {
-        ctx.font = FONT;
-        ctx.fillStyle = '#1d2530';
+        ctx.font = th.font(FONT_PX);
+        ctx.fillStyle = th.label;
         ctx.textAlign = 'left';
         ctx.textBaseline = 'bottom';
         for (const i of this.matches) {
@@ -182,7 +206,7 @@ export class GlScatter {
       }
       ctx.restore();
     }
-    this.paintAxes(ctx, width, height);
+    this.paintAxes(ctx, th);
   }
 
   listen() {
@@ -244,7 +268,7 @@ export class GlScatter {
       pos[2 * k] = points[2 * r];
       pos[2 * k + 1] = points[2 * r + 1];
       if (col) {
-        for (let c = 0; c < 3; c++) col[4 * k + c] = this.colours ? this.colours[4 * r + c] : BASE[c];
+        for (let c = 0; c < 3; c++) col[4 * k + c] = this.colours ? this.colours[4 * r + c] : this.base[c];
         col[4 * k + 3] = 255;
       }
     });
@@ -254,6 +278,9 @@ export class GlScatter {
   updateLayers() {
     if (!this.data) return;
     const { points, n } = this.data;
+    const th = plotTheme(this.root);
+    const themed = this.base !== th.point; // the subsets carry the base colour: rebuilt
+    this.base = th.point;
     const radiusScale = this.radiusScale();
     const attributes = { getPosition: { value: points, size: 2 } };
     if (this.colours) attributes.getFillColor = { value: this.colours, size: 4, normalized: true };
@@ -262,7 +289,7 @@ export class GlScatter {
       this.baseData = { length: n, attributes };
     }
     // the highlighted subsets carry their rows' colours: rebuilt when the rows or the colours change
-    const recolour = this.colours !== this.subsetColours;
+    const recolour = this.colours !== this.subsetColours || themed;
     this.subsetColours = this.colours;
     if (recolour || this.matches !== this.matchesFor) {
       this.matchData = this.matches ? this.subset(this.matches, true) : null;
@@ -274,7 +301,7 @@ export class GlScatter {
     }
     const layers = [
       new ScatterplotLayer({
-        id: 'points', data: this.baseData, radiusUnits: 'pixels', getRadius: RADIUS, radiusScale, getFillColor: BASE,
+        id: 'points', data: this.baseData, radiusUnits: 'pixels', getRadius: RADIUS, radiusScale, getFillColor: th.point,
         opacity: this.matches || this.selection ? 0.18 : 1, stroked: false, pickable: false,
       }),
     ];
@@ -287,7 +314,7 @@ export class GlScatter {
     if (this.matchData) {
       layers.push(new ScatterplotLayer({
         id: 'matches', data: this.matchData, radiusUnits: 'pixels', getRadius: RADIUS + 2.5, radiusScale,
-        stroked: true, lineWidthUnits: 'pixels', getLineWidth: 1, getLineColor: [20, 25, 35, 255], pickable: false,
+        stroked: true, lineWidthUnits: 'pixels', getLineWidth: 1, getLineColor: th.matchLine, pickable: false,
       }));
     }
     this.send({ layers });
@@ -560,6 +587,7 @@ export class GlScatter {
     this.marker.hidden = false;
     this.marker.style.left = `${px}px`;
     this.marker.style.top = `${py}px`;
+    const M = this.margins();
     this.tip.style.left = `${Math.max(0, Math.min(M.left + tx + 12, this.root.clientWidth - this.tip.offsetWidth - 4))}px`;
     this.tip.style.top = `${M.top + ty + 14}px`;
   }
@@ -643,19 +671,20 @@ export class GlScatter {
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, width, height);
     this.drawLasso();
-    this.paintAxes(ctx, width, height);
+    this.paintAxes(ctx, plotTheme(this.root));
   }
 
   // The frame, ticks and axis titles of the current view on a 2-D context (the page's overlay
-  // canvas, or an exported figure).
-  paintAxes(ctx) {
+  // canvas, or an exported figure), in theme th.
+  paintAxes(ctx, th) {
     if (!this.data) return;
+    const M = this.margins();
     const [w, h] = this.size();
     const [x0, y1] = this.unproject(0, 0);
     const [x1, y0] = this.unproject(w, h);
-    ctx.font = FONT;
-    ctx.fillStyle = '#3b4450';
-    ctx.strokeStyle = '#9aa3ad';
+    ctx.font = th.font(FONT_PX);
+    ctx.fillStyle = th.text;
+    ctx.strokeStyle = th.frame;
     ctx.strokeRect(M.left - 0.5, M.top - 0.5, w + 1, h + 1);
     ctx.textAlign = 'center';
     ctx.textBaseline = 'top';
@@ -675,9 +704,9 @@ export class GlScatter {
     const pct = (e) => (Number.isFinite(e) ? ` (${(100 * e).toFixed(1)}% of the variance)` : '');
     ctx.textAlign = 'center';
     ctx.textBaseline = 'top';
-    ctx.fillText(`PC1${pct(e1)} · both axes to the same scale`, M.left + w / 2, M.top + h + 22);
+    ctx.fillText(`PC1${pct(e1)} · both axes to the same scale`, M.left + w / 2, M.top + h + 8 + th.px(14));
     ctx.save();
-    ctx.translate(11, M.top + h / 2);
+    ctx.translate(4 + th.px(7), M.top + h / 2);
     ctx.rotate(-Math.PI / 2);
     ctx.textBaseline = 'middle';
     ctx.fillText(`PC2${pct(e2)}`, 0, 0);

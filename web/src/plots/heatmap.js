@@ -10,6 +10,8 @@
 //   hm.setData(grid, {domain: [-2, 2], lut: makeLut('puor'), highlightRow: 3});
 //   hm.setLegend(legend);   // its colour bar goes under the plot in PNG / SVG downloads
 // PNG / SVG: plot-export.js; paint(ctx, L) draws the plot on a canvas or an svgcanvas Context.
+// Colours and text size: theme.js (the page's theme and label size; the margins grow with the
+// labels); downloads use the light palette.
 //
 // grid: {data (rows*cols), rows, cols, rowIndex (rows), colIndex (cols), totalRows, totalCols,
 //        rowOffset = 0 (a window of a bigger matrix: row labels start there),
@@ -20,9 +22,11 @@
 import { onNextFrame } from './frame.js';
 import { TABLE_MAX_ROWS, attachExport, figureExport, plotTitle, titled } from './plot-export.js';
 import { formatNumber, indexTicks, lutIndex } from './scales.js';
+import { plotTheme, watchTheme } from './theme.js';
 
+// at medium labels; text-holding margins scale with the label size (layout())
 const MARGIN = { left: 58, right: 10, top: 8, bottom: 42 };
-const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+const FONT_PX = 12;
 const LABEL_CHARS = 14;
 const cut = (s) => (s.length > LABEL_CHARS ? `${s.slice(0, LABEL_CHARS - 1)}…` : s);
 
@@ -63,7 +67,12 @@ export class Heatmap {
     }
     new ResizeObserver(() => this.schedule()).observe(this.root);
     this.legend = null;
+    watchTheme(this);
     attachExport(this.root, figureExport(() => this.figure(), { name: this.opts.exportName || 'heatmap', element: this.root, table: () => this.table() }));
+  }
+
+  themeChanged() {
+    if (this.grid) this.schedule();
   }
 
   // legend (legend.js): drawn under the plot in downloads
@@ -74,7 +83,7 @@ export class Heatmap {
   // The downloaded figure: title, the plot as on the page, its colour legend.
   figure() {
     if (!this.grid) throw new Error('export: nothing drawn yet');
-    const L = this.layout();
+    const L = this.layout(plotTheme(this.root, { light: true }));
     const parts = [{ width: L.width, height: L.height, paint: (ctx) => this.paint(ctx, L, { vector: true }) }];
     if (this.legend && this.legend.domain) parts.push(this.legend.part());
     return titled(plotTitle(this.root), parts);
@@ -135,18 +144,19 @@ export class Heatmap {
     ctx.putImageData(img, 0, 0);
   }
 
-  layout() {
+  // th (theme.js) -> the layout at its label size: {width, height, x, y, w, h, labelW, bottom, th}
+  layout(th = plotTheme(this.root)) {
     const width = Math.max(160, this.root.clientWidth);
     // room for the widest row tick label ("50000") plus the rotated axis title
     const ctx = this.canvas.getContext('2d');
-    ctx.font = FONT;
+    ctx.font = th.font(FONT_PX);
     const names = this.grid.labels ? this.grid.labels.map(cut) : null;
     const widest = names
       ? Math.max(0, ...names.map((t) => ctx.measureText(t).width))
       : ctx.measureText(String(Math.max(0, this.grid.totalRows - 1 + (this.grid.rowOffset || 0)))).width;
     const labelW = Math.ceil(widest);
-    const left = Math.max(MARGIN.left, labelW + 46);
-    const right = this.band ? 26 : MARGIN.right;
+    const left = Math.max(th.px(MARGIN.left), labelW + 22 + th.px(24));
+    const right = this.band ? 12 + th.px(14) : MARGIN.right;
     const plotW = width - left - right;
     const { rows, cols } = this.grid;
     let plotH = this.opts.square ? plotW : (plotW * rows) / cols;
@@ -154,8 +164,8 @@ export class Heatmap {
     if (this.opts.square) plotH = Math.min(plotH, plotW);
     const plotWUsed = this.opts.square ? plotH : plotW;
     // named columns are written at 45 degrees under the plot: room for the longest
-    const bottom = names ? Math.max(MARGIN.bottom, Math.ceil(labelW * Math.SQRT1_2) + 30) : MARGIN.bottom;
-    return { width, height: plotH + MARGIN.top + bottom, x: left, y: MARGIN.top, w: plotWUsed, h: plotH, labelW, bottom };
+    const bottom = names ? Math.max(th.px(MARGIN.bottom), Math.ceil(labelW * Math.SQRT1_2) + 12 + th.px(18)) : 18 + th.px(MARGIN.bottom - 18);
+    return { width, height: plotH + MARGIN.top + bottom, x: left, y: MARGIN.top, w: plotWUsed, h: plotH, labelW, bottom, th };
   }
 
   // Position (fraction of the axis) of real index k on an axis of `total` entries drawn as `shown` cells.
@@ -184,7 +194,7 @@ export class Heatmap {
   paint(ctx, L, { vector = false } = {}) {
     ctx.imageSmoothingEnabled = false;
     ctx.drawImage(vector ? this.scaledImage(L) : this.image, L.x, L.y, L.w, L.h);
-    ctx.strokeStyle = '#9aa3ad';
+    ctx.strokeStyle = L.th.frame;
     ctx.lineWidth = 1;
     ctx.strokeRect(L.x - 0.5, L.y - 0.5, L.w + 1, L.h + 1);
     this.drawAxes(ctx, L);
@@ -209,12 +219,13 @@ export class Heatmap {
       this.drawNamedAxes(ctx, L);
       return;
     }
-    ctx.font = FONT;
-    ctx.fillStyle = '#3b4450';
-    ctx.strokeStyle = '#3b4450';
+    const { th } = L;
+    ctx.font = th.font(FONT_PX);
+    ctx.fillStyle = th.text;
+    ctx.strokeStyle = th.text;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'top';
-    const xTicks = indexTicks(g.totalCols, Math.max(2, Math.floor(L.w / 60)));
+    const xTicks = indexTicks(g.totalCols, Math.max(2, Math.floor(L.w / th.px(60))));
     for (const k of xTicks) {
       const x = L.x + Heatmap.axisPos(k, g.totalCols, g.cols) * L.w;
       ctx.beginPath();
@@ -223,10 +234,10 @@ export class Heatmap {
       ctx.stroke();
       ctx.fillText(String(k), x, L.y + L.h + 6);
     }
-    ctx.fillText(this.opts.xLabel, L.x + L.w / 2, L.y + L.h + 24);
+    ctx.fillText(this.opts.xLabel, L.x + L.w / 2, L.y + L.h + 12 + th.px(12));
     ctx.textAlign = 'right';
     ctx.textBaseline = 'middle';
-    const yTicks = indexTicks(g.totalRows, Math.max(2, Math.floor(L.h / 28)));
+    const yTicks = indexTicks(g.totalRows, Math.max(2, Math.floor(L.h / th.px(28))));
     for (const k of yTicks) {
       const y = L.y + Heatmap.axisPos(k, g.totalRows, g.rows) * L.h;
       ctx.beginPath();
@@ -236,7 +247,7 @@ export class Heatmap {
       ctx.fillText(String(k + (g.rowOffset || 0)), L.x - 6, y);
     }
     ctx.save();
-    ctx.translate(11, L.y + L.h / 2);
+    ctx.translate(4 + th.px(7), L.y + L.h / 2);
     ctx.rotate(-Math.PI / 2);
     ctx.textAlign = 'center';
     ctx.fillText(this.opts.yLabel, 0, 0);
@@ -247,13 +258,14 @@ export class Heatmap {
   drawNamedAxes(ctx, L) {
     const g = this.grid;
     const names = g.labels.map(cut);
-    ctx.font = FONT;
-    ctx.fillStyle = '#3b4450';
-    const step = Math.max(1, Math.ceil(14 / (L.h / g.rows)));
+    const { th } = L;
+    ctx.font = th.font(FONT_PX);
+    ctx.fillStyle = th.text;
+    const step = Math.max(1, Math.ceil(th.px(14) / (L.h / g.rows)));
     ctx.textAlign = 'right';
     ctx.textBaseline = 'middle';
     for (let i = 0; i < g.rows; i += step) ctx.fillText(names[g.rowIndex[i]], L.x - 6, L.y + ((i + 0.5) / g.rows) * L.h);
-    const xStep = Math.max(1, Math.ceil(14 / (L.w / g.cols)));
+    const xStep = Math.max(1, Math.ceil(th.px(14) / (L.w / g.cols)));
     for (let j = 0; j < g.cols; j += xStep) {
       ctx.save();
       ctx.translate(L.x + ((j + 0.5) / g.cols) * L.w, L.y + L.h + 6);
@@ -265,7 +277,7 @@ export class Heatmap {
     ctx.textBaseline = 'bottom';
     ctx.fillText(this.opts.xLabel, L.x + L.w / 2, L.y + L.h + L.bottom - 2);
     ctx.save();
-    ctx.translate(11, L.y + L.h / 2);
+    ctx.translate(4 + th.px(7), L.y + L.h / 2);
     ctx.rotate(-Math.PI / 2);
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
@@ -280,12 +292,12 @@ export class Heatmap {
     const y0 = L.y + (Heatmap.axisPos(from, g.totalRows, g.rows) - 0.5 / g.rows) * L.h;
     const y1 = L.y + (Heatmap.axisPos(to, g.totalRows, g.rows) + 0.5 / g.rows) * L.h;
     const x = L.x + L.w + 5;
-    ctx.fillStyle = '#4b3f9e';
+    ctx.fillStyle = L.th.band;
     ctx.fillRect(x, Math.max(L.y, y0), 5, Math.max(2, Math.min(L.y + L.h, y1) - Math.max(L.y, y0)));
     ctx.save();
-    ctx.translate(x + 14, (Math.max(L.y, y0) + Math.min(L.y + L.h, y1)) / 2);
+    ctx.translate(x + 7 + L.th.px(7), (Math.max(L.y, y0) + Math.min(L.y + L.h, y1)) / 2);
     ctx.rotate(-Math.PI / 2);
-    ctx.font = FONT;
+    ctx.font = L.th.font(FONT_PX);
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
     if (y1 - y0 > ctx.measureText(label).width + 4) ctx.fillText(label, 0, 0);
@@ -297,10 +309,10 @@ export class Heatmap {
     const g = this.grid;
     const cw = L.w / g.cols;
     const ch = L.h / g.rows;
-    if (g.sampled || cw < 52 || ch < 18) return;
+    if (g.sampled || cw < L.th.px(52) || ch < L.th.px(18)) return;
     const [lo, hi] = this.domain;
     const n = this.lut.length / 3;
-    ctx.font = FONT;
+    ctx.font = L.th.font(FONT_PX);
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
     for (let i = 0; i < g.rows; i++) {
@@ -322,12 +334,12 @@ export class Heatmap {
     const yc = L.y + Heatmap.axisPos(k, g.totalRows, g.rows) * L.h;
     const h = Math.max(3, cellH);
     ctx.lineWidth = 2;
-    ctx.strokeStyle = '#111';
+    ctx.strokeStyle = L.th.strong;
     ctx.strokeRect(L.x - 1, yc - h / 2, L.w + 2, h);
-    ctx.strokeStyle = '#fff';
+    ctx.strokeStyle = L.th.strongInner;
     ctx.lineWidth = 1;
     ctx.strokeRect(L.x + 1, yc - h / 2 + 2, L.w - 2, Math.max(0, h - 4));
-    ctx.fillStyle = '#111';
+    ctx.fillStyle = L.th.strong;
     ctx.beginPath(); // a marker left of the axis title
     const mx = L.x - L.labelW - 12;
     ctx.moveTo(mx - 8, yc - 5);

@@ -2,6 +2,7 @@
 // vertical reference line (the sinusoidal position vectors' length). Used by the "why √D"
 // card. Canvas, redrawn at most once per frame; hover names the group and the bin. Narrower
 // than 560 px (phones) the labels move above each strip so the histograms keep the width.
+// Colours and text size: theme.js (the label column and rows grow with the labels).
 //
 //   const st = new LengthStrips(el);
 //   st.setData({groups: [{label, lengths: Float32Array}], reference: {value: 5.66, label: 'position rows'}});
@@ -9,13 +10,14 @@ import { onNextFrame } from './frame.js';
 import { attachExport, figureExport, plotTitle, titled } from './plot-export.js';
 import { formatNumber } from './scales.js';
 import { OKABE_ITO } from './loss-chart.js';
+import { plotTheme, watchTheme } from './theme.js';
 
-const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+const FONT_PX = 12;
 const BINS = 60;
 const ROW_H = 46;
-const LEFT = 230; // labels left of the histograms...
+const LEFT = 230; // labels left of the histograms (at medium labels)...
 const NARROW = 560; // ...unless the chart is narrower than this: then labels go above each strip
-const LABEL_H = 30; // narrow layout: the two label lines above a strip
+const LABEL_H = 30; // narrow layout: the two label lines above a strip (at medium labels)
 
 export class LengthStrips {
   constructor(parent) {
@@ -33,6 +35,7 @@ export class LengthStrips {
     this.canvas.addEventListener('mousemove', (e) => this.onHover(e));
     this.canvas.addEventListener('mouseleave', () => (this.tip.hidden = true));
     new ResizeObserver(() => this.schedule()).observe(this.root);
+    watchTheme(this);
     attachExport(this.root, figureExport(() => this.figure(), { name: 'lengths', element: this.root, table: () => this.table() }));
   }
 
@@ -50,19 +53,25 @@ export class LengthStrips {
     };
   }
 
+  themeChanged() {
+    if (this.data) this.schedule();
+  }
+
   figure() {
     if (!this.data) throw new Error('export: nothing drawn yet');
     const width = Math.max(300, this.root.clientWidth);
-    return titled(plotTitle(this.root), [{ width, height: this.layout(width).height, paint: (ctx) => this.paint(ctx, width) }]);
+    const th = plotTheme(this.root, { light: true });
+    return titled(plotTitle(this.root), [{ width, height: this.layout(width, th).height, paint: (ctx) => this.paint(ctx, width, th) }]);
   }
 
-  // width -> {narrow, left, rowH, top, height}: wide, labels in a 230 px column; narrow (phones),
-  // labels above their strip, bars full width
-  layout(width) {
-    const narrow = width < NARROW;
-    const rowH = narrow ? ROW_H + LABEL_H : ROW_H;
-    const top = narrow ? 24 : 8; // narrow: the reference line's label gets a line of its own
-    return { narrow, left: narrow ? 8 : LEFT, rowH, top, height: this.data.groups.length * rowH + 40 + top };
+  // width, th (theme.js) -> {narrow, left, rowH, labelH, top, height}: wide, labels in a 230 px
+  // column (more for bigger labels); narrow (phones), labels above their strip, bars full width
+  layout(width, th) {
+    const narrow = width < th.px(NARROW);
+    const labelH = th.px(LABEL_H);
+    const rowH = narrow ? ROW_H + labelH : Math.max(ROW_H, th.px(ROW_H));
+    const top = narrow ? th.px(24) : 8; // narrow: the reference line's label gets a line of its own
+    return { narrow, left: narrow ? 8 : th.px(LEFT), rowH, labelH, top, height: this.data.groups.length * rowH + th.px(40) + top };
   }
 
   setData(data) {
@@ -82,7 +91,8 @@ export class LengthStrips {
   draw() {
     if (!this.data) return;
     const width = Math.max(300, this.root.clientWidth);
-    const { height } = this.layout(width);
+    const th = plotTheme(this.root);
+    const { height } = this.layout(width, th);
     const dpr = window.devicePixelRatio || 1;
     this.canvas.width = Math.round(width * dpr);
     this.canvas.height = Math.round(height * dpr);
@@ -91,47 +101,49 @@ export class LengthStrips {
     const ctx = this.canvas.getContext('2d');
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, width, height);
-    this.geom = this.paint(ctx, width);
+    this.geom = this.paint(ctx, width, th);
   }
 
-  // The strips, axis and reference line, width wide, on any 2-D context -> the geometry hover uses.
-  paint(ctx, width) {
-    const { narrow, left, rowH, top } = this.layout(width);
+  // The strips, axis and reference line, width wide, on any 2-D context, in theme th -> the
+  // geometry hover uses.
+  paint(ctx, width, th) {
+    const { narrow, left, rowH, labelH, top } = this.layout(width, th);
     const rows = this.data.groups.length;
     const w = width - left - 16;
     const x = (v) => left + ((Math.log10(v) - this.lo) / (this.hi - this.lo)) * w;
     const geom = { w, rows, left, rowH, top };
-    ctx.font = FONT;
+    ctx.font = th.font(FONT_PX);
+    const stripH = narrow ? ROW_H : rowH; // the histogram's own height
     this.data.groups.forEach((g, r) => {
-      const y0 = top + r * rowH + (narrow ? LABEL_H : 0); // top of the strip
+      const y0 = top + r * rowH + (narrow ? labelH : 0); // top of the strip
       const h = this.hists[r];
       const max = Math.max(...h);
-      ctx.fillStyle = OKABE_ITO[r % OKABE_ITO.length];
+      ctx.fillStyle = th.colour(OKABE_ITO[r % OKABE_ITO.length]);
       for (let b = 0; b < BINS; b++) {
-        const bh = (h[b] / max) * (ROW_H - 12);
-        ctx.fillRect(left + (b / BINS) * w, y0 + ROW_H - 8 - bh, Math.max(0.5, w / BINS - 1), bh);
+        const bh = (h[b] / max) * (stripH - 12);
+        ctx.fillRect(left + (b / BINS) * w, y0 + stripH - 8 - bh, Math.max(0.5, w / BINS - 1), bh);
       }
-      ctx.fillStyle = '#1d2530';
+      ctx.fillStyle = th.ink;
       ctx.textBaseline = 'middle';
       if (narrow) {
         ctx.textAlign = 'left';
-        ctx.fillText(g.label, left, y0 - LABEL_H + 8);
-        ctx.fillStyle = '#5b6775';
-        ctx.fillText(`median ${formatNumber(median(g.lengths))}`, left, y0 - LABEL_H + 22);
+        ctx.fillText(g.label, left, y0 - labelH + th.px(8));
+        ctx.fillStyle = th.muted;
+        ctx.fillText(`median ${formatNumber(median(g.lengths))}`, left, y0 - labelH + th.px(22));
       } else {
         ctx.textAlign = 'right';
-        ctx.fillText(g.label, LEFT - 10, y0 + ROW_H / 2 - 6);
-        ctx.fillStyle = '#5b6775';
-        ctx.fillText(`median ${formatNumber(median(g.lengths))}`, LEFT - 10, y0 + ROW_H / 2 + 9);
+        ctx.fillText(g.label, left - 10, y0 + stripH / 2 - th.px(6));
+        ctx.fillStyle = th.muted;
+        ctx.fillText(`median ${formatNumber(median(g.lengths))}`, left - 10, y0 + stripH / 2 + th.px(9));
       }
     });
     const axisY = top + rows * rowH;
-    ctx.strokeStyle = '#9aa3ad';
+    ctx.strokeStyle = th.frame;
     ctx.beginPath();
     ctx.moveTo(left, axisY);
     ctx.lineTo(left + w, axisY);
     ctx.stroke();
-    ctx.fillStyle = '#3b4450';
+    ctx.fillStyle = th.text;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'top';
     for (let e = Math.ceil(this.lo); e <= Math.floor(this.hi); e++) {
@@ -142,9 +154,9 @@ export class LengthStrips {
         ctx.fillText(formatNumber(v), x(v), axisY + 6);
       }
     }
-    ctx.fillText('vector length ‖x‖ (log scale)', left + w / 2, axisY + 22);
+    ctx.fillText('vector length ‖x‖ (log scale)', left + w / 2, axisY + 8 + th.px(14));
     const ref = this.data.reference;
-    ctx.strokeStyle = '#000';
+    ctx.strokeStyle = th.ink;
     ctx.setLineDash([4, 3]);
     ctx.beginPath();
     ctx.moveTo(x(ref.value), 4);
@@ -152,7 +164,7 @@ export class LengthStrips {
     ctx.stroke();
     ctx.setLineDash([]);
     ctx.textAlign = 'left';
-    ctx.fillStyle = '#000';
+    ctx.fillStyle = th.ink;
     ctx.fillText(`${ref.label} = ${formatNumber(ref.value)}`, x(ref.value) + 4, 0);
     return geom;
   }

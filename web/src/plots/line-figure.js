@@ -5,17 +5,24 @@
 // values, both axis labels, one path per series (dashes and points as on the page, gaps at
 // null unless the series spans them) and the series legend under the plot.
 // It does not read uPlot internals beyond the scales' current min and max (so a zoomed chart
-// exports as zoomed).
+// exports as zoomed). Colours and text size come from th (theme.js; downloads pass the light
+// palette at the label size shown; margins and legend rows grow with the labels).
 //
 //   const f = lineFigure({width: 600, height: 260, xLabel: 'training step', yLabel: 'loss', logY: false, xLog2: false,
 //                         series: [{label: 'loss', stroke: '#0072B2', width: 1.6, dash: undefined, points: false, spanGaps: false}],
-//                         data: [xs, ys], x: [0, 100], y: [2.1, 4.2]});
+//                         data: [xs, ys], x: [0, 100], y: [2.1, 4.2], th: plotTheme(el, {light: true})});
 //   f.paint(ctx);   // f.width x f.height
 import { formatNumber, valueTicks } from './scales.js';
-import { EXPORT_FONT } from './plot-export.js';
+import { themeOf } from './theme.js';
 
-const M = { left: 66, right: 16, top: 8, bottom: 46 };
+const M0 = { left: 66, right: 16, top: 8, bottom: 46 }; // at medium labels
+const FONT_PX = 12;
 const LEGEND_ROW = 18;
+
+// th -> the margins and legend row height for its label size
+function metrics(th) {
+  return { M: { left: th.px(M0.left), right: M0.right, top: M0.top, bottom: th.px(M0.bottom) }, row: th.px(LEGEND_ROW) };
+}
 
 // Ticks of a log axis of base b in [lo, hi] (both > 0): the powers of b, with 2x and 5x between
 // decades when a base-10 axis spans less than two decades.
@@ -62,16 +69,19 @@ function legendLayout(ctx, items, w) {
 }
 
 export function lineFigure(spec) {
-  const { width, height, series, data } = spec;
+  const { width, height, series } = spec;
+  const th = spec.th || themeOf(false);
+  const { M, row } = metrics(th);
   const measure = document.createElement('canvas').getContext('2d');
-  measure.font = EXPORT_FONT;
+  measure.font = th.font(FONT_PX);
   const legend = legendLayout(measure, series, width - M.left - M.right);
-  const total = height + legend.rows * LEGEND_ROW + 6;
-  return { width, height: total, paint: (ctx) => paintLines(ctx, spec, legend) };
+  const total = height + legend.rows * row + 6;
+  return { width, height: total, paint: (ctx) => paintLines(ctx, spec, legend, th) };
 }
 
-function paintLines(ctx, spec, legend) {
+function paintLines(ctx, spec, legend, th) {
   const { width, height, series, data, logY, xLog2 } = spec;
+  const { M, row } = metrics(th);
   const w = width - M.left - M.right;
   const h = height - M.top - M.bottom;
   const [x0, x1] = spec.x && Number.isFinite(spec.x[0]) && spec.x[0] !== spec.x[1] ? spec.x : range(data[0], xLog2);
@@ -80,13 +90,13 @@ function paintLines(ctx, spec, legend) {
   const ty = logY ? Math.log10 : (v) => v;
   const sx = (v) => M.left + ((tx(v) - tx(x0)) / (tx(x1) - tx(x0))) * w;
   const sy = (v) => M.top + h - ((ty(v) - ty(y0)) / (ty(y1) - ty(y0))) * h;
-  ctx.font = EXPORT_FONT;
+  ctx.font = th.font(FONT_PX);
   ctx.lineWidth = 1;
   // grid and ticks
-  const xTicks = xLog2 ? logTicks(x0, x1, 2) : valueTicks(x0, x1, Math.max(2, Math.floor(w / 90)));
-  const yTicks = logY ? logTicks(y0, y1, 10) : valueTicks(y0, y1, Math.max(2, Math.floor(h / 45)));
-  ctx.strokeStyle = '#eef0f3';
-  ctx.fillStyle = '#3b4450';
+  const xTicks = xLog2 ? logTicks(x0, x1, 2) : valueTicks(x0, x1, Math.max(2, Math.floor(w / th.px(90))));
+  const yTicks = logY ? logTicks(y0, y1, 10) : valueTicks(y0, y1, Math.max(2, Math.floor(h / th.px(45))));
+  ctx.strokeStyle = th.grid;
+  ctx.fillStyle = th.text;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'top';
   for (const t of xTicks) {
@@ -107,15 +117,15 @@ function paintLines(ctx, spec, legend) {
     ctx.stroke();
     ctx.fillText(formatNumber(t), M.left - 6, y);
   }
-  ctx.strokeStyle = '#9aa3ad';
+  ctx.strokeStyle = th.frame;
   ctx.strokeRect(M.left - 0.5, M.top - 0.5, w + 1, h + 1);
   // axis labels
-  ctx.fillStyle = '#3b4450';
+  ctx.fillStyle = th.text;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'top';
-  ctx.fillText(spec.xLabel, M.left + w / 2, M.top + h + 26);
+  ctx.fillText(spec.xLabel, M.left + w / 2, M.top + h + 8 + th.px(18));
   ctx.save();
-  ctx.translate(12, M.top + h / 2);
+  ctx.translate(4 + th.px(8), M.top + h / 2);
   ctx.rotate(-Math.PI / 2);
   ctx.textBaseline = 'middle';
   ctx.fillText(logY ? `${spec.yLabel}, log scale` : spec.yLabel, 0, 0);
@@ -127,8 +137,8 @@ function paintLines(ctx, spec, legend) {
   ctx.clip();
   series.forEach((s, k) => {
     const ys = data[k + 1] || [];
-    ctx.strokeStyle = s.stroke;
-    ctx.fillStyle = s.stroke;
+    ctx.strokeStyle = th.colour(s.stroke);
+    ctx.fillStyle = th.colour(s.stroke);
     ctx.lineWidth = s.width ?? 1.6;
     ctx.setLineDash(s.dash || []);
     ctx.beginPath();
@@ -158,12 +168,12 @@ function paintLines(ctx, spec, legend) {
   });
   ctx.restore();
   // legend: a line swatch (dashed as the series) and the label, in rows under the plot
-  ctx.font = EXPORT_FONT;
+  ctx.font = th.font(FONT_PX);
   ctx.textAlign = 'left';
   ctx.textBaseline = 'middle';
-  for (const { item, x, row } of legend.cells) {
-    const y = height + 4 + row * LEGEND_ROW + LEGEND_ROW / 2;
-    ctx.strokeStyle = item.stroke;
+  for (const { item, x, row: r } of legend.cells) {
+    const y = height + 4 + r * row + row / 2;
+    ctx.strokeStyle = th.colour(item.stroke);
     ctx.lineWidth = Math.min(4, item.width ?? 1.6);
     ctx.setLineDash(item.dash || []);
     ctx.beginPath();
@@ -171,7 +181,7 @@ function paintLines(ctx, spec, legend) {
     ctx.lineTo(M.left + x + 20, y);
     ctx.stroke();
     ctx.setLineDash([]);
-    ctx.fillStyle = '#1d2530';
+    ctx.fillStyle = th.ink;
     ctx.fillText(item.label, M.left + x + 26, y);
   }
 }

@@ -11,9 +11,12 @@
 // xLabel ('training step') and xLog2 (a base-2 log x axis, for window lengths).
 // PNG / SVG downloads: plot-export.js, the figure painted again by line-figure.js (title,
 // axes, series and their legend), under the chart's exportName (default 'loss').
+// Theme and label size (theme.js): axis text, grid and tick colours and the axes' fonts and
+// sizes are uPlot options, so a change rebuilds the chart; the legend is HTML (style.css).
 import { onNextFrame } from './frame.js';
 import { lineFigure } from './line-figure.js';
 import { TABLE_MAX_ROWS, attachExport, figureExport, plotTitle, titled } from './plot-export.js';
+import { plotTheme, watchTheme } from './theme.js';
 import uPlot from 'uplot';
 
 // Okabe & Ito (2008), distinguishable with all common colour-vision deficiencies.
@@ -42,18 +45,31 @@ export class LossChart {
     this.exportBar = attachExport(parent, figureExport(() => this.figure(), { name: exportName, element: parent, table: () => this.table() }));
     this.build();
     new ResizeObserver(() => {
-      if (this.plot) this.plot.setSize({ width: this.width(), height: this.height });
+      if (this.plot) this.plot.setSize({ width: this.width(), height: this.chartHeight(this.builtFor) });
     }).observe(parent);
+    watchTheme(this);
+  }
+
+  themeChanged() {
+    const th = plotTheme(this.parent);
+    if (this.plot && (th.name !== this.builtFor.name || th.scale !== this.builtFor.scale)) this.build();
   }
 
   width() {
     return Math.max(240, this.parent.clientWidth);
   }
 
-  // series i's line colour: an index into OKABE_ITO (default i) or a CSS colour
-  stroke(i) {
+  // taller with bigger labels: the axes take more room and the y axis title must fit the plot's side
+  chartHeight(th) {
+    return Math.round(this.height * Math.max(1, th.scale));
+  }
+
+  // series i's line colour: an index into OKABE_ITO (default i) or a CSS colour; th (theme.js):
+  // as drawn in that theme (black and the page's grey become the theme's text colours)
+  stroke(i, th) {
     const s = this.names[i];
-    return typeof s.color === 'string' ? s.color : OKABE_ITO[(s.color ?? i) % OKABE_ITO.length];
+    const c = typeof s.color === 'string' ? s.color : OKABE_ITO[(s.color ?? i) % OKABE_ITO.length];
+    return th ? th.colour(c) : c;
   }
 
   // The downloaded figure (line-figure.js): the data and scales as shown.
@@ -62,39 +78,69 @@ export class LossChart {
     const f = lineFigure({
       width: this.width(), height: this.height, xLabel: this.xLabel, yLabel: this.yLabel, logY: this.logY, xLog2: this.xLog2,
       series: this.names.map((s, i) => ({ label: s.label, stroke: this.stroke(i), width: s.width ?? 1.6, dash: s.dash, points: !!s.points, spanGaps: !!s.points })),
-      data: this.data, x: [sc.x.min, sc.x.max], y: [sc.y.min, sc.y.max],
+      data: this.data, x: [sc.x.min, sc.x.max], y: [sc.y.min, sc.y.max], th: plotTheme(this.parent, { light: true }),
     });
     return titled(plotTitle(this.parent), [f]);
   }
 
   build() {
     if (this.plot) this.plot.destroy();
+    const th = (this.builtFor = plotTheme(this.parent));
+    // uPlot's sizes at 12 px text (x axis 50, label 30, y axis at least 60) grow with the text
+    const grow = th.px(12) - 12;
+    const axis = (label, size) => ({
+      label, stroke: th.text, font: th.font(12), labelFont: th.font(12, '600'), labelSize: 30 + grow,
+      grid: { stroke: th.grid }, ticks: { stroke: th.grid }, size: (u, values, axisIdx, cycleNum) => axisSize(u, values, axisIdx, cycleNum, size + grow),
+    });
     const opts = {
       width: this.width(),
-      height: this.height,
+      height: this.chartHeight(th),
       scales: { x: this.xLog2 ? { time: false, distr: 3, log: 2 } : { time: false }, y: this.logY ? { distr: 3, log: 10 } : { auto: true } },
       series: [
         { label: this.xLabel },
         ...this.names.map((s, i) => ({
           label: s.label,
-          stroke: this.stroke(i),
+          stroke: this.stroke(i, th),
           width: s.width ?? 1.6,
           dash: s.dash,
           spanGaps: !!s.points,
-          points: { show: !!s.points, size: 6 },
+          points: { show: !!s.points, size: 6, fill: th.surface }, // hollow, on the card's colour
           value: (u, v, si, idx) => (v === null || v === undefined ? '–' : s.value ? s.value(v, idx) : v.toFixed(4)),
         })),
       ],
-      axes: [
-        { label: this.xLabel, stroke: '#3b4450', grid: { stroke: '#eef0f3' } },
-        { label: this.logY ? `${this.yLabel}, log scale` : this.yLabel, stroke: '#3b4450', grid: { stroke: '#eef0f3' }, size: 60 },
-      ],
+      axes: [axis(this.xLabel, 50), axis(this.logY ? `${this.yLabel}, log scale` : this.yLabel, 60)],
       legend: { live: true },
       cursor: { drag: { x: true, y: false } },
+      hooks: { setSeries: [(u, i) => this.legendPressed(i)] },
     };
     this.plot = new uPlot(opts, this.data, this.parent);
     this.plot.root.classList.add('loss-chart');
+    this.legendButtons();
     this.parent.append(this.exportBar); // under the chart, also after a rebuild
+  }
+
+  // uPlot shows or hides a series when its name in the legend is clicked; the names become
+  // buttons (Tab, then Enter or Space) whose aria-pressed says whether the line is shown.
+  legendButtons() {
+    const rows = this.plot.root.querySelectorAll('.u-legend tr.u-series');
+    this.plot.series.forEach((s, i) => {
+      const th = i > 0 && rows[i] && rows[i].querySelector('th');
+      if (!th) return;
+      th.tabIndex = 0;
+      th.setAttribute('role', 'button');
+      th.addEventListener('keydown', (e) => {
+        if (e.key !== 'Enter' && e.key !== ' ') return;
+        e.preventDefault();
+        th.click();
+      });
+      this.legendPressed(i);
+    });
+  }
+
+  legendPressed(i) {
+    const rows = this.plot ? this.plot.root.querySelectorAll('.u-legend tr.u-series') : [];
+    const th = i > 0 && rows[i] && rows[i].querySelector('th[role=button]');
+    if (th) th.setAttribute('aria-pressed', String(this.plot.series[i].show));
   }
 
   setData(data) {
@@ -122,4 +168,19 @@ export class LossChart {
   get canvas() {
     return this.plot.root.querySelector('canvas');
   }
+}
+
+// uPlot axis size (px across the axis): at least min, and enough for the longest tick label
+// (y axes) or the labels' height (x axes) in the axis font (uPlot's docs, "axis size" example).
+function axisSize(u, values, axisIdx, cycleNum, min) {
+  const axis = u.axes[axisIdx];
+  if (cycleNum > 1) return axis._size;
+  if (axis.side % 2 === 0) return min; // top or bottom: the font's height is in min
+  let size = axis.ticks.size + axis.gap;
+  const longest = (values || []).reduce((a, v) => (String(v).length > a.length ? String(v) : a), '');
+  if (longest) {
+    u.ctx.font = axis.font[0];
+    size += u.ctx.measureText(longest).width / (window.devicePixelRatio || 1);
+  }
+  return Math.max(min, Math.ceil(size));
 }

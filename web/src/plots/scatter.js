@@ -12,12 +12,14 @@
 //   sc.setData({points, labels, explained, order, path: makeLut('viridis')});   // a sequence (positions):
 //     the points joined in row order, coloured by row from the LUT's first colour to its last
 // PNG / SVG downloads (plot-export.js) paint the same picture, the view as shown, through paint().
+// Colours and text size: theme.js (margins grow with the labels; downloads in the light palette).
 import { onNextFrame } from './frame.js';
 import { attachExport, figureExport, plotTitle, pointTable, titled } from './plot-export.js';
 import { formatNumber, valueTicks } from './scales.js';
+import { plotTheme, watchTheme } from './theme.js';
 
-const FONT = '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
-const M = { left: 48, right: 12, top: 10, bottom: 40 };
+const FONT_PX = 11;
+const M0 = { left: 48, right: 12, top: 10, bottom: 40 }; // at medium labels; paint() scales the ones that hold text
 const MAX_TRAIL = 60; // frames of history per labelled point
 const EASE = 0.2; // frozen axes: the fraction of the way to the new extent per frame
 
@@ -42,14 +44,20 @@ export class Scatter {
     this.canvas.addEventListener('mousemove', (e) => this.onHover(e));
     this.canvas.addEventListener('mouseleave', () => (this.tip.hidden = true));
     new ResizeObserver(() => this.schedule()).observe(this.root);
+    watchTheme(this);
     attachExport(this.root, figureExport(() => this.figure(), { name: exportName, element: this.root, table: () => pointTable(this.data) }));
+  }
+
+  themeChanged() {
+    if (this.data) this.schedule();
   }
 
   figure() {
     if (!this.data) throw new Error('export: nothing drawn yet');
     const width = Math.max(200, this.root.clientWidth);
     const view = this.shown || this.targetView();
-    return titled(plotTitle(this.root), [{ width, height: this.height, paint: (ctx) => this.paint(ctx, width, this.height, view) }]);
+    const th = plotTheme(this.root, { light: true });
+    return titled(plotTitle(this.root), [{ width, height: this.height, paint: (ctx) => this.paint(ctx, width, this.height, view, th) }]);
   }
 
   // Rows to label, most important first: data.order, else row order.
@@ -127,25 +135,30 @@ export class Scatter {
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, width, this.height);
     const view = this.view();
-    const r = this.paint(ctx, width, this.height, view);
+    const r = this.paint(ctx, width, this.height, view, plotTheme(this.root));
     this.map = r.map;
     this.root.dataset.inView = String(r.inView); // for the browser tests
     this.root.dataset.labelled = JSON.stringify(r.shownRows); // for the browser tests
   }
 
-  // The picture on any 2-D context, width x height, for the view [[cx, ex], [cy, ey]]
-  // -> {map: {sx, sy}, inView (fraction of the points), shownRows (labelled rows)}.
-  paint(ctx, width, height, view) {
+  // The picture on any 2-D context, width x height, for the view [[cx, ex], [cy, ey]], in theme
+  // th -> {map: {sx, sy}, inView (fraction of the points), shownRows (labelled rows)}.
+  paint(ctx, width, height, view, th) {
+    const [[cx, ex], [cy, ey]] = view;
+    ctx.font = th.font(FONT_PX);
+    // left: room for the widest y tick label, its tick and the rotated axis title
+    const yTicks = valueTicks(cy - ey, cy + ey, 6);
+    const widest = Math.max(0, ...yTicks.map((t) => ctx.measureText(formatNumber(t)).width));
+    const M = { left: Math.max(th.px(M0.left), Math.ceil(widest) + 9 + th.px(16)), right: M0.right, top: M0.top, bottom: th.px(M0.bottom) };
     const w = width - M.left - M.right;
     const h = height - M.top - M.bottom;
-    const [[cx, ex], [cy, ey]] = view;
     const sx = (v) => M.left + ((v - cx + ex) / (2 * ex)) * w;
     const sy = (v) => M.top + ((ey - v + cy) / (2 * ey)) * h;
-    ctx.strokeStyle = '#9aa3ad';
+    ctx.strokeStyle = th.frame;
     ctx.strokeRect(M.left - 0.5, M.top - 0.5, w + 1, h + 1);
-    ctx.font = FONT;
-    ctx.fillStyle = '#3b4450';
-    ctx.strokeStyle = '#eef0f3';
+    ctx.font = th.font(FONT_PX);
+    ctx.fillStyle = th.text;
+    ctx.strokeStyle = th.grid;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'top';
     for (const t of valueTicks(cx - ex, cx + ex, 6)) {
@@ -157,7 +170,7 @@ export class Scatter {
     }
     ctx.textAlign = 'right';
     ctx.textBaseline = 'middle';
-    for (const t of valueTicks(cy - ey, cy + ey, 6)) {
+    for (const t of yTicks) {
       ctx.beginPath();
       ctx.moveTo(M.left, sy(t));
       ctx.lineTo(M.left + w, sy(t));
@@ -167,9 +180,9 @@ export class Scatter {
     const [e1, e2] = this.data.explained;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'top';
-    ctx.fillText(`PC1 (${(100 * e1).toFixed(1)}% of the variance)`, M.left + w / 2, M.top + h + 22);
+    ctx.fillText(`PC1 (${(100 * e1).toFixed(1)}% of the variance)`, M.left + w / 2, M.top + h + 8 + th.px(14));
     ctx.save();
-    ctx.translate(11, M.top + h / 2);
+    ctx.translate(4 + th.px(7), M.top + h / 2);
     ctx.rotate(-Math.PI / 2);
     ctx.textBaseline = 'middle';
     ctx.fillText(`PC2 (${(100 * e2).toFixed(1)}%)`, 0, 0);
@@ -185,7 +198,8 @@ export class Scatter {
     if (this.data.path) {
       this.drawPath(ctx, sx, sy);
     } else {
-      ctx.fillStyle = 'rgba(0, 114, 178, 0.4)'; // Okabe-Ito blue
+      const [r, g, b] = th.point;
+      ctx.fillStyle = `rgba(${r}, ${g}, ${b}, ${th.dark ? 0.55 : 0.4})`; // Okabe-Ito blue (sky blue on dark)
       for (let i = 0; i < n; i++) ctx.fillRect(sx(p[2 * i]) - 1.5, sy(p[2 * i + 1]) - 1.5, 3, 3);
     }
     // trails: where the labelled points were in earlier frames (frozen axes only)
@@ -210,13 +224,13 @@ export class Scatter {
       ctx.fillStyle = '#D55E00';
       ctx.fillRect(x - 2, y - 2, 4, 4);
       const text = this.data.labels[i] ?? '';
-      const box = { x0: x + 3, y0: y - 15, x1: x + 5 + ctx.measureText(text).width, y1: y - 1 };
+      const box = { x0: x + 3, y0: y - 1 - th.px(14), x1: x + 5 + ctx.measureText(text).width, y1: y - 1 };
       if (placed.some((b) => box.x0 < b.x1 && b.x0 < box.x1 && box.y0 < b.y1 && b.y0 < box.y1)) continue;
       placed.push(box);
       shownRows.push(i);
-      ctx.fillStyle = 'rgba(255, 255, 255, 0.75)';
+      ctx.fillStyle = th.halo;
       ctx.fillRect(box.x0 - 1, box.y0 + 1, box.x1 - box.x0, box.y1 - box.y0);
-      ctx.fillStyle = '#1d2530';
+      ctx.fillStyle = th.label;
       ctx.fillText(text, x + 4, y - 2);
     }
     ctx.restore();
