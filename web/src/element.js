@@ -107,6 +107,12 @@ function styleSheet() {
     sheet.replaceSync(`${uplotCss}
 ${siteCss.replaceAll(':root', ':host')}
 :host { display: block; font: inherit; color: inherit; background: none; }
+/* a dark widget on a light article: the view's own text (intros, fields) sits on the widget's
+   dark background, not on the article's, so it keeps its contrast */
+:host([theme=dark]) { background: var(--bg); color: var(--ink); border-radius: 8px; padding: 8px; }
+@media (prefers-color-scheme: dark) {
+  :host(:not([theme=light]):not([theme=dark])) { background: var(--bg); color: var(--ink); border-radius: 8px; padding: 8px; }
+}
 :host([hidden]) { display: none; }
 .view > .card:last-child, .view > :last-child { margin-bottom: 0; }
 .view .explain.wide { max-width: none; }
