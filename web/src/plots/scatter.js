@@ -9,6 +9,8 @@
 //
 //   const sc = new Scatter(el, {labelled: 30});
 //   sc.setData({points: Float32Array (n*2), labels: [n], explained: [e1, e2], order: Int32Array, frozen});
+//   sc.setData({points, labels, axes: ['UMAP 1', 'UMAP 2'], trails: true, order});   // named axes (a UMAP or
+//     t-SNE map); trails: successive frames of one moving layout (kept as trails, the view eases as with frozen axes)
 //   sc.setData({points, labels, explained, order, path: makeLut('viridis')});   // a sequence (positions):
 //     the points joined in row order, coloured by row from the LUT's first colour to its last
 // PNG / SVG downloads (plot-export.js) paint the same picture, the view as shown, through paint().
@@ -27,10 +29,11 @@ export class Scatter {
     this.height = height;
     this.root = document.createElement('div');
     this.root.className = 'heatmap';
+    this.root.scatter = this; // for the browser tests (data.points)
     this.canvas = document.createElement('canvas');
     this.canvas.className = 'scatter-canvas';
     this.canvas.setAttribute('role', 'img');
-    this.canvas.setAttribute('aria-label', 'PCA scatter of the table rows');
+    this.canvas.setAttribute('aria-label', 'scatter of the table rows (a 2-D map)');
     this.tip = document.createElement('div');
     this.tip.className = 'tooltip';
     this.tip.hidden = true;
@@ -62,7 +65,7 @@ export class Scatter {
   // data.frozen: the basis is fixed, so the labelled points' past positions are kept as trails.
   setData(data) {
     this.data = data;
-    if (!data.frozen) {
+    if (!data.frozen && !data.trails) {
       this.trails = [];
       this.shown = null;
     } else {
@@ -90,7 +93,7 @@ export class Scatter {
   targetView() {
     const p = this.data.points;
     const n = p.length / 2;
-    const frozen = !!this.data.frozen;
+    const frozen = !!(this.data.frozen || this.data.trails);
     return [0, 1].map((k) => {
       const a = new Float32Array(n);
       for (let i = 0; i < n; i++) a[i] = frozen ? p[2 * i + k] : Math.abs(p[2 * i + k]);
@@ -106,7 +109,7 @@ export class Scatter {
   // until they are there), so on-screen motion stays readable as motion in the table.
   view() {
     const target = this.targetView();
-    if (!this.data.frozen || !this.shown) {
+    if (!(this.data.frozen || this.data.trails) || !this.shown) {
       this.shown = target;
       return target;
     }
@@ -164,15 +167,16 @@ export class Scatter {
       ctx.stroke();
       ctx.fillText(formatNumber(t), M.left - 5, sy(t));
     }
-    const [e1, e2] = this.data.explained;
+    const [e1, e2] = this.data.explained || [NaN, NaN];
+    const [a1, a2] = this.data.axes || [`PC1 (${(100 * e1).toFixed(1)}% of the variance)`, `PC2 (${(100 * e2).toFixed(1)}%)`];
     ctx.textAlign = 'center';
     ctx.textBaseline = 'top';
-    ctx.fillText(`PC1 (${(100 * e1).toFixed(1)}% of the variance)`, M.left + w / 2, M.top + h + 22);
+    ctx.fillText(a1, M.left + w / 2, M.top + h + 22);
     ctx.save();
     ctx.translate(11, M.top + h / 2);
     ctx.rotate(-Math.PI / 2);
     ctx.textBaseline = 'middle';
-    ctx.fillText(`PC2 (${(100 * e2).toFixed(1)}%)`, 0, 0);
+    ctx.fillText(a2, 0, 0);
     ctx.restore();
     const p = this.data.points;
     const n = p.length / 2;
@@ -188,7 +192,7 @@ export class Scatter {
       ctx.fillStyle = 'rgba(0, 114, 178, 0.4)'; // Okabe-Ito blue
       for (let i = 0; i < n; i++) ctx.fillRect(sx(p[2 * i]) - 1.5, sy(p[2 * i + 1]) - 1.5, 3, 3);
     }
-    // trails: where the labelled points were in earlier frames (frozen axes only)
+    // trails: where the labelled points were in earlier frames (frozen axes or a moving layout)
     if (this.trails.length > 1) {
       ctx.strokeStyle = 'rgba(213, 94, 0, 0.55)';
       ctx.lineWidth = 1.2;
