@@ -7,7 +7,9 @@
 // so). In the training view, UMAP of the table after some steps, then while playing each map
 // continues from the previous one (points move, they do not jump).
 //   node tests/browser/maps.test.mjs [--site build/web] [--shots build/screenshots]
-import { assert, screenshotStats, startHarness } from './harness.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
+import { assert, repo, screenshotStats, startHarness } from './harness.mjs';
 
 const h = await startHarness('maps tests');
 const { test, openPage, consoleErrors, foreignRequests, shot } = h;
@@ -151,6 +153,23 @@ await test('neighbours of a row report the UMAP map distance; search still highl
   await page.waitForFunction(() => Number(document.querySelector('#import-map').dataset.matches) > 0, null, { timeout: 5000 });
 });
 
+await test('axe-core: the map controls of the import card have no serious or critical violation', async () => {
+  await page.evaluate(fs.readFileSync(path.join(repo, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8'));
+  const found = await page.evaluate(async () => {
+    const r = await window.axe.run('#import-card', { resultTypes: ['violations'] });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  });
+  assert(found.length === 0, found.join('; '));
+  // the radio group is reachable and operable from the keyboard
+  await page.focus('#import-map-umap');
+  await page.keyboard.press('ArrowRight');
+  assert(await page.isChecked('#import-map-tsne'), 'ArrowRight did not move to t-SNE');
+  assert(await page.isVisible('#import-map-perp') && !(await page.isVisible('#import-map-nn')), 't-SNE options not shown');
+  await page.keyboard.press('ArrowLeft');
+  assert(await page.isChecked('#import-map-umap'), 'ArrowLeft did not move back to UMAP');
+});
+
 await test('t-SNE (perplexity 30) animates with its KL, and Cancel stops it mid-way keeping the last frame', async () => {
   await page.fill('#import-search', '');
   await page.press('#import-search', 'Enter');
@@ -188,6 +207,33 @@ await test('a perplexity too large for the table gives the engine message', asyn
   await page.waitForFunction(() => document.querySelector('#import-card').dataset.mapState === 'failed', null, { timeout: 30000 });
   const msg = await page.textContent('#import-map-progress');
   assert(/perplexity 30 must be below \(n - 1\) \/ 3 = 19\.67/.test(msg), `message: ${msg}`);
+});
+
+await test('without WebGL2 the canvas map shows the UMAP run too, with named axes', async () => {
+  const p = await h.browser.newPage({ viewport: { width: 1360, height: 900 } });
+  p.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+  p.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
+  await p.addInitScript(() => {
+    const get = HTMLCanvasElement.prototype.getContext;
+    HTMLCanvasElement.prototype.getContext = function (type, ...rest) {
+      return type === 'webgl2' ? null : get.call(this, type, ...rest);
+    };
+  });
+  await p.goto(`${h.url}index.html#view=table&imap=umap&inn=10`);
+  await p.waitForSelector('body[data-engine="ready"]', { timeout: 15000 });
+  assert(await p.isChecked('#import-map-umap') && (await p.inputValue('#import-map-nn')) === '10', 'the link did not set the map choice');
+  await p.setInputFiles('#import-file', { name: 'clusters.npy', mimeType: 'application/octet-stream', buffer: vectors });
+  await p.waitForFunction(() => Number(document.querySelector('#import-card').dataset.loaded || 0) > 0, null, { timeout: 60000 });
+  await p.click('#import-map-run');
+  await p.waitForFunction(() => document.querySelector('#import-card').dataset.mapState === 'finished', null, { timeout: 120000 });
+  const xy = await p.$eval('#import-map .heatmap', (el) => Array.from(el.scatter.data.points));
+  const share = labelShare(xy, 25);
+  assert(share >= 0.9, `label share on the canvas map: ${share}`);
+  await p.$eval('#import-map-choice', (el) => el.scrollIntoView());
+  await p.locator('#import-results').screenshot({ path: shot('maps-umap-canvas.png') });
+  const note = await p.textContent('#import-map-progress');
+  assert(/^UMAP finished: epoch 500 \/ 500/.test(note), `progress: ${note}`);
+  await p.close();
 });
 
 await test('training view: UMAP of the table after training, then maps that continue while playing', async () => {

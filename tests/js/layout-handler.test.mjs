@@ -104,12 +104,18 @@ describe('layout handlers', () => {
     const t = { data, rows: 200, cols: 8 };
     const a = layout.continueMap('train:', t, 'umap', {});
     assert.equal(a.continued, false);
-    for (let i = 0; i < data.length; i++) data[i] += 0.01 * Math.sin(i); // a training step's worth of change
+    const step = (k) => {
+      for (let i = 0; i < data.length; i++) data[i] += 0.01 * Math.sin(i * k); // a training step's worth of change
+    };
+    step(1);
     const b = layout.continueMap('train:', t, 'umap', {});
     assert.equal(b.continued, true);
-    const ext = Math.max(...b.points.filter((_, i) => i % 2 === 0)) - Math.min(...b.points.filter((_, i) => i % 2 === 0));
+    step(2);
+    const b2 = layout.continueMap('train:', t, 'umap', {});
+    // two updates that both started from a layout (the engine maps an init to [0, 10] per axis)
+    const ext = Math.max(...b2.points.filter((_, i) => i % 2 === 0)) - Math.min(...b2.points.filter((_, i) => i % 2 === 0));
     const d = [];
-    for (let i = 0; i < 200; i++) d.push(Math.hypot(a.points[2 * i] - b.points[2 * i], a.points[2 * i + 1] - b.points[2 * i + 1]));
+    for (let i = 0; i < 200; i++) d.push(Math.hypot(b.points[2 * i] - b2.points[2 * i], b.points[2 * i + 1] - b2.points[2 * i + 1]));
     d.sort((x, y) => x - y);
     assert.ok(d[100] / ext < 0.1, `median move ${d[100]} of an extent ${ext}`);
     const c = layout.continueMap('train:', t, 'tsne', { perplexity: 20 }); // another method: its own start

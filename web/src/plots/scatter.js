@@ -21,6 +21,7 @@ import { formatNumber, valueTicks } from './scales.js';
 const FONT = '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 const M = { left: 48, right: 12, top: 10, bottom: 40 };
 const MAX_TRAIL = 60; // frames of history per labelled point
+const MAX_LAYOUT_TRAIL = 10; // of a moving UMAP / t-SNE layout (its updates jitter; older ones only add noise)
 const EASE = 0.2; // frozen axes: the fraction of the way to the new extent per frame
 
 export class Scatter {
@@ -76,7 +77,7 @@ export class Scatter {
         f[2 * i + 1] = data.points[2 * r + 1];
       });
       this.trails.push(f);
-      if (this.trails.length > MAX_TRAIL) this.trails.shift();
+      while (this.trails.length > (data.frozen ? MAX_TRAIL : MAX_LAYOUT_TRAIL)) this.trails.shift();
     }
     this.schedule();
   }
