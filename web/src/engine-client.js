@@ -32,8 +32,8 @@
 //   const mine = engine.scope('element-2');   // views take it in place of the engine
 import { PendingRequests, READY_ID, makeCancel, makeRequest } from './protocol.js';
 
-// request types whose worker state is kept per slot
-const SLOTTED = /^(train|compare|bpe)[A-Z]/;
+// request types whose worker state is kept per slot (layout*: the training table's map is the slot's)
+const SLOTTED = /^(train|compare|bpe|layout)[A-Z]/;
 
 export class EngineClient {
   constructor(url) {

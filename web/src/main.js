@@ -291,6 +291,7 @@ views.train = {
   dirty: true,
   view: new TrainView(document.getElementById('view-train'), engine, {
     autosave: session.enabled,
+    onMapState: (key, value) => onMapState(key, value),
     // a step or a comparison failed: the run's message line or the compare note says it too
     onError: (err) => controls.setError(failedField(err, [...TRAIN_KEYS, 'cmp'], 'lr'), err.message),
     // the run's step goes in the link (step=N replays it): written when the run settles, else at most once a second
@@ -304,10 +305,19 @@ views.train = {
   }),
 };
 
-// Bring your own table: a card of the table view with its own requests (no URL state)
+// A map's choice (imap…, tmap…: map-choice.js) goes in the link; nothing is recomputed here
+// (the card runs its map itself).
+function onMapState(key, value) {
+  if (!state) return;
+  state[key] = value;
+  writeHash();
+}
+
+// Bring your own table: a card of the table view with its own requests; in the link only its map choice
 const importCard = document.getElementById('import-card');
-new ImportView(importCard, engine, {
+const importView = new ImportView(importCard, engine, {
   onLoaded: () => { views.positions.dirty = true; }, // a GPT-2 file's wpe (or its absence) shows there
+  onMapState,
 });
 new TableExports(importCard.querySelector('#import-results'), engine, { request: 'importExport', element: importCard });
 
@@ -371,6 +381,8 @@ function readLink() {
   if (state.embed) views.train.view.autosave = false;
   showOnlyCard(state);
   showEmbedControls(embedded.keys, controls);
+  importView.setMapState(state);
+  views.train.view.setMapState(state);
   for (const v of Object.values(views)) v.dirty = true;
   loadLinkText().then(() => {
     showView(views[state.view] ? state.view : 'table');

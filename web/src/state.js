@@ -61,12 +61,29 @@ export const PARAMS = [
   { key: 'cmp', kind: 'int', def: 600, min: 1, max: 100000 }, // compare: steps per encoding
   { key: 'cmpCorpus', kind: 'enum', def: 'tinyshakespeare', values: ['the-verdict', 'tinyshakespeare', 'custom'] }, // compare: text
   { key: 'cmpEnc', kind: 'enum', def: 'char', values: ['gpt2', 'whitespace', 'word', 'char', 'bpe'] }, // compare: tokenizer
+  // the maps (views/map-choice.js): i… the imported table's, t… the training table's; method, then
+  // UMAP's n_neighbors, min_dist and metric (metric is t-SNE's too) and t-SNE's perplexity
+  ...mapParams('i'),
+  ...mapParams('t'),
   { key: 'embed', kind: 'bool', def: false }, // 1: only the view (no header, panel or tabs), for iframes
   { key: 'card', kind: 'name', def: '', max: 40 }, // with embed=1: only this card of the view (views/embed.js cardName)
   { key: 'controls', kind: 'keys', def: '' }, // with embed=1: fields for these settings, e.g. 'T,seed' (views/view-keys.js)
   { key: 'txt', kind: 'b64', def: '', max: 8000 }, // the user's own text, deflated (text-link.js)
   { key: 'txtdb', kind: 'b64', def: '', max: 64 }, // a text too long for txt: its hash in this browser's IndexedDB (storage.js)
 ];
+
+// The URL keys of one map's choice (prefix 'i' or 't'): map, nn, md, metric, perp; their
+// defaults are the engine's (UMAP: 15, 0.1, euclidean; t-SNE: perplexity 30).
+function mapParams(prefix) {
+  return [
+    { key: `${prefix}map`, kind: 'enum', def: 'pca', values: ['pca', 'umap', 'tsne'] },
+    { key: `${prefix}nn`, kind: 'int', def: 15, min: 2, max: 200 },
+    { key: `${prefix}md`, kind: 'real', def: 0.1, min: 0, max: 1 },
+    { key: `${prefix}metric`, kind: 'enum', def: 'euclidean', values: ['euclidean', 'cosine'] },
+    { key: `${prefix}perp`, kind: 'real', def: 30, min: 1, max: 1000 },
+  ];
+}
+export const MAP_KEYS = (prefix) => mapParams(prefix).map((p) => p.key);
 
 const BY_KEY = new Map(PARAMS.map((p) => [p.key, p]));
 

@@ -17,6 +17,7 @@ import { makeTrainHandlers } from './engine/train-handler.js';
 import { makeCompareHandlers } from './engine/compare-handler.js';
 import { makeImportHandlers } from './engine/import-handler.js';
 import { ImportedPositions } from './engine/imported-positions.js';
+import { makeLayoutHandlers } from './engine/layout-handler.js';
 
 // Built-in corpora are served next to the page (build/web/corpora/, credited in README.md there).
 async function loadCorpus(name) {
@@ -35,13 +36,15 @@ const loading = createEmbedlab().then(
   (M) => {
     const text = makeTextPipeline(M, loadCorpus);
     const importedPositions = new ImportedPositions(); // set by an import, drawn by the positions view
+    const layout = makeLayoutHandlers(M); // UMAP / t-SNE maps of the imported and the training tables
     dispatch = makeDispatcher({
       ...makeTableHandler(M),
       ...makePositionsHandler(M, importedPositions),
       ...text.handlers,
-      ...makeTrainHandlers(M, text.ensureTokens),
+      ...makeTrainHandlers(M, text.ensureTokens, undefined, layout),
       ...makeCompareHandlers(M, text.ensureTokens),
-      ...makeImportHandlers(M, importedPositions),
+      ...makeImportHandlers(M, importedPositions, layout),
+      ...layout.handlers,
     }, board);
     self.postMessage({ id: READY_ID, type: 'ready', ok: true, result: { isa: M.isa(), positionalKinds: M.positionalKinds() } });
   },

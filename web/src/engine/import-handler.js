@@ -26,6 +26,8 @@
 //        every row's length as stored (Table.norms); unit: the lengths of the unit rows, when
 //        they exist (the page's "normalise rows" is on)
 //   importExport {format} -> {bytes, rows, dim}: a file of the loaded table (table-exports.js)
+//   (UMAP and t-SNE maps of the loaded table: layout-handler.js, source 'import'; importNeighbours
+//    {map: 'umap' | 'tsne'} measures the map distance on the last frame of that map)
 //
 // "Normalise rows" (off unless asked): the unit rows are a second resident table made once by
 // the engine (Table.normalised(): each row divided by its length, zero rows stay zero), with its
@@ -55,8 +57,12 @@ async function isSafetensors(file) {
 }
 
 // positions: the store the positions handler reads (worker.js shares one between both)
-export function makeImportHandlers(M, positions = new ImportedPositions()) {
+// layout (optional): makeLayoutHandlers(M)'s object: the resident table is its 'import' source,
+// and a run on it is dropped when the table (or its unit rows) goes
+export function makeImportHandlers(M, positions = new ImportedPositions(), layout = null) {
   let current = null; // {table, points, explained, unit: {table, points, explained} | null}
+  if (layout) layout.addSource('import', ({ normalise = false }) => ({ table: tableFor(normalise, 'map').table }));
+  const layoutGone = () => layout && layout.dropSource('import');
 
   // -> {table, tensors, positions, positionsError, ms: {read, engine}}: the file's bytes
   // (File.slice) and the engine's decoding timed apart
@@ -159,6 +165,7 @@ export function makeImportHandlers(M, positions = new ImportedPositions()) {
 
   function dropCurrent() {
     if (!current) return;
+    layoutGone();
     current.table.delete();
     if (current.unit) current.unit.table.delete();
     current = null;
@@ -193,14 +200,18 @@ export function makeImportHandlers(M, positions = new ImportedPositions()) {
       : `${where}: this table has no labels; type a row number`);
   }
 
-  function importNeighbours({ query, k = 10, normalise = false }) {
-    const { table: t, points: p } = withMap(tableFor(normalise, 'neighbours'));
+  // map: the method of the map the page shows ('pca', or 'umap' / 'tsne': its last frame, when
+  // there is one of the same rows; else no map distance)
+  function importNeighbours({ query, k = 10, normalise = false, map = 'pca' }) {
+    const v = map === 'pca' ? withMap(tableFor(normalise, 'neighbours')) : tableFor(normalise, 'neighbours');
+    const t = v.table;
+    const p = map === 'pca' ? v.points : layout && layout.coordinatesOf('import', map, normalise);
     const row = rowOf(query);
     const q = t.row(row);
     const n = t.neighbours({ id: row, k, metric: 'cosine' });
     const label = (r) => (t.labels ? t.labels[r] : `row ${r}`);
     return {
-      normalised: !!normalise,
+      normalised: !!normalise, map: p ? map : null,
       query: { row, label: label(row) },
       neighbours: Array.from(n.ids, (id, i) => {
         const v = t.row(id);
@@ -223,6 +234,7 @@ export function makeImportHandlers(M, positions = new ImportedPositions()) {
     const t0 = performance.now();
     const v = withMap(tableFor(normalise, 'map'));
     if (!normalise && current.unit) {
+      layoutGone(); // a run may read the unit rows
       current.unit.table.delete(); // off again: the unit rows are not kept
       current.unit = null;
     }

@@ -14,6 +14,12 @@
 //   trainStart/trainReset/trainStep replies also carry map: {points (rows*2), explained [2]} (PCA, at most every 250 ms);
 //   trainStart carries rowLabels (the token text of every row)
 //   trainFreeze  {on} -> map on frozen axes (on) or refitted (off)
+//   trainStep {..., map: {method: 'umap' | 'tsne', nNeighbors, minDist, metric, perplexity, seed}}:
+//                the reply's map is that method's instead of PCA, {points, method, continued}: each
+//                update a short run from the previous update's layout (layout-handler.js
+//                continueMap), so the points move between updates rather than jump; the
+//                animated UMAP / t-SNE of the table (paused or finished) is layout-handler.js,
+//                source 'train'
 //   trainStart {..., resume: true}: when this browser's autosaved run ('train' record, storage.js)
 //                has the same settings, it is loaded (Trainer.loadState) and the reply carries
 //                restored {step, checksum, savedAt, curve}; a saved run of other settings is left
@@ -69,10 +75,21 @@ export function runKey(p) {
 }
 
 // store (optional): {getRecord, putRecord} (storage.js, IndexedDB; Node tests pass their own).
-export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecord }) {
+// layout (optional): makeLayoutHandlers(M)'s object; a slot's input table is its 'train' source.
+export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecord }, layout = null) {
   const kinds = M.positionalKinds(); // fixed for the module's life; positions() runs every step
   const runs = new Map(); // slot -> {tr, make, rowIds, strings, model, pos, key}
   let run = null; // the run of the request being handled (use()); requests run one at a time
+  const layoutKey = (slot) => `train:${String(slot ?? '')}`;
+  if (layout) {
+    layout.addSource('train', (p) => {
+      const r = runs.get(String(p.slot ?? ''));
+      if (!r) throw new Error('map: start a training run first');
+      const t = r.tr.table('input');
+      return { data: t.data, rows: t.rows, cols: t.cols };
+    });
+  }
+  const layoutGone = (slot) => layout && layout.dropSource(layoutKey(slot));
 
   // payload -> its slot's run (where: the message when there is none)
   function use(p, where) {
@@ -145,6 +162,7 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
       throw err;
     }
     if (runs.has(slot)) runs.get(slot).tr.delete();
+    layoutGone(slot);
     run = { ...prep, tr, model: p.model, pos: p.pos, key: runKey(p) };
     runs.set(slot, run);
     if (p.model !== 'next') {
@@ -215,7 +233,7 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
     return strideSample(sim, t.rows, t.rows, 256, 256);
   }
 
-  function trainStep({ budgetMs = 40, maxSteps = Infinity, slot }) {
+  function trainStep({ budgetMs = 40, maxSteps = Infinity, slot, map: mapOpts = null }) {
     use({ slot }, 'train');
     const points = [];
     const t0 = performance.now();
@@ -230,12 +248,14 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
       points.push([stats.totalSteps, stats.lastLoss]);
     } while (!stats.finished && n < maxSteps && performance.now() - t0 < budgetMs);
     run.step = stats.totalSteps;
-    const map = stats.finished || performance.now() - run.lastMap > MAP_EVERY_MS ? pcaMap() : undefined;
+    const due = stats.finished || !(performance.now() - run.lastMap <= MAP_EVERY_MS);
+    const map = due ? (mapOpts && layout && mapOpts.method !== 'pca' ? layoutMap(slot, mapOpts) : pcaMap()) : undefined;
     return { points, stats, slice: { steps: n, tokens }, table: tableGrid(), checksum: checksum(), positions: positions(), map };
   }
 
   function trainReset(p = {}) {
     use(p, 'train');
+    layoutGone(p.slot);
     const r = info();
     run.step = 0;
     run.components = null;
@@ -311,6 +331,15 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
     return { points: p.points, explained: run.explained, frozen: false };
   }
 
+  // The UMAP / t-SNE map of the input table, continuing from the previous update's layout.
+  function layoutMap(slot, opts) {
+    const t = run.tr.table('input');
+    run.lastMap = performance.now();
+    const m = layout.continueMap(layoutKey(slot), { data: t.data, rows: t.rows, cols: t.cols }, opts.method, opts);
+    run.lastMap = performance.now(); // the next update MAP_EVERY_MS after this one ends
+    return m;
+  }
+
   // t (rows, D) -> {points (rows*2) = (x - mean) . c_k, explained} on a saved basis.
   function project(t, basis) {
     const D = t.cols;
@@ -346,6 +375,7 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
     const r = use(p);
     if (r) {
       r.tr.delete();
+      layoutGone(p.slot);
       runs.delete(String(p.slot ?? ''));
       run = null;
     }

@@ -32,6 +32,10 @@
 //   if (a WebGL2 context can be had) {   // import-map.js checks, and falls back to the canvas Scatter
 //     const sc = new GlScatter(parentEl, {height: 460, onSelect: (rows) => ..., onHover: (row) => ...});
 //     sc.setData({points: Float32Array (n*2), labels: [n strings], colours: Uint8Array (n*4) | null, explained: [e1, e2]});
+//     sc.setData({points, labels, axes: ['UMAP 1', 'UMAP 2']});   // a map with named axes (no explained variance)
+//     sc.setPoints(points, {axes, explained});  // the same rows moved (an animated UMAP / t-SNE): labels, colours,
+//                                               // search matches and the lasso selection stay; the view is refitted
+//                                               // to the points every frame until the user pans or zooms
 //     sc.setColours(Uint8Array (n*4) | null);   // null: one colour for all
 //     sc.highlight(Int32Array rows | null);     // search matches: bigger, outlined; the rest dimmed
 //     sc.setSelection(Int32Array rows | null);  // as a lasso selects: in their colours, the rest dimmed
@@ -56,7 +60,8 @@ const KEY_PAN = 0.15; // arrow keys move the view by this fraction of its size
 const COMMIT_MS = 150; // a pan or zoom gesture paused this long is drawn for real
 const WHEEL_ZOOM = 1 / 400; // zoom levels (factors of 2) per pixel of wheel delta
 const LABELLED_MATCHES = 40; // exported figures label the search matches when there are at most this many
-const SVG_VECTOR_POINTS = 20000; // more points in view than this: the SVG carries them as one embedded image
+const SVG_VECTOR_POINTS = 20000;
+const FLAT_MAX_POINTS = 20000; // a moving map of at most this many rows is painted in 2-D (setFlat) // more points in view than this: the SVG carries them as one embedded image
 
 export class GlScatter {
   constructor(parent, { height = 460, onSelect = () => {}, onHover = () => {}, onFocusPoint = () => {}, onError = () => {}, exportName = 'pca2' } = {}) {
@@ -75,7 +80,7 @@ export class GlScatter {
     this.frame.tabIndex = 0;
     this.frame.setAttribute('role', 'application');
     this.frame.setAttribute('aria-roledescription', 'scatter plot');
-    this.frame.setAttribute('aria-label', 'PCA map of the table rows: arrow keys move to the nearest point in that direction and name it, shift+arrows or drag pan, wheel or + and - zoom, 0 resets the view, Escape leaves the point, shift+drag draws a lasso');
+    this.frame.setAttribute('aria-label', 'map of the table rows: arrow keys move to the nearest point in that direction and name it, shift+arrows or drag pan, wheel or + and - zoom, 0 resets the view, Escape leaves the point, shift+drag draws a lasso');
     this.lasso = document.createElement('canvas');
     this.lasso.className = 'gl-scatter-lasso';
     this.marker = document.createElement('div');
@@ -84,7 +89,10 @@ export class GlScatter {
     this.tip = document.createElement('div');
     this.tip.className = 'tooltip';
     this.tip.hidden = true;
-    this.frame.append(this.lasso, this.marker);
+    this.flatCanvas = document.createElement('canvas');
+    this.flatCanvas.className = 'gl-scatter-flat';
+    this.flatCanvas.hidden = true;
+    this.frame.append(this.flatCanvas, this.lasso, this.marker);
     this.root.append(this.axes, this.frame, this.tip);
     this.root.style.height = `${height}px`;
     parent.append(this.root);
@@ -149,29 +157,7 @@ export class GlScatter {
     if (this.data) {
       const [w, h] = this.size();
       const { points, n } = this.data;
-      const r = RADIUS * this.radiusScaleFor(this.viewState.zoom);
-      const rgba = (c, a) => `rgba(${c[0]}, ${c[1]}, ${c[2]}, ${a})`;
-      const dim = this.matches || this.selection ? 0.18 : 1;
-      const drawRows = (c, rows, radius, alpha, colour) => {
-        const count = rows ? rows.length : n;
-        for (let k = 0; k < count; k++) {
-          const i = rows ? rows[k] : k;
-          const [px, py] = this.project(points[2 * i], points[2 * i + 1]);
-          if (px < -radius || py < -radius || px > w + radius || py > h + radius) continue;
-          c.fillStyle = colour ? rgba(colour, alpha) : this.colours
-            ? rgba([this.colours[4 * i], this.colours[4 * i + 1], this.colours[4 * i + 2]], (this.colours[4 * i + 3] / 255) * alpha)
-            : rgba(BASE, (BASE[3] / 255) * alpha);
-          c.fillRect(px - radius, py - radius, 2 * radius, 2 * radius);
-        }
-      };
-      const drawAll = (c) => {
-        drawRows(c, null, r, dim);
-        if (this.selection) drawRows(c, this.selection, r + 0.5, this.matches ? 0.45 : 0.75);
-        if (this.matches) {
-          drawRows(c, this.matches, r + 2.5, 1, th.matchLine);
-          drawRows(c, this.matches, r + 1.5, 1);
-        }
-      };
+      const drawAll = (c) => this.paintPoints(c, th.matchLine);
       let inView = 0;
       for (let i = 0; i < n && inView <= SVG_VECTOR_POINTS; i++) {
         const [px, py] = this.project(points[2 * i], points[2 * i + 1]);
@@ -209,6 +195,85 @@ export class GlScatter {
     this.paintAxes(ctx, th);
   }
 
+  // The points in the current view on a 2-D context whose origin is the frame's corner (the
+  // exported figure, and the flat canvas of a moving map): as deck.gl draws them.
+  // matchLine: the outline of search matches (the theme's; a download passes the light one)
+  paintPoints(c, matchLine = plotTheme(this.root).matchLine) {
+    const [w, h] = this.size();
+    const { points, n } = this.data;
+    const r = RADIUS * this.radiusScaleFor(this.viewState.zoom);
+    const rgba = (col, a) => `rgba(${col[0]}, ${col[1]}, ${col[2]}, ${a})`;
+    const dim = this.matches || this.selection ? 0.18 : 1;
+    // the view's transform inlined (project() allocates an array per point)
+    const sc = 2 ** this.viewState.zoom;
+    const [tx, ty] = this.viewState.target;
+    const cols = this.colours;
+    const drawRows = (rows, radius, alpha, colour) => {
+      const count = rows ? rows.length : n;
+      const styles = new Map(); // packed rgba -> its CSS text (a column has few colours)
+      const base = rgba(colour || BASE, colour ? alpha : (BASE[3] / 255) * alpha);
+      let last = '';
+      for (let k = 0; k < count; k++) {
+        const i = rows ? rows[k] : k;
+        const px = w / 2 + (points[2 * i] - tx) * sc;
+        const py = h / 2 - (points[2 * i + 1] - ty) * sc;
+        if (px < -radius || py < -radius || px > w + radius || py > h + radius) continue;
+        let style = base;
+        if (!colour && cols) {
+          const key = ((cols[4 * i] << 24) | (cols[4 * i + 1] << 16) | (cols[4 * i + 2] << 8) | cols[4 * i + 3]) >>> 0;
+          style = styles.get(key);
+          if (style === undefined) {
+            style = rgba([cols[4 * i], cols[4 * i + 1], cols[4 * i + 2]], (cols[4 * i + 3] / 255) * alpha);
+            styles.set(key, style);
+          }
+        }
+        if (style !== last) {
+          c.fillStyle = style;
+          last = style;
+        }
+        c.fillRect(px - radius, py - radius, 2 * radius, 2 * radius);
+      }
+    };
+    drawRows(null, r, dim);
+    if (this.selection) drawRows(this.selection, r + 0.5, this.matches ? 0.45 : 0.75);
+    if (this.matches) {
+      drawRows(this.matches, r + 2.5, 1, matchLine);
+      drawRows(this.matches, r + 1.5, 1);
+    }
+  }
+
+  // --- the flat canvas of a moving map -----------------------------------------------------
+  // A map that moves (setPoints: an animated UMAP or t-SNE) of at most FLAT_MAX_POINTS rows is
+  // painted on a 2-D canvas over the WebGL one, which is hidden: in software GL (SwiftShader,
+  // headless Chromium) every deck.gl frame of 5,000 points costs the main thread ~140 ms (the
+  // compositor reads the WebGL canvas back and waits for the GPU process: measured with a
+  // trace, GLES2::ReadPixels in Commit), while the 2-D paint takes a few ms. Colours, search
+  // matches, the selection, pan and zoom repaint it; a new setData() returns to deck.gl.
+  setFlat(on) {
+    if (on === !!this.flat) return;
+    this.flat = on;
+    this.flatCanvas.hidden = !on;
+    const canvas = this.deck.getCanvas?.() || this.deck.canvas;
+    if (canvas) canvas.style.visibility = on ? 'hidden' : '';
+    this.root.dataset.flat = String(on);
+  }
+
+  paintFlat() {
+    const [w, h] = this.size();
+    const dpr = window.devicePixelRatio || 1;
+    const c = this.flatCanvas;
+    if (c.width !== Math.round(w * dpr) || c.height !== Math.round(h * dpr)) {
+      c.width = Math.round(w * dpr);
+      c.height = Math.round(h * dpr);
+    }
+    const ctx = c.getContext('2d');
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, w, h);
+    this.paintPoints(ctx);
+    this.drawnView = this.viewState;
+    this.root.dataset.drawn = String(this.data.n);
+  }
+
   listen() {
     const f = this.frame;
     f.addEventListener('pointerdown', (e) => this.lassoStart(e) || this.panStart(e));
@@ -222,10 +287,11 @@ export class GlScatter {
 
   // --- data -------------------------------------------------------------------------------
 
-  setData({ points, labels = [], colours = null, explained = null }) {
+  setData({ points, labels = [], colours = null, explained = null, axes = null }) {
     const n = points.length >> 1;
-    this.data = { points, labels, n, explained };
+    this.data = { points, labels, n, explained, axes };
     this.grid = new PointGrid(points);
+    this.gridFor = points;
     this.colours = colours;
     this.matches = null;
     this.selection = null;
@@ -234,8 +300,27 @@ export class GlScatter {
     this.drawnRows = 0;
     this.root.dataset.points = String(n);
     delete this.root.dataset.drawn;
+    this.setFlat(false);
     this.resetView();
     this.updateLayers();
+  }
+
+  // New positions of the same n rows (see the header). -> false when n differs (nothing changed)
+  setPoints(points, { axes = this.data?.axes ?? null, explained = null } = {}) {
+    if (!this.data || points.length >> 1 !== this.data.n) return false;
+    this.data = { ...this.data, points, axes, explained };
+    this.gridFor = null; // rebuilt on the next hover, not every frame
+    this.matchesFor = this.selectionFor = undefined; // the highlighted subsets take the new positions
+    this.frames = (this.frames || 0) + 1;
+    this.root.dataset.frames = String(this.frames);
+    this.setFlat(this.data.n <= FLAT_MAX_POINTS);
+    if (this.focusRow >= 0) this.hideTip();
+    if (!this.userMoved) this.resetView(); // draws (flat: paints) the new points
+    else {
+      this.scheduleAxes();
+      this.updateLayers();
+    }
+    return true;
   }
 
   setColours(colours) {
@@ -277,6 +362,10 @@ export class GlScatter {
 
   updateLayers() {
     if (!this.data) return;
+    if (this.flat) {
+      this.paintFlat();
+      return;
+    }
     const { points, n } = this.data;
     const th = plotTheme(this.root);
     const themed = this.base !== th.point; // the subsets carry the base colour: rebuilt
@@ -386,6 +475,7 @@ export class GlScatter {
 
   resetView() {
     if (!this.data) return;
+    this.userMoved = false; // an animated map is refitted again
     this.fit = this.fitZoom();
     this.setView({ target: [0, 0, 0], zoom: this.fit, minZoom: this.fit - 4, maxZoom: this.fit + 14 });
   }
@@ -398,12 +488,16 @@ export class GlScatter {
     this.hideTip();
     this.scheduleAxes();
     clearTimeout(this.commitTimer);
-    if (commit) this.commit();
+    if (commit || this.flat) this.commit();
     else this.commitTimer = setTimeout(() => this.commit(), COMMIT_MS);
     this.preview();
   }
 
   commit() {
+    if (this.flat) {
+      this.paintFlat(); // cheap: no need to wait for the gesture to pause
+      return;
+    }
     if (this.drag) return; // the pointer is still down: panEnd commits
     this.send({ viewState: this.viewState });
     if (this.data && this.radiusScaleFor(this.viewState.zoom) !== this.shownRadiusScale) this.updateLayers();
@@ -434,6 +528,7 @@ export class GlScatter {
   }
 
   panMove(e) {
+    this.userMoved = true;
     const s = 2 ** this.viewState.zoom;
     const { x, y, target } = this.drag;
     this.setView({ ...this.viewState, target: [target[0] - (e.clientX - x) / s, target[1] + (e.clientY - y) / s, 0] }, false);
@@ -451,6 +546,7 @@ export class GlScatter {
   wheel(e) {
     if (!this.data) return;
     e.preventDefault();
+    this.userMoved = true;
     const [px, py] = this.local(e);
     const [x, y] = this.unproject(px, py);
     const { zoom, minZoom = -Infinity, maxZoom = Infinity } = this.viewState;
@@ -493,13 +589,18 @@ export class GlScatter {
     const pan = { ArrowLeft: [-w, 0], ArrowRight: [w, 0], ArrowUp: [0, h], ArrowDown: [0, -h] }[e.key];
     const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
     if (step && !e.shiftKey) this.stepFocus(step);
-    else if (pan) this.setView({ ...this.viewState, target: [tx + (pan[0] * KEY_PAN) / s, ty + (pan[1] * KEY_PAN) / s, 0] });
+    else if (pan) {
+      this.userMoved = true;
+      this.setView({ ...this.viewState, target: [tx + (pan[0] * KEY_PAN) / s, ty + (pan[1] * KEY_PAN) / s, 0] });
+    }
     else if (e.key === 'Escape' && this.focusRow >= 0) {
       this.focusRow = -1;
       this.hideTip();
     }
-    else if (e.key === '+' || e.key === '=') this.setView({ ...this.viewState, zoom: this.viewState.zoom + 0.5 });
-    else if (e.key === '-' || e.key === '_') this.setView({ ...this.viewState, zoom: this.viewState.zoom - 0.5 });
+    else if (e.key === '+' || e.key === '=' || e.key === '-' || e.key === '_') {
+      this.userMoved = true;
+      this.setView({ ...this.viewState, zoom: this.viewState.zoom + (e.key === '+' || e.key === '=' ? 0.5 : -0.5) });
+    }
     else if (e.key === '0') this.resetView();
     else return;
     e.preventDefault();
@@ -566,6 +667,10 @@ export class GlScatter {
     const mx = e.clientX - r.left;
     const my = e.clientY - r.top;
     const [x, y] = this.unproject(mx, my);
+    if (this.gridFor !== this.data.points) {
+      this.grid = new PointGrid(this.data.points);
+      this.gridFor = this.data.points;
+    }
     const row = this.grid.nearest(x, y, HOVER_PX / 2 ** this.viewState.zoom);
     if (row < 0) {
       this.hideTip();
@@ -665,8 +770,9 @@ export class GlScatter {
     const width = Math.max(200, this.root.clientWidth);
     const height = this.height;
     const dpr = window.devicePixelRatio || 1;
-    this.axes.width = Math.round(width * dpr);
-    this.axes.height = Math.round(height * dpr);
+    // resized only when the size changes: setting width reallocates the canvas (every frame of a moving map)
+    if (this.axes.width !== Math.round(width * dpr)) this.axes.width = Math.round(width * dpr);
+    if (this.axes.height !== Math.round(height * dpr)) this.axes.height = Math.round(height * dpr);
     const ctx = this.axes.getContext('2d');
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, width, height);
@@ -702,14 +808,15 @@ export class GlScatter {
     }
     const [e1, e2] = this.data.explained || [NaN, NaN];
     const pct = (e) => (Number.isFinite(e) ? ` (${(100 * e).toFixed(1)}% of the variance)` : '');
+    const [a1, a2] = this.data.axes || [`PC1${pct(e1)}`, `PC2${pct(e2)}`];
     ctx.textAlign = 'center';
     ctx.textBaseline = 'top';
-    ctx.fillText(`PC1${pct(e1)} · both axes to the same scale`, M.left + w / 2, M.top + h + 8 + th.px(14));
+    ctx.fillText(`${a1} · both axes to the same scale`, M.left + w / 2, M.top + h + 8 + th.px(14));
     ctx.save();
     ctx.translate(4 + th.px(7), M.top + h / 2);
     ctx.rotate(-Math.PI / 2);
     ctx.textBaseline = 'middle';
-    ctx.fillText(`PC2${pct(e2)}`, 0, 0);
+    ctx.fillText(a2, 0, 0);
     ctx.restore();
   }
 

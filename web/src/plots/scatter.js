@@ -9,6 +9,8 @@
 //
 //   const sc = new Scatter(el, {labelled: 30});
 //   sc.setData({points: Float32Array (n*2), labels: [n], explained: [e1, e2], order: Int32Array, frozen});
+//   sc.setData({points, labels, axes: ['UMAP 1', 'UMAP 2'], trails: true, order});   // named axes (a UMAP or
+//     t-SNE map); trails: successive frames of one moving layout (kept as trails, the view eases as with frozen axes)
 //   sc.setData({points, labels, explained, order, path: makeLut('viridis')});   // a sequence (positions):
 //     the points joined in row order, coloured by row from the LUT's first colour to its last
 // PNG / SVG downloads (plot-export.js) paint the same picture, the view as shown, through paint().
@@ -21,6 +23,7 @@ import { plotTheme, watchTheme } from './theme.js';
 const FONT_PX = 11;
 const M0 = { left: 48, right: 12, top: 10, bottom: 40 }; // at medium labels; paint() scales the ones that hold text
 const MAX_TRAIL = 60; // frames of history per labelled point
+const MAX_LAYOUT_TRAIL = 10; // of a moving UMAP / t-SNE layout (its updates jitter; older ones only add noise)
 const EASE = 0.2; // frozen axes: the fraction of the way to the new extent per frame
 
 export class Scatter {
@@ -29,10 +32,11 @@ export class Scatter {
     this.height = height;
     this.root = document.createElement('div');
     this.root.className = 'heatmap';
+    this.root.scatter = this; // for the browser tests (data.points)
     this.canvas = document.createElement('canvas');
     this.canvas.className = 'scatter-canvas';
     this.canvas.setAttribute('role', 'img');
-    this.canvas.setAttribute('aria-label', 'PCA scatter of the table rows');
+    this.canvas.setAttribute('aria-label', 'scatter of the table rows (a 2-D map)');
     this.tip = document.createElement('div');
     this.tip.className = 'tooltip';
     this.tip.hidden = true;
@@ -70,7 +74,7 @@ export class Scatter {
   // data.frozen: the basis is fixed, so the labelled points' past positions are kept as trails.
   setData(data) {
     this.data = data;
-    if (!data.frozen) {
+    if (!data.frozen && !data.trails) {
       this.trails = [];
       this.shown = null;
     } else {
@@ -81,7 +85,7 @@ export class Scatter {
         f[2 * i + 1] = data.points[2 * r + 1];
       });
       this.trails.push(f);
-      if (this.trails.length > MAX_TRAIL) this.trails.shift();
+      while (this.trails.length > (data.frozen ? MAX_TRAIL : MAX_LAYOUT_TRAIL)) this.trails.shift();
     }
     this.schedule();
   }
@@ -98,7 +102,7 @@ export class Scatter {
   targetView() {
     const p = this.data.points;
     const n = p.length / 2;
-    const frozen = !!this.data.frozen;
+    const frozen = !!(this.data.frozen || this.data.trails);
     return [0, 1].map((k) => {
       const a = new Float32Array(n);
       for (let i = 0; i < n; i++) a[i] = frozen ? p[2 * i + k] : Math.abs(p[2 * i + k]);
@@ -114,7 +118,7 @@ export class Scatter {
   // until they are there), so on-screen motion stays readable as motion in the table.
   view() {
     const target = this.targetView();
-    if (!this.data.frozen || !this.shown) {
+    if (!(this.data.frozen || this.data.trails) || !this.shown) {
       this.shown = target;
       return target;
     }
@@ -177,15 +181,16 @@ export class Scatter {
       ctx.stroke();
       ctx.fillText(formatNumber(t), M.left - 5, sy(t));
     }
-    const [e1, e2] = this.data.explained;
+    const [e1, e2] = this.data.explained || [NaN, NaN];
+    const [a1, a2] = this.data.axes || [`PC1 (${(100 * e1).toFixed(1)}% of the variance)`, `PC2 (${(100 * e2).toFixed(1)}%)`];
     ctx.textAlign = 'center';
     ctx.textBaseline = 'top';
-    ctx.fillText(`PC1 (${(100 * e1).toFixed(1)}% of the variance)`, M.left + w / 2, M.top + h + 8 + th.px(14));
+    ctx.fillText(a1, M.left + w / 2, M.top + h + 8 + th.px(14));
     ctx.save();
     ctx.translate(4 + th.px(7), M.top + h / 2);
     ctx.rotate(-Math.PI / 2);
     ctx.textBaseline = 'middle';
-    ctx.fillText(`PC2 (${(100 * e2).toFixed(1)}%)`, 0, 0);
+    ctx.fillText(a2, 0, 0);
     ctx.restore();
     const p = this.data.points;
     const n = p.length / 2;
@@ -202,7 +207,7 @@ export class Scatter {
       ctx.fillStyle = `rgba(${r}, ${g}, ${b}, ${th.dark ? 0.55 : 0.4})`; // Okabe-Ito blue (sky blue on dark)
       for (let i = 0; i < n; i++) ctx.fillRect(sx(p[2 * i]) - 1.5, sy(p[2 * i + 1]) - 1.5, 3, 3);
     }
-    // trails: where the labelled points were in earlier frames (frozen axes only)
+    // trails: where the labelled points were in earlier frames (frozen axes or a moving layout)
     if (this.trails.length > 1) {
       ctx.strokeStyle = 'rgba(213, 94, 0, 0.55)';
       ctx.lineWidth = 1.2;

@@ -8,6 +8,8 @@
 //
 //   const map = new ImportMap(cardElement);     // finds #import-map, #import-search, ... in it
 //   map.show({name, points, labels (display text), rawLabels, metadata, explained});   // from a worker importTable reply
+//   map.update(points, 'umap', {note});   // the same rows moved (a UMAP or t-SNE frame, layout-handler.js): search,
+//                                         // colours and the lasso selection stay; the note says what the map is
 import { Scatter } from '../plots/scatter.js';
 import { Legend } from '../plots/legend.js';
 import { colourColumn } from '../plots/colour-by.js';
@@ -15,6 +17,8 @@ import { lowerLabels, matchRows } from '../plots/point-index.js';
 import { makeLut } from '../plots/scales.js';
 import { NORMALISED } from './import-analysis.js';
 
+// axis titles of the maps that have no explained variance
+const AXES = { umap: ['UMAP 1', 'UMAP 2'], tsne: ['t-SNE 1', 't-SNE 2'] };
 const LISTED = 50; // selected rows listed in the card (all of them go into the export)
 const SEARCH_DELAY = 120; // ms of quiet typing before a search runs
 
@@ -70,7 +74,7 @@ export class ImportMap {
     this.data = r;
     this.lower = null;
     const { points, labels, metadata, explained } = r;
-    const pct = (100 * (explained[0] + explained[1])).toFixed(1);
+    const pct = explained ? (100 * (explained[0] + explained[1])).toFixed(1) : '?';
     if (!this.gl) {
       this.scatter.setData({ points, labels, explained, frozen: false });
       this.el.note.textContent = `Every row projected on the table's two main directions of variation (PCA by the engine${r.normalised ? `, ${NORMALISED} first` : ''}). This browser gives no WebGL2, so the map is the simple canvas one (no search, colours or lasso; slow past a few thousand rows). PCA keeps ${pct}% of the variance, so distances on the map can differ a lot from distances in the table (see the neighbours).`;
@@ -83,7 +87,7 @@ export class ImportMap {
       return;
     }
     if (this.data !== r) return; // a newer table arrived while the module loaded
-    this.scatter.setData({ points, labels, explained });
+    this.scatter.setData({ points, labels, explained, axes: AXES[r.method] || null });
     this.el.colour.replaceChildren(new Option('none', ''), ...(metadata ? metadata.header.map((h, c) => new Option(h, String(c))) : []));
     this.el.colour.disabled = !metadata;
     this.el.search.value = '';
@@ -92,6 +96,17 @@ export class ImportMap {
     this.el.map.dataset.colour = '';
     this.showSelection(null);
     this.el.note.textContent = `Every row (${(points.length / 2).toLocaleString('en')}) projected on the table's two main directions of variation (PCA by the engine${r.normalised ? `, ${NORMALISED} first` : ''}), drawn with WebGL; both axes have the same scale. Hover a point for its label; drag or use the arrow keys to pan, the wheel or + and - to zoom. PCA keeps ${pct}% of the variance, so distances on the map can differ a lot from distances in the table (see the neighbours).`;
+  }
+
+  // New positions of the rows shown (method: 'pca' | 'umap' | 'tsne'; explained: PCA's), with the
+  // note under the map. The canvas fallback redraws all; the WebGL map keeps its tools' state.
+  update(points, method, { note = null, explained = null } = {}) {
+    if (!this.data) return;
+    this.data = { ...this.data, points, method, explained };
+    if (note !== null) this.el.note.textContent = note;
+    const axes = AXES[method] || null;
+    if (!this.gl) this.scatter.setData({ points, labels: this.data.labels, explained, axes, frozen: false });
+    else if (this.scatter && !this.scatter.setPoints(points, { axes, explained })) this.show(this.data);
   }
 
   search() {
@@ -159,7 +174,7 @@ export class ImportMap {
     }));
   }
 
-  // All selected rows as TSV: row, label, x, y (PCA); labels with tabs or newlines escaped.
+  // All selected rows as TSV: row, label, x, y (of the map shown); labels with tabs or newlines escaped.
   exportSelection() {
     if (!this.selected) return;
     const { points, name } = this.data;

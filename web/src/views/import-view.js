@@ -6,19 +6,32 @@
 // its neighbours with cosine, euclidean and on-map distance side by side.
 // Text from the file (labels) is only ever set as textContent. The "normalise rows" toggle, the
 // token similarity heatmap and the norms histogram are import-analysis.js.
+// The map is PCA, or UMAP / t-SNE (issue 12; map-choice.js): Run asks the worker for the run
+// (layoutStart) and then for frames (layoutStep, ~35 ms of engine work each, one per animation
+// frame), so the points move while it runs; Cancel stops it and keeps the last frame. The
+// neighbours' map distance is then measured on that map.
 //
-//   const iv = new ImportView(cardElement, engine, {onLoaded: (reply) => ...});
+//   const iv = new ImportView(cardElement, engine, {onLoaded: (reply) => ..., onMapState: (key, value) => ...});
+//   iv.setMapState(state);   // the link's imap, inn, imd, imetric, iperp
 import { ImportMap } from './import-map.js';
 import { visibleText } from '../plots/chips.js';
 import { formatNumber } from '../plots/scales.js';
 import { ImportAnalysis, NORMALISED } from './import-analysis.js';
+import { METHOD_NAMES, MapChoice } from './map-choice.js';
+
+const STEP_MS = 35; // engine time of one frame of a UMAP / t-SNE run
+const nextFrame = () => new Promise((r) => requestAnimationFrame(() => r()));
 
 export class ImportView {
   // onLoaded(reply): a table finished loading (main.js: the positions view may have a new wpe)
-  constructor(root, engine, { onLoaded = () => {} } = {}) {
+  // onMapState(key, value): the map's choice changed (main.js writes it to the link)
+  constructor(root, engine, { onLoaded = () => {}, onMapState = () => {} } = {}) {
     this.root = root;
     this.engine = engine;
     this.onLoaded = onLoaded;
+    this.layoutGen = 0; // a new run, Cancel, a new table or PCA ends the loop of the previous run
+    this.mapMethod = 'pca'; // the map drawn
+
     const $ = (id) => root.querySelector(`#${id}`);
     this.el = {
       file: $('import-file'), meta: $('import-meta'), tensor: $('import-tensor'), tensorField: $('import-tensor-field'),
@@ -26,6 +39,16 @@ export class ImportView {
       body: $('import-nn').querySelector('tbody'), nnNote: $('import-nn-note'),
     };
     this.map = new ImportMap(root, { onFocusPoint: (row) => this.focusPoint(row) });
+    this.mapTitle = $('import-map-title');
+    this.choice = new MapChoice($('import-map-choice'), {
+      prefix: 'i', idPrefix: 'import-map',
+      onChange: (key, value, k) => {
+        onMapState(key, value);
+        if (k === 'map') this.methodChanged();
+      },
+      onRun: () => this.runLayout(),
+      onCancel: () => this.cancelLayout(),
+    });
     // the point the arrow keys reached on the map, with its nearest rows: read out (aria-live)
     this.focusNote = document.createElement('p');
     this.focusNote.className = 'caption';
@@ -74,6 +97,7 @@ export class ImportView {
 
   render(r) {
     this.last = r;
+    this.stopLayout();
     const what = r.recognised ? ` Recognised: ${r.recognised === 'gpt2 token table' ? "GPT-2's token table (wte), labelled with GPT-2's token strings" : r.recognised}.` : '';
     const pos = r.positions
       ? ` Its learned position table (${r.positions.tensor}, ${r.positions.rows.toLocaleString('en')} × ${r.positions.dim.toLocaleString('en')}) is drawn in the Positional encodings view.`
@@ -95,6 +119,7 @@ export class ImportView {
     this.shownQuery = null;
     // the table is ready now; its PCA map is the worker's next job (a second or so for GPT-2)
     this.map.el.note.textContent = `Computing the PCA map of ${r.rows.toLocaleString('en')} rows in the worker…`;
+    this.choice.status(this.choice.method() === 'pca' ? '' : `Press Run for the ${METHOD_NAMES[this.choice.method()]} map of the ${r.rows.toLocaleString('en')} rows (the PCA map shows until then).`);
     const map = this.engine.request('importMap', { normalise: false }).then(async (m) => {
       if (this.last !== r) return; // a newer table
       await this.drawMap(m, false);
@@ -111,6 +136,9 @@ export class ImportView {
   async drawMap(m, normalised) {
     if (!m.points) return;
     const r = this.last;
+    this.mapMethod = 'pca';
+    this.mapTitle.textContent = "every row on the table's two main directions (PCA)";
+    delete this.root.dataset.mapMethod;
     await this.map.show({ name: r.name, points: m.points, labels: this.labels, rawLabels: r.labels, metadata: r.metadata, explained: m.explained, normalised });
   }
 
@@ -131,18 +159,126 @@ export class ImportView {
 
   // "normalise rows" toggled: the map of those rows, and the neighbours again if some were shown
   async setNormalise(on) {
+    this.stopLayout();
     const m = await this.engine.request('importMap', { normalise: on });
     this.normalise = on;
     await this.drawMap(m, on);
+    if (this.choice.method() !== 'pca') this.runLayout(); // the same map of the rows now shown
     this.root.dataset.normalised = String(on);
     if (this.shownQuery !== null) await this.neighbours(this.shownQuery);
   }
 
+  // The link's map choice (imap, inn, imd, imetric, iperp)
+  setMapState(state) {
+    this.choice.set(state);
+  }
+
+  // PCA chosen: its map again (the run, if any, stops); UMAP / t-SNE: they wait for Run.
+  methodChanged() {
+    const m = this.choice.method();
+    if (m === 'pca') {
+      this.stopLayout();
+      this.choice.status('');
+      if (this.last && this.mapMethod !== 'pca') {
+        this.engine.request('importMap', { normalise: !!this.normalise }).then((p) => this.drawMap(p, !!this.normalise))
+          .then(() => this.shownQuery !== null && this.neighbours(this.shownQuery), (err) => (this.map.el.note.textContent = err.message));
+      }
+      return;
+    }
+    if (!this.running) this.choice.status(this.last ? `Press Run for the ${METHOD_NAMES[m]} map.` : `Load a table, then press Run for its ${METHOD_NAMES[m]} map.`);
+  }
+
+  // What the map shows and its caveats, under the map.
+  layoutNote(method, s, p, state) {
+    const n = s.rows.toLocaleString('en');
+    const rows = this.normalise ? `${NORMALISED} first` : 'the rows as stored';
+    const o = this.runPayload;
+    const how = method === 'umap'
+      ? `UMAP by the engine (n_neighbors ${o.nNeighbors}, min_dist ${o.minDist}, ${o.metric}, seed 0, ${s.total} epochs, knn ${s.info.knn}, init ${s.info.init})`
+      : `t-SNE by the engine (Barnes-Hut, perplexity ${o.perplexity}, ${o.metric}, seed 0, ${s.total} iterations${p.kl != null ? `, KL ${p.kl.toFixed(3)}` : ''})`;
+    const keeps = method === 'umap'
+      ? 'UMAP keeps each row near its nearest neighbours; the distances between clusters, their sizes and the axes mean little, and another seed or n_neighbors gives another picture.'
+      : 't-SNE keeps each row near its nearest neighbours; the distances between clusters, their sizes and the axes mean little, and another seed or perplexity gives another picture.';
+    return `Every row (${n}, ${rows}) placed by ${how}, drawn on the page's scatter (search, colours and the lasso work as on the PCA map). ${keeps} ` +
+      `${state}: neighbours, graph and initial layout ${formatNumber(s.ms / 1000)} s, the whole run so far ${formatNumber(p.ms / 1000)} s of engine time in this page's worker. The neighbours below are measured in the table; their map distance is on this map.`;
+  }
+
+  // Run: a UMAP or t-SNE run of the loaded table, drawn frame by frame until it ends or Cancel.
+  async runLayout() {
+    if (!this.last) {
+      this.choice.status('Load a table first.');
+      return;
+    }
+    const gen = ++this.layoutGen;
+    const payload = { source: 'import', normalise: !!this.normalise, ...this.choice.payload() };
+    const { method } = payload;
+    const name = METHOD_NAMES[method];
+    this.runPayload = payload;
+    this.lastLayout = null;
+    this.running = true;
+    this.choice.running(true);
+    this.choice.status(`${name}: neighbours, graph and initial layout of ${this.last.rows.toLocaleString('en')} rows in the worker (one engine call, no progress inside it)…`);
+    Object.assign(this.root.dataset, { mapMethod: method, mapFrames: '0', mapDone: '0', mapState: 'starting' });
+    let p = null;
+    try {
+      const s = await this.engine.request('layoutStart', payload);
+      if (gen !== this.layoutGen) return;
+      this.mapTitle.textContent = `every row placed by ${name}`;
+      this.root.dataset.mapState = 'running';
+      for (let frames = 1; ; frames++) {
+        p = await this.engine.request('layoutStep', { source: 'import', budgetMs: STEP_MS });
+        if (gen !== this.layoutGen) return;
+        this.mapMethod = method;
+        this.map.update(p.points, method, { note: frames === 1 || p.finished ? this.layoutNote(method, s, p, p.finished ? 'Finished' : 'Running') : null });
+        this.choice.progress(p, method);
+        Object.assign(this.root.dataset, { mapFrames: String(frames), mapDone: String(p.done), mapTotal: String(p.total) });
+        this.lastLayout = { s, p };
+        if (p.finished) break;
+        await nextFrame();
+        if (gen !== this.layoutGen) return;
+      }
+      this.root.dataset.mapState = 'finished';
+      this.choice.status(`${name} finished: ${p.phase} ${p.done} / ${p.total}${p.kl != null ? `, KL ${p.kl.toFixed(2)}` : ''} in ${formatNumber(p.ms / 1000)} s of engine time.`);
+      if (this.shownQuery !== null) this.neighbours(this.shownQuery);
+    } catch (err) {
+      if (gen !== this.layoutGen) return;
+      this.root.dataset.mapState = 'failed';
+      this.choice.status(`${name} failed: ${err.message}${this.mapMethod !== method ? ' — the map shows the previous one.' : ''}`);
+    } finally {
+      if (gen === this.layoutGen) {
+        this.running = false;
+        this.choice.running(false);
+      }
+    }
+  }
+
+  // Ends the loop and frees the worker's run (the last frame stays drawn). -> true if one ran
+  stopLayout() {
+    if (!this.running) return false;
+    this.layoutGen++;
+    this.running = false;
+    this.choice.running(false);
+    this.engine.request('layoutStop', { source: 'import' }).catch(() => {}); // answered even when nothing runs
+    return true;
+  }
+
+  cancelLayout() {
+    if (!this.stopLayout()) return;
+    const l = this.lastLayout && this.root.dataset.mapState === 'running' ? this.lastLayout.p : null;
+    this.root.dataset.mapState = 'cancelled';
+    const name = METHOD_NAMES[this.runPayload.method];
+    this.choice.status(l
+      ? `${name} cancelled at ${l.phase} ${l.done} / ${l.total}; the map shows that frame (Run starts again).`
+      : `${name} cancelled before its first frame; the map shows the previous one.`);
+    if (l && this.shownQuery !== null) this.neighbours(this.shownQuery);
+  }
+
   async neighbours(query = this.el.query.value) {
     try {
-      const r = await this.engine.request('importNeighbours', { query, k: 10, normalise: !!this.normalise });
+      const r = await this.engine.request('importNeighbours', { query, k: 10, normalise: !!this.normalise, map: this.mapMethod });
       this.shownQuery = query;
-      this.el.nnNote.textContent = `Nearest rows to ${JSON.stringify(visibleText(r.query.label))} (row ${r.query.row}) by cosine; the euclidean distance and the distance on the 2-D map are for the same rows. ` +
+      const on = r.map ? `the ${METHOD_NAMES[r.map]} map shown` : 'the 2-D map';
+      this.el.nnNote.textContent = `Nearest rows to ${JSON.stringify(visibleText(r.query.label))} (row ${r.query.row}) by cosine; the euclidean distance (in the table) and the distance on ${on} are for the same rows. ` +
         (r.normalised ? `${NORMALISED[0].toUpperCase()}${NORMALISED.slice(1)}: the cosines are unchanged, the euclidean distances are now √(2 − 2 cos) ≤ 2.` : 'No row is re-normalised.');
       this.el.body.replaceChildren(...r.neighbours.map((n, i) => {
         const tr = document.createElement('tr');

@@ -14,6 +14,12 @@
 //                                            onSteps: (n, settled) => ...});  // the run is at step n
 //   view.render(trainStartReply, state);   // a fresh run at step 0, then played to state.step
 //
+// The map card (issue 12): PCA (refitted, or on frozen axes with trails), UMAP or t-SNE
+// (map-choice.js). With UMAP / t-SNE chosen, while playing each map update is a short run from
+// the previous update's layout (trainStep {map}), so the points move and the labelled rows leave
+// trails; paused or finished, the whole run is drawn frame by frame (layoutStart / layoutStep,
+// from the last layout when there is one), with progress and Cancel.
+//
 // Autosave (session.js; option autosave: true on the page, off in widgets): while playing the run
 // is saved every AUTOSAVE_MS by the worker (trainSave), and on pause and at the end; a trainStart
 // reply with `restored` (the saved run of the same settings) shows that step, its loss curve and
@@ -28,6 +34,10 @@ import { colorDomain, formatNumber, makeLut } from '../plots/scales.js';
 import { summarize } from '../arrays.js';
 import { CompareView } from './compare-view.js';
 import { TableExports } from './table-exports.js';
+import { METHOD_NAMES, MapChoice } from './map-choice.js';
+
+const LAYOUT_STEP_MS = 35; // engine time of one frame of a UMAP / t-SNE run
+const AXES = { umap: ['UMAP 1', 'UMAP 2'], tsne: ['t-SNE 1', 't-SNE 2'] };
 
 export const TRAIN_KEYS = ['corpus', 'enc', 'lower', 'bpeV', 'model', 'pos', 'tD', 'ctx', 'tB', 'opt', 'lr', 'alpha', 'win', 'minc', 'ep', 'seed'];
 const TRAIN_PAYLOAD_KEYS = TRAIN_KEYS;
@@ -53,7 +63,8 @@ export class TrainView {
 
   // onPlay(): Play started (a widget pauses the other widgets' runs, element.js)
   // autosave: the page's training run is saved in this browser (session.js); widgets do not
-  constructor(root, engine, { onError, onSteps = () => {}, onPlay = () => {}, autosave = false }) {
+  // onMapState(key, value): the map's choice changed (the page writes it to the link)
+  constructor(root, engine, { onError, onSteps = () => {}, onPlay = () => {}, autosave = false, onMapState = () => {} }) {
     this.root = root;
     this.engine = engine;
     this.onError = onError;
@@ -83,6 +94,18 @@ export class TrainView {
     this.scatter = new Scatter($('train-map'), { labelled: 30 });
     this.mapNote = $('map-note');
     this.freeze = $('map-freeze');
+    this.mapTitle = $('train-map-title');
+    this.freezeRow = $('map-freeze-row');
+    this.layoutGen = 0;
+    this.choice = new MapChoice($('train-map-choice'), {
+      prefix: 't', idPrefix: 'train-map',
+      onChange: (key, value, k) => {
+        onMapState(key, value);
+        if (k === 'map') this.methodChanged();
+      },
+      onRun: () => this.runLayout(null),
+      onCancel: () => this.cancelLayout(),
+    });
     this.freeze.addEventListener('change', async () => {
       try {
         this.scatter.clearTrails();
@@ -128,6 +151,7 @@ export class TrainView {
   async render(r, state) {
     this.playing = false; // not pause(): the new run is at step 0, the link's step still to come
     this.playGen++;
+    this.stopLayout();
     this.el.play.textContent = '▶ Play';
     this.state = { ...state };
     this.last = { ...r, tableRowIndex: r.table.rowIndex };
@@ -165,6 +189,9 @@ export class TrainView {
     this.freeze.checked = false;
     this.scatter.clearTrails();
     this.drawMap(r.map, restored ? restored.step : 0);
+    this.showMethod();
+    // UMAP / t-SNE chosen: the table as it is now, unless the link's step is replayed first
+    if (this.choice.method() !== 'pca' && (restored || !(state.step > 0))) this.runLayout(null);
     this.lastRate = null;
     this.readout(restored ? { totalSteps: restored.step, lastLoss: this.losses.length ? this.losses[this.losses.length - 1] : NaN, learningRate: NaN, finished: false } : null);
     if (!this.el.posCard.hidden) {
@@ -240,6 +267,10 @@ export class TrainView {
       this.mapNote.textContent = 'No map: PCA needs a table at least 2 wide with 3 rows.';
       return;
     }
+    if (map.method) {
+      this.drawLayout(map, step);
+      return;
+    }
     this.scatter.setData({ points: map.points, labels: this.rowLabels, explained: map.explained, frozen: map.frozen, order: this.rowOrder });
     this.mapNote.textContent =
       'Each dot is one row of the table projected on its two main directions of variation (PCA by the engine, ' +
@@ -247,6 +278,122 @@ export class TrainView {
         ? 'axes frozen: the PCA basis stays fixed, so motion is motion in the table, while the view follows the cloud smoothly, its centre and its scale, so the points and the trails of the labelled rows stay in the frame as the vectors grow). '
         : 'refitted every 250 ms while training, signs kept from the previous frame). ') +
       `Labelled: the 30 most frequent ${this.state.model === 'next' ? 'tokens of the text' : 'words'} where they do not overlap; each axis spans 99% of the points. Step ${step}.`;
+  }
+
+  // A UMAP or t-SNE frame: {points, method, continued (from the previous update, while
+  // playing)} or a frame of the animated run (layoutStep reply: done, total, phase).
+  drawLayout(map, step) {
+    const name = METHOD_NAMES[map.method];
+    // trails only between training updates (each one starts from the last): the frames of a whole
+    // run move too far early on to read as paths
+    const training = map.total === undefined;
+    this.scatter.setData({ points: map.points, labels: this.rowLabels, axes: AXES[map.method], trails: training, order: this.rowOrder });
+    this.mapFrames = (this.mapFrames || 0) + 1;
+    this.root.dataset.mapFrames = String(this.mapFrames);
+    this.root.dataset.mapMethod = map.method;
+    const o = this.choice.payload();
+    const opts = map.method === 'umap' ? `n_neighbors ${o.nNeighbors}, min_dist ${o.minDist}` : `perplexity ${o.perplexity}`;
+    const how = !training
+      ? `${name} of the table at step ${step} (${opts}, ${o.metric}, seed 0), drawn while it runs: ${map.phase} ${map.done} / ${map.total}`
+      : `${name} while training (${opts}, ${o.metric}, seed 0): each update runs a few ${map.method === 'umap' ? 'epochs' : 'iterations'} from the previous update's layout${map.continued ? '' : ' (this first one from the engine\'s own start)'}, so points move rather than jump; step ${step}`;
+    this.mapNote.textContent =
+      `Each dot is one row of the table, placed by ${how}. ${training ? 'The orange lines are the trails of the labelled rows over the last updates' : 'Labelled: the 30 most frequent'} (${this.state.model === 'next' ? 'tokens of the text' : 'words'}). ` +
+      `${name} keeps rows near their nearest neighbours; distances between clusters, cluster sizes and the axes mean little, and another seed gives another picture. Pause or the end of training draws the whole ${name} run.`;
+  }
+
+  // The link's map choice (tmap, tnn, tmd, tmetric, tperp)
+  setMapState(state) {
+    this.choice.set(state);
+    this.showMethod();
+  }
+
+  showMethod() {
+    const m = this.choice.method();
+    this.mapTitle.textContent = `Map of the table (${METHOD_NAMES[m]})`;
+    this.freezeRow.hidden = m !== 'pca';
+  }
+
+  // The choice changed: PCA again (with frozen axes if ticked), or the run of UMAP / t-SNE now
+  // (paused) or from the next update on (playing).
+  async methodChanged() {
+    this.showMethod();
+    this.stopLayout();
+    this.scatter.clearTrails();
+    const m = this.choice.method();
+    this.choice.status('');
+    if (!this.last) return;
+    if (m !== 'pca') {
+      if (!this.playing) this.runLayout(null);
+      else this.choice.status(`${METHOD_NAMES[m]} from the next map update on (every 250 ms while training).`);
+      return;
+    }
+    try {
+      this.drawMap(await this.engine.request('trainFreeze', { on: this.freeze.checked }), Number(this.root.dataset.steps || 0));
+    } catch (err) {
+      this.mapNote.textContent = err.message;
+    }
+  }
+
+  // The whole UMAP / t-SNE run of the table as it is now, drawn frame by frame. from: 'previous'
+  // starts from the last layout (the one training left), null from the engine's own start.
+  async runLayout(from) {
+    if (!this.last || this.choice.method() === 'pca') return;
+    const gen = ++this.layoutGen;
+    const payload = { source: 'train', from, ...this.choice.payload() };
+    const name = METHOD_NAMES[payload.method];
+    this.layoutMethod = payload.method;
+    this.lastLayout = null;
+    this.layoutRunning = true;
+    this.choice.running(true);
+    this.choice.status(`${name}: neighbours and initial layout in the worker…`);
+    this.root.dataset.mapState = 'starting';
+    if (!from) this.scatter.clearTrails();
+    const step = Number(this.root.dataset.steps || 0);
+    try {
+      await this.engine.request('layoutStart', payload);
+      if (gen !== this.layoutGen) return;
+      this.root.dataset.mapState = 'running';
+      for (;;) {
+        const p = await this.engine.request('layoutStep', { source: 'train', budgetMs: LAYOUT_STEP_MS });
+        if (gen !== this.layoutGen) return;
+        this.drawMap({ ...p, method: payload.method }, step);
+        this.choice.progress(p, payload.method);
+        this.lastLayout = p;
+        if (p.finished) break;
+        await new Promise((res) => requestAnimationFrame(() => res()));
+        if (gen !== this.layoutGen) return;
+      }
+      this.root.dataset.mapState = 'finished';
+      const p = this.lastLayout;
+      this.choice.status(`${name} of the table at step ${step} finished: ${p.phase} ${p.done} / ${p.total}${p.kl != null ? `, KL ${p.kl.toFixed(2)}` : ''} in ${formatNumber(p.ms / 1000)} s of engine time.`);
+    } catch (err) {
+      if (gen !== this.layoutGen) return;
+      this.root.dataset.mapState = 'failed';
+      this.choice.status(`${name} failed: ${err.message}`);
+    } finally {
+      if (gen === this.layoutGen) {
+        this.layoutRunning = false;
+        this.choice.running(false);
+      }
+    }
+  }
+
+  // Ends the run's loop and frees it in the worker (the last frame stays). -> true if one ran
+  stopLayout() {
+    if (!this.layoutRunning) return false;
+    this.layoutGen++;
+    this.layoutRunning = false;
+    this.choice.running(false);
+    this.engine.request('layoutStop', { source: 'train' }).catch(() => {});
+    return true;
+  }
+
+  cancelLayout() {
+    if (!this.stopLayout()) return;
+    const p = this.lastLayout;
+    this.root.dataset.mapState = 'cancelled';
+    const name = METHOD_NAMES[this.layoutMethod];
+    this.choice.status(p ? `${name} cancelled at ${p.phase} ${p.done} / ${p.total}; the map shows that frame.` : `${name} cancelled before its first frame.`);
   }
 
   drawSim(hm, grid) {
@@ -323,7 +470,8 @@ export class TrainView {
 
   async request(payload) {
     try {
-      const r = await this.engine.request('trainStep', payload);
+      const map = this.choice.method() !== 'pca' ? this.choice.payload() : null;
+      const r = await this.engine.request('trainStep', map ? { ...payload, map } : payload);
       this.consume(r);
       return true;
     } catch (err) {
@@ -338,6 +486,8 @@ export class TrainView {
   async play(until = Infinity) {
     if (!this.last || this.playing) return;
     this.playing = true;
+    if (this.stopLayout()) this.choice.status('');
+    this.scatter.clearTrails(); // the trails of this stretch of training only
     this.onPlay();
     const gen = ++this.playGen;
     this.rateWindow = [{ t: performance.now(), tokens: 0, steps: 0 }];
@@ -362,6 +512,7 @@ export class TrainView {
     if (was && this.last) {
       this.onSteps(Number(this.root.dataset.steps || 0), true);
       this.save();
+      if (this.choice.method() !== 'pca') this.runLayout('previous'); // the whole run, from where training left the map
     }
   }
 

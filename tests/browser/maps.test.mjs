@@ -1,0 +1,298 @@
+// Browser test of the UMAP and t-SNE maps of the page (issue 12): a 5,000-row table (5 Gaussian
+// clusters x 1,000 rows, 32 dims) with a metadata.tsv of its cluster labels is imported; UMAP is
+// chosen and run: the map animates (distinct frames), the progress line advances, the main
+// thread has no long task of 50 ms or more, and the final map separates the clusters (share of
+// each point's 10 nearest map neighbours with its label, from the drawn coordinates). Cancel
+// stops a t-SNE run mid-way (its iteration stops increasing, the last frame stays, the line says
+// so). In the training view, UMAP of the table after some steps, then while playing each map
+// continues from the previous one (points move, they do not jump).
+//   node tests/browser/maps.test.mjs [--site build/web] [--shots build/screenshots]
+import fs from 'node:fs';
+import path from 'node:path';
+import { assert, repo, screenshotStats, startHarness } from './harness.mjs';
+
+const h = await startHarness('maps tests');
+const { test, openPage, consoleErrors, foreignRequests, shot } = h;
+
+const N = 5000;
+const D = 32;
+const K = 5;
+function rng(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    return s / 4294967296;
+  };
+}
+const rand = rng(11);
+const normal = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
+const centres = Array.from({ length: K }, () => Array.from({ length: D }, () => 8 * rand() - 4));
+const table = new Float32Array(N * D);
+const label = new Uint8Array(N);
+for (let i = 0; i < N; i++) {
+  const g = i % K;
+  label[i] = g;
+  for (let c = 0; c < D; c++) table[i * D + c] = centres[g][c] + normal();
+}
+function npy(data, shape) {
+  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${shape.join(', ')}), }`;
+  header += ' '.repeat(64 - ((10 + header.length + 1) % 64)) + '\n';
+  const head = Buffer.alloc(10);
+  Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0]).copy(head);
+  head.writeUInt16LE(header.length, 8);
+  return Buffer.concat([head, Buffer.from(header, 'latin1'), Buffer.from(data.buffer, data.byteOffset, data.byteLength)]);
+}
+const vectors = npy(table, [N, D]);
+const NAMES = ['apple', 'birch', 'cedar', 'dahlia', 'elm'];
+const metadata = Buffer.from(`name\tcluster\n${Array.from(label, (g, i) => `${NAMES[g]}_${i}\t${NAMES[g]}`).join('\n')}\n`);
+
+const MAP = '#import-map .gl-scatter';
+const points = (page) => page.$eval(MAP, (el) => Array.from(el.glScatter.data.points));
+const card = (page) => page.$eval('#import-card', (el) => ({ ...el.dataset }));
+
+// share of the 10 nearest map neighbours (brute force) with the point's label, over a sample
+function labelShare(p, every = 10) {
+  let same = 0;
+  let total = 0;
+  for (let i = 0; i < N; i += every) {
+    const d = [];
+    for (let j = 0; j < N; j++) if (j !== i) d.push([(p[2 * i] - p[2 * j]) ** 2 + (p[2 * i + 1] - p[2 * j + 1]) ** 2, j]);
+    d.sort((a, b) => a[0] - b[0]);
+    for (let k = 0; k < 10; k++) same += label[d[k][1]] === label[i] ? 1 : 0;
+    total += 10;
+  }
+  return same / total;
+}
+
+// Long tasks of the main thread; those that overlap a screenshot the test takes, or start within
+// 100 ms after it (a capture forces a frame and reads it back), are left out, and counted.
+const watchLongTasks = (page) => page.evaluate(() => {
+  window.__long = [];
+  window.__shots = [];
+  window.__longObs = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__long.push([e.startTime, e.duration]);
+  });
+  window.__longObs.observe({ type: 'longtask' });
+});
+async function screenshotDuring(page, locator, file) {
+  const t0 = await page.evaluate(() => performance.now());
+  await locator.screenshot({ path: shot(file) });
+  // the frame right after a capture pays for it too (seen: a 60 ms task 8 ms after one ended)
+  await page.evaluate((t) => window.__shots && window.__shots.push([t, performance.now() + 100]), t0);
+}
+const longTasks = (page) => page.evaluate(() => {
+  window.__longObs.disconnect();
+  const during = (s, d) => window.__shots.some(([a, b]) => s < b && s + d > a);
+  const kept = window.__long.filter(([s, d]) => !during(s, d)).map(([, d]) => d);
+  return { kept, screenshots: window.__long.length - kept.length, raw: JSON.stringify({ long: window.__long.map(([a, b]) => [Math.round(a), Math.round(b)]), shots: window.__shots.map(([a, b]) => [Math.round(a), Math.round(b)]), now: Math.round(performance.now()) }) };
+});
+
+let page;
+await test('a 5,000-row table: UMAP animates, stays responsive and separates the five clusters', async () => {
+  page = await openPage('#view=table');
+  await page.setInputFiles('#import-meta', { name: 'metadata.tsv', mimeType: 'text/tab-separated-values', buffer: metadata });
+  await page.setInputFiles('#import-file', { name: 'clusters.npy', mimeType: 'application/octet-stream', buffer: vectors });
+  await page.waitForSelector(`${MAP}[data-drawn]`, { timeout: 60000 });
+  await page.selectOption('#import-colour', { label: 'cluster' });
+  await page.$eval('#import-map-choice', (el) => el.scrollIntoView({ block: 'start' }));
+  const pca = await points(page);
+  await page.check('#import-map-umap');
+  assert(/#.*imap=umap/.test(page.url()), `the link does not name the map: ${page.url()}`);
+  await watchLongTasks(page);
+  await page.click('#import-map-run');
+  // frames: sample the drawn coordinates and the progress line a few times while it runs
+  const frames = [];
+  const lines = [];
+  const t0 = Date.now();
+  while (Date.now() - t0 < 120000) {
+    const c = await card(page);
+    if (c.mapState === 'running' || c.mapState === 'finished') {
+      const p = await points(page);
+      frames.push(p);
+      lines.push(await page.textContent('#import-map-progress'));
+      if (frames.length === 3) await screenshotDuring(page, page.locator('#import-results'), 'maps-umap-running.png');
+    }
+    if (c.mapState === 'finished' || c.mapState === 'failed') break;
+    await page.waitForTimeout(250);
+  }
+  const c = await card(page);
+  assert(c.mapState === 'finished', `UMAP did not finish: ${JSON.stringify(c)} ${await page.textContent('#import-map-progress')}`);
+  const { kept: long, screenshots: shotTasks, raw } = await longTasks(page);
+  const distinct = new Set(frames.map((p) => p.slice(0, 40).map((v) => v.toFixed(3)).join())).size;
+  assert(distinct >= 4, `only ${distinct} distinct frames of ${frames.length} sampled`);
+  assert(Number(c.mapFrames) >= 5, `frames drawn: ${c.mapFrames}`);
+  const epochs = lines.map((l) => Number((/epoch (\d+) \//.exec(l) || [])[1])).filter(Number.isFinite);
+  assert(epochs.length >= 3 && epochs[epochs.length - 1] > epochs[0], `progress lines: ${lines.slice(0, 4).join(' | ')}`);
+  const final = await points(page);
+  assert(final.some((v, i) => Math.abs(v - pca[i]) > 1e-3), 'the map still shows the PCA points');
+  const share = labelShare(final);
+  assert(share >= 0.9, `share of the 10 nearest map neighbours with the same cluster: ${share.toFixed(3)}`);
+  assert(long.every((d) => d < 50), `long tasks during the run: ${long.map((d) => d.toFixed(0)).join(', ')} ms (start, ms; screenshots: ${raw})`);
+  const note = await page.textContent('#import-map-note');
+  assert(/UMAP by the engine/.test(note) && /distances between clusters/.test(note), `note: ${note}`);
+  const legend = await page.textContent('#import-legend');
+  assert(/cluster:/.test(legend), `colour legend lost: ${legend}`);
+  const s = await screenshotStats(page, '#import-map');
+  assert(s.saturated > 2000, `map looks blank: ${JSON.stringify(s)}`);
+  await page.locator('#import-results').screenshot({ path: shot('maps-umap-final.png') });
+  console.log(`     (${c.mapFrames} frames, ${distinct} distinct of ${frames.length} sampled; epochs seen ${epochs.slice(0, 3).join(', ')}…${epochs[epochs.length - 1]}; label share ${share.toFixed(3)}; ${long.length} long tasks, longest ${long.length ? Math.max(...long).toFixed(0) : 0} ms, ${shotTasks} more during the test's screenshot; "${lines[lines.length - 1]}")`);
+});
+
+await test('neighbours of a row report the UMAP map distance; search still highlights', async () => {
+  await page.fill('#import-query', '7');
+  await page.click('#import-nn-form button');
+  await page.waitForFunction(() => document.querySelectorAll('#import-nn tbody tr').length === 10, null, { timeout: 10000 });
+  const note = await page.textContent('#import-nn-note');
+  assert(/UMAP map shown/.test(note), `neighbours note: ${note}`);
+  const p = await points(page);
+  const rows = await page.$$eval('#import-nn tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+  const r = Number(rows[0][2]);
+  const expect = Math.hypot(p[2 * r] - p[14], p[2 * r + 1] - p[15]);
+  assert(Math.abs(Number(rows[0][5]) - expect) <= 0.01 * Math.max(1, expect), `map distance ${rows[0][5]}, drawn coordinates give ${expect}`);
+  await page.fill('#import-search', 'cedar_1');
+  await page.press('#import-search', 'Enter');
+  await page.waitForFunction(() => Number(document.querySelector('#import-map').dataset.matches) > 0, null, { timeout: 5000 });
+});
+
+await test('axe-core: the map controls of the import card have no serious or critical violation', async () => {
+  await page.evaluate(fs.readFileSync(path.join(repo, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8'));
+  const found = await page.evaluate(async () => {
+    const r = await window.axe.run('#import-card', { resultTypes: ['violations'] });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  });
+  assert(found.length === 0, found.join('; '));
+  // the radio group is reachable and operable from the keyboard
+  await page.focus('#import-map-umap');
+  await page.keyboard.press('ArrowRight');
+  assert(await page.isChecked('#import-map-tsne'), 'ArrowRight did not move to t-SNE');
+  assert(await page.isVisible('#import-map-perp') && !(await page.isVisible('#import-map-nn')), 't-SNE options not shown');
+  await page.keyboard.press('ArrowLeft');
+  assert(await page.isChecked('#import-map-umap'), 'ArrowLeft did not move back to UMAP');
+});
+
+await test('t-SNE (perplexity 30) animates with its KL, and Cancel stops it mid-way keeping the last frame', async () => {
+  await page.fill('#import-search', '');
+  await page.press('#import-search', 'Enter');
+  await page.check('#import-map-tsne');
+  await watchLongTasks(page);
+  await page.click('#import-map-run');
+  await page.waitForFunction(() => Number(document.querySelector('#import-card').dataset.mapDone || 0) >= 300 && document.querySelector('#import-card').dataset.mapMethod === 'tsne', null, { timeout: 120000 });
+  const line = await page.textContent('#import-map-progress');
+  assert(/^t-SNE iteration \d+ \/ 1000, KL \d+\.\d\d/.test(line), `progress line: ${line}`);
+  await screenshotDuring(page, page.locator('#import-results'), 'maps-tsne-running.png');
+  await page.click('#import-map-cancel');
+  const c1 = await card(page);
+  const p1 = await points(page);
+  await page.waitForTimeout(1500);
+  const c2 = await card(page);
+  const p2 = await points(page);
+  const { kept: long, screenshots: shotTasks, raw } = await longTasks(page);
+  assert(c2.mapState === 'cancelled' && c1.mapDone === c2.mapDone, `still running: ${c1.mapDone} -> ${c2.mapDone} (${c2.mapState})`);
+  assert(Number(c2.mapDone) < 1000, `ran to the end: ${c2.mapDone}`);
+  assert(p1.every((v, i) => v === p2[i]), 'the map moved after Cancel');
+  const msg = await page.textContent('#import-map-progress');
+  assert(/cancelled at iteration \d+ \/ 1000/.test(msg), `message: ${msg}`);
+  assert(long.every((d) => d < 50), `long tasks during t-SNE: ${long.map((d) => d.toFixed(0)).join(', ')} ms (start, ms; screenshots: ${raw})`);
+  const share = labelShare(p2, 25);
+  await page.locator('#import-results').screenshot({ path: shot('maps-tsne-cancelled.png') });
+  console.log(`     (cancelled at ${c2.mapDone} / 1000; "${msg}"; label share then ${share.toFixed(3)}; ${long.length} long tasks, ${shotTasks} more during the test's screenshot)`);
+});
+
+await test('a perplexity too large for the table gives the engine message', async () => {
+  const small = npy(table.slice(0, 60 * D), [60, D]);
+  await page.setInputFiles('#import-meta', []);
+  await page.setInputFiles('#import-file', { name: 'small.npy', mimeType: 'application/octet-stream', buffer: small });
+  await page.waitForFunction(() => document.querySelector('#import-card').dataset.rows === '60', null, { timeout: 30000 });
+  await page.click('#import-map-run');
+  await page.waitForFunction(() => document.querySelector('#import-card').dataset.mapState === 'failed', null, { timeout: 30000 });
+  const msg = await page.textContent('#import-map-progress');
+  assert(/perplexity 30 must be below \(n - 1\) \/ 3 = 19\.67/.test(msg), `message: ${msg}`);
+});
+
+await test('without WebGL2 the canvas map shows the UMAP run too, with named axes', async () => {
+  const p = await h.browser.newPage({ viewport: { width: 1360, height: 900 } });
+  p.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+  p.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
+  await p.addInitScript(() => {
+    const get = HTMLCanvasElement.prototype.getContext;
+    HTMLCanvasElement.prototype.getContext = function (type, ...rest) {
+      return type === 'webgl2' ? null : get.call(this, type, ...rest);
+    };
+  });
+  await p.goto(`${h.url}index.html#view=table&imap=umap&inn=10`);
+  await p.waitForSelector('body[data-engine="ready"]', { timeout: 15000 });
+  assert(await p.isChecked('#import-map-umap') && (await p.inputValue('#import-map-nn')) === '10', 'the link did not set the map choice');
+  await p.setInputFiles('#import-file', { name: 'clusters.npy', mimeType: 'application/octet-stream', buffer: vectors });
+  await p.waitForFunction(() => Number(document.querySelector('#import-card').dataset.loaded || 0) > 0, null, { timeout: 60000 });
+  await p.click('#import-map-run');
+  await p.waitForFunction(() => document.querySelector('#import-card').dataset.mapState === 'finished', null, { timeout: 120000 });
+  const xy = await p.$eval('#import-map .heatmap', (el) => Array.from(el.scatter.data.points));
+  const share = labelShare(xy, 25);
+  assert(share >= 0.9, `label share on the canvas map: ${share}`);
+  await p.$eval('#import-map-choice', (el) => el.scrollIntoView());
+  await p.locator('#import-results').screenshot({ path: shot('maps-umap-canvas.png') });
+  const note = await p.textContent('#import-map-progress');
+  assert(/^UMAP finished: epoch 500 \/ 500/.test(note), `progress: ${note}`);
+  await p.close();
+});
+
+await test('training view: UMAP of the table after training, then maps that continue while playing', async () => {
+  const tp = await openPage('#view=train&tmap=umap');
+  await tp.waitForFunction(() => Number(document.querySelector('#view-train').dataset.renders || 0) > 0, null, { timeout: 60000 });
+  const title = await tp.textContent('#train-map-title');
+  assert(title === 'Map of the table (UMAP)', `title: ${title}`);
+  assert(await tp.isChecked('#train-map-umap'), 'the link did not choose UMAP');
+  // step 0: the UMAP of the untrained table runs by itself
+  await tp.waitForFunction(() => document.querySelector('#view-train').dataset.mapState === 'finished', null, { timeout: 60000 });
+  await tp.click('#train-play');
+  await tp.waitForFunction(() => Number(document.querySelector('#view-train').dataset.steps || 0) >= 200, null, { timeout: 120000 });
+  // while playing: updates continue from the previous layout
+  const frames = [];
+  const t0 = Date.now();
+  while (frames.length < 6 && Date.now() - t0 < 60000) {
+    const f = await tp.evaluate(() => ({
+      n: Number(document.querySelector('#view-train').dataset.mapFrames), note: document.querySelector('#map-note').textContent,
+      points: Array.from(document.querySelector('#train-map .heatmap').scatter.data.points),
+    }));
+    if (!frames.length || f.n !== frames[frames.length - 1].n) frames.push(f);
+    if (frames.length === 4) await tp.locator('#train-map').screenshot({ path: shot('maps-train-playing.png') });
+    await tp.waitForTimeout(150);
+  }
+  await tp.click('#train-play');
+  assert(frames.length >= 4, `map updates while playing: ${frames.length}`);
+  const continued = frames.filter((f) => /from the previous update's layout, so points move/.test(f.note) && !/this first one/.test(f.note));
+  assert(continued.length >= 2, `notes: ${frames.map((f) => f.note.slice(0, 80)).join(' | ')}`);
+  // move, not jump: between two continued updates the median point moves less than a fifth of
+  // the map's extent (the table itself changes between updates; a fresh layout would put points anywhere)
+  const moves = [];
+  for (let k = 1; k < continued.length; k++) {
+    const [a, b] = [continued[k - 1].points, continued[k].points];
+    if (a.length !== b.length) continue;
+    const d = [];
+    for (let i = 0; i < a.length; i += 2) d.push(Math.hypot(a[i] - b[i], a[i + 1] - b[i + 1]));
+    d.sort((x, y) => x - y);
+    const xs = b.filter((_, i) => i % 2 === 0);
+    const extent = Math.max(...xs) - Math.min(...xs);
+    moves.push(d[d.length >> 1] / extent);
+  }
+  assert(moves.length && moves.every((m) => m < 0.2), `median move / extent between updates: ${moves.map((m) => m.toFixed(3)).join(', ')}`);
+  // paused: the whole UMAP run from where training left it, drawn with progress
+  await tp.waitForFunction(() => document.querySelector('#view-train').dataset.mapState === 'finished', null, { timeout: 60000 });
+  const line = await tp.textContent('#train-map-progress');
+  assert(/^UMAP of the table at step \d+ finished: epoch 500 \/ 500/.test(line), `progress: ${line}`);
+  await tp.locator('#train-map').evaluate((el) => el.closest('article').scrollIntoView());
+  await tp.locator('article:has(#train-map)').screenshot({ path: shot('maps-train-paused.png') });
+  // back to PCA: the freeze checkbox returns
+  await tp.check('#train-map-pca');
+  await tp.waitForFunction(() => !document.querySelector('#map-freeze-row').hidden, null, { timeout: 5000 });
+  console.log(`     (${frames.length} map updates while playing, median move / extent ${moves.map((m) => m.toFixed(3)).join(', ')}; "${line}")`);
+  await tp.close();
+});
+
+await test('no console errors and no requests to other origins', async () => {
+  assert(consoleErrors.length === 0, `console errors: ${consoleErrors.slice(0, 3).join(' | ')}`);
+  assert(foreignRequests.length === 0, `foreign requests: ${foreignRequests.slice(0, 3).join(', ')}`);
+});
+
+await h.finish();

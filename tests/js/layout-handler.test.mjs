@@ -1,0 +1,129 @@
+// node:test for the worker's UMAP / t-SNE map handlers (web/src/engine/layout-handler.js) over the
+// wasm module in Node, wired as worker.js wires them: a run of the imported table stepped in
+// time slices to its end, runs deleted on stop / a new start / a new table, the engine's
+// message for a perplexity too large, the neighbours' map distance on the last frame, and the
+// training map that continues from the previous update.
+import { describe, it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadEngine } from './load-engine.mjs';
+import { makeDispatcher } from '../../web/src/protocol.js';
+import { makeLayoutHandlers, centred } from '../../web/src/engine/layout-handler.js';
+import { makeImportHandlers } from '../../web/src/engine/import-handler.js';
+
+// (rows, dim) float32 .npy bytes: 3 clusters (row i in cluster i % 3, centre 6 on column i % 3) plus LCG noise
+function clusters(rows, dim, seed = 5) {
+  const t = new Float32Array(rows * dim);
+  let s = seed >>> 0;
+  for (let i = 0; i < t.length; i++) {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    t[i] = ((s >>> 8) - (1 << 23)) / (1 << 23);
+  }
+  for (let r = 0; r < rows; r++) t[r * dim + (r % 3)] += 6;
+  return t;
+}
+function npy(data, rows, cols) {
+  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${rows}, ${cols}), }`;
+  header += ' '.repeat((64 - ((10 + header.length + 1) % 64)) % 64) + '\n';
+  const head = new Uint8Array(10);
+  head.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0]);
+  new DataView(head.buffer).setUint16(8, header.length, true);
+  return new Blob([head, new TextEncoder().encode(header), new Uint8Array(data.buffer)]);
+}
+const file = (data, rows, cols, name = 't.npy') => Object.assign(npy(data, rows, cols), { name });
+
+describe('layout handlers', () => {
+  let M;
+  let layout;
+  let call;
+  before(async () => {
+    M = await loadEngine();
+    layout = makeLayoutHandlers(M);
+    const dispatch = makeDispatcher({ ...makeImportHandlers(M, undefined, layout), ...layout.handlers });
+    let id = 0;
+    call = async (type, payload) => {
+      const r = await dispatch({ id: ++id, type, payload });
+      if (!r.ok) throw new Error(r.message);
+      return r.result;
+    };
+  });
+
+  it('a UMAP run of the imported table steps in slices to its end; its frames are centred and differ', async () => {
+    await call('importTable', { file: file(clusters(300, 8), 300, 8) });
+    const s = await call('layoutStart', { source: 'import', method: 'umap', nEpochs: 60 });
+    assert.equal(s.rows, 300);
+    assert.equal(s.total, 60);
+    assert.equal(s.phase, 'epoch');
+    let p;
+    const frames = [];
+    do {
+      p = await call('layoutStep', { source: 'import', budgetMs: 0 }); // one epoch per slice
+      frames.push(p.points);
+    } while (!p.finished);
+    assert.equal(frames.length, 60);
+    assert.equal(p.done, 60);
+    const mean = [0, 1].map((k) => frames[59].filter((_, i) => i % 2 === k).reduce((a, b) => a + b, 0) / 300);
+    assert.ok(Math.abs(mean[0]) < 1e-3 && Math.abs(mean[1]) < 1e-3, `mean ${mean}`);
+    assert.ok(frames[0].some((v, i) => v !== frames[59][i]), 'the first and the last frame are the same');
+    assert.equal(layout.openRuns(), 1);
+    assert.deepEqual(await call('layoutStop', { source: 'import' }), { stopped: true });
+    assert.equal(layout.openRuns(), 0);
+    await assert.rejects(call('layoutStep', { source: 'import' }), /no UMAP or t-SNE run is open here/);
+  });
+
+  it('the neighbours report the distance on the last UMAP frame', async () => {
+    await call('layoutStart', { source: 'import', method: 'umap', nEpochs: 20 });
+    let p;
+    do p = await call('layoutStep', { source: 'import', budgetMs: 1000 }); while (!p.finished);
+    const r = await call('importNeighbours', { query: '4', k: 3, map: 'umap' });
+    assert.equal(r.map, 'umap');
+    const n = r.neighbours[0];
+    const want = Math.hypot(p.points[2 * n.row] - p.points[8], p.points[2 * n.row + 1] - p.points[9]);
+    assert.ok(Math.abs(n.map - want) < 1e-4, `${n.map} vs ${want}`);
+    const none = await call('importNeighbours', { query: '4', k: 3, map: 'tsne' }); // no t-SNE frame yet
+    assert.equal(none.map, null);
+    assert.equal(none.neighbours[0].map, null);
+  });
+
+  it('a new start replaces the run, a new table drops it; many runs leave none open', async () => {
+    for (let i = 0; i < 5; i++) await call('layoutStart', { source: 'import', method: i % 2 ? 'tsne' : 'umap', perplexity: 20 });
+    assert.equal(layout.openRuns(), 1);
+    await call('importTable', { file: file(clusters(90, 8, 9), 90, 8) });
+    assert.equal(layout.openRuns(), 0);
+    await assert.rejects(call('layoutStep', { source: 'import' }), /no UMAP or t-SNE run/);
+  });
+
+  it('t-SNE with a perplexity too large gives the engine message and opens no run', async () => {
+    await assert.rejects(call('layoutStart', { source: 'import', method: 'tsne', perplexity: 30 }),
+      /perplexity 30 must be below \(n - 1\) \/ 3 = 29\.67/);
+    assert.equal(layout.openRuns(), 0);
+    await assert.rejects(call('layoutStart', { source: 'import', method: 'pca' }), /method "pca" is not one of umap, tsne/);
+  });
+
+  it('the training map continues from the previous update: the points move a little, not anywhere', () => {
+    const data = clusters(200, 8, 3);
+    const t = { data, rows: 200, cols: 8 };
+    const a = layout.continueMap('train:', t, 'umap', {});
+    assert.equal(a.continued, false);
+    const step = (k) => {
+      for (let i = 0; i < data.length; i++) data[i] += 0.01 * Math.sin(i * k); // a training step's worth of change
+    };
+    step(1);
+    const b = layout.continueMap('train:', t, 'umap', {});
+    assert.equal(b.continued, true);
+    step(2);
+    const b2 = layout.continueMap('train:', t, 'umap', {});
+    // two updates that both started from a layout (the engine maps an init to [0, 10] per axis)
+    const ext = Math.max(...b2.points.filter((_, i) => i % 2 === 0)) - Math.min(...b2.points.filter((_, i) => i % 2 === 0));
+    const d = [];
+    for (let i = 0; i < 200; i++) d.push(Math.hypot(b.points[2 * i] - b2.points[2 * i], b.points[2 * i + 1] - b2.points[2 * i + 1]));
+    d.sort((x, y) => x - y);
+    assert.ok(d[100] / ext < 0.1, `median move ${d[100]} of an extent ${ext}`);
+    const c = layout.continueMap('train:', t, 'tsne', { perplexity: 20 }); // another method: its own start
+    assert.equal(c.continued, false);
+    assert.equal(layout.openRuns(), 0);
+  });
+
+  it('centred subtracts the mean', () => {
+    assert.deepEqual(Array.from(centred(new Float32Array([1, 2, 3, 6]))), [-1, -2, 1, 2]);
+  });
+});

@@ -1,0 +1,206 @@
+// Worker-side handlers for the UMAP and t-SNE maps of the page (issue 12): a map of the imported
+// table (import-handler.js) or of the training table (train-handler.js), run in time slices so
+// the page draws every frame and stays live, as training does (trainStep).
+//
+//   layoutStart {source: 'import' | 'train', method: 'umap' | 'tsne', slot, normalise (import),
+//                nNeighbors, minDist, metric, perplexity, seed, from: 'previous' | null}
+//     -> {rows, total, phase ('epoch' | 'iteration'), info, ms (knn + graph + init: one blocking
+//        engine call, no progress inside it)}
+//   layoutStep  {source, slot, budgetMs = 35}
+//     -> {points (rows * 2, centred: the mean is subtracted), done, total, phase, kl (t-SNE),
+//         finished, ms (engine time of the whole run so far)}
+//   layoutStop  {source, slot} -> {stopped}: deletes the run (its last frame stays the source's
+//                previous layout, for from: 'previous' and the neighbours' map distance)
+//
+// One run per source ('import', 'train:<slot>'): a new start deletes the old run first, and so
+// does a change of the table under it (dropSource, called by the import and train handlers).
+// Every engine object is deleted on stop, on a new start, on errors and when its table goes.
+// continueMap() is the training view's map while it plays: a short run that starts from the
+// previous frame's layout, so the points move rather than jump between updates.
+//
+// Not here: what the page shows (views/map-choice.js, import-map.js, train-view.js) and the
+// PCA maps (import-handler.js importMap, train-handler.js pcaMap).
+import { checkPageBudget } from './limits.js';
+
+export const METHODS = ['umap', 'tsne'];
+// UMAP epochs of one training-map update that starts from the last frame, at a quarter of the
+// learning rate. Every init, a given one too, is mapped to [0, 10] per axis by the engine, so
+// updates compare in that frame: on 1,400 rows x 32 dims (3 clusters, a change of 0.01 per value)
+// learning rate 1 moved the median point ~8-9% of the map's width per update, 0.25 ~5%
+// (tests/js/layout-handler.test.mjs checks < 10% between two updates).
+const CONTINUE_EPOCHS = 20;
+const CONTINUE_LEARNING_RATE = 0.25;
+const CONTINUE_ITERATIONS = 40; // t-SNE iterations of the same
+const FIRST_ITERATIONS = 300; // t-SNE's first training map (early exaggeration for 250 of them)
+
+// payload -> the engine's options (only those given; the engine's defaults otherwise)
+export function layoutOptions(method, p) {
+  const o = {};
+  if (p.metric != null) o.metric = p.metric;
+  if (p.seed != null) o.seed = Number(p.seed);
+  if (method === 'umap') {
+    if (p.nNeighbors != null) o.nNeighbors = Number(p.nNeighbors);
+    if (p.minDist != null) o.minDist = Number(p.minDist);
+    if (p.nEpochs != null) o.nEpochs = Number(p.nEpochs);
+    if (p.learningRate != null) o.learningRate = Number(p.learningRate);
+  } else {
+    if (p.perplexity != null) o.perplexity = Number(p.perplexity);
+    if (p.iterations != null) o.iterations = Number(p.iterations);
+  }
+  return o;
+}
+
+// xy (rows * 2) -> a copy with the mean subtracted (the page's views fit a view centred on 0)
+export function centred(xy) {
+  const n = xy.length >> 1;
+  let mx = 0;
+  let my = 0;
+  for (let i = 0; i < n; i++) {
+    mx += xy[2 * i];
+    my += xy[2 * i + 1];
+  }
+  mx /= Math.max(1, n);
+  my /= Math.max(1, n);
+  const out = new Float32Array(xy.length);
+  for (let i = 0; i < n; i++) {
+    out[2 * i] = xy[2 * i] - mx;
+    out[2 * i + 1] = xy[2 * i + 1] - my;
+  }
+  return out;
+}
+
+function checkMethod(method, where) {
+  if (!METHODS.includes(method)) throw new Error(`${where}: method ${JSON.stringify(method)} is not one of ${METHODS.join(', ')}`);
+}
+
+export function makeLayoutHandlers(M) {
+  const sources = new Map(); // name ('import' | 'train') -> (payload) -> {table: M.Table} | {data, rows, cols}
+  const runs = new Map(); // key -> {obj, method, rows, normalise, ms}
+  const last = new Map(); // key -> {coords (raw, rows * 2), method, rows, normalise}
+
+  const keyOf = (p) => (p.source === 'train' ? `train:${String(p.slot ?? '')}` : 'import');
+
+  function source(p, where) {
+    const get = sources.get(p.source);
+    if (!get) throw new Error(`${where}: source ${JSON.stringify(p.source)} is not one of ${[...sources.keys()].join(', ')}`);
+    return get(p);
+  }
+
+  // -> a new M.Umap / M.Tsne on table ({table} resident or {data, rows, cols}) with opts
+  function make(method, t, opts) {
+    const Cls = method === 'umap' ? M.Umap : M.Tsne;
+    return t.table ? new Cls(t.table, opts) : new Cls(t.data, t.rows, t.cols, opts);
+  }
+
+  function stop(key) {
+    const r = runs.get(key);
+    if (!r) return false;
+    runs.delete(key);
+    r.obj.delete();
+    return true;
+  }
+
+  // The table under key changed or went away: its run and its last layout are dropped.
+  function dropSource(key) {
+    stop(key);
+    last.delete(key);
+  }
+
+  function previous(key, method, rows) {
+    const l = last.get(key);
+    return l && l.rows === rows && l.method === method ? l.coords : null; // a t-SNE frame is no UMAP init
+  }
+
+  function layoutStart(p) {
+    checkMethod(p.method, 'map');
+    const key = keyOf(p);
+    stop(key);
+    const t = source(p, 'map');
+    const rows = t.table ? t.table.rows : t.rows;
+    checkPageBudget('map', 'coordinates', [rows, 2]);
+    const opts = layoutOptions(p.method, p);
+    if (p.from === 'previous') {
+      const prev = previous(key, p.method, rows);
+      if (prev) opts.init = prev;
+    }
+    const t0 = performance.now();
+    const obj = make(p.method, t, opts);
+    const ms = performance.now() - t0;
+    runs.set(key, { obj, method: p.method, rows, normalise: !!p.normalise, ms });
+    const umap = p.method === 'umap';
+    return { rows, total: umap ? obj.totalEpochs() : obj.totalIterations(), phase: umap ? 'epoch' : 'iteration', info: obj.info(), ms };
+  }
+
+  function layoutStep(p) {
+    const key = keyOf(p);
+    const r = runs.get(key);
+    if (!r) throw new Error('map: no UMAP or t-SNE run is open here (it was stopped, or its table changed); press Run');
+    const budget = Math.max(0, Number(p.budgetMs ?? 35));
+    const umap = r.method === 'umap';
+    const total = umap ? r.obj.totalEpochs() : r.obj.totalIterations();
+    const t0 = performance.now();
+    let done = umap ? r.obj.epoch() : r.obj.iteration();
+    try {
+      while (done < total) {
+        done = r.obj.step(1);
+        if (performance.now() - t0 >= budget) break;
+      }
+    } catch (err) {
+      stop(key);
+      throw err;
+    }
+    const coords = r.obj.coordinates();
+    r.ms += performance.now() - t0;
+    last.set(key, { coords, method: r.method, rows: r.rows, normalise: r.normalise });
+    return {
+      points: centred(coords), done, total, phase: umap ? 'epoch' : 'iteration', finished: done >= total,
+      kl: umap ? null : r.obj.kl(), ms: r.ms,
+    };
+  }
+
+  function layoutStop(p) {
+    return { stopped: stop(keyOf(p)) };
+  }
+
+  // The training map while it plays: a short run from the previous frame (the first one from
+  // the engine's own init, longer) -> {points (centred), method, continued, ms}. Any animated run
+  // on the same source stops first.
+  function continueMap(key, t, method, p) {
+    checkMethod(method, 'map');
+    stop(key);
+    const prev = previous(key, method, t.rows);
+    const opts = layoutOptions(method, p);
+    if (method === 'umap') {
+      opts.nEpochs = prev ? CONTINUE_EPOCHS : 3 * CONTINUE_EPOCHS;
+      if (prev) opts.learningRate = CONTINUE_LEARNING_RATE;
+    } else {
+      opts.iterations = prev ? CONTINUE_ITERATIONS : FIRST_ITERATIONS;
+      if (prev) opts.earlyExaggeration = 1; // the clusters formed already: plain gradient steps
+    }
+    if (prev) opts.init = prev;
+    const t0 = performance.now();
+    const obj = make(method, t, opts);
+    try {
+      obj.step(method === 'umap' ? obj.totalEpochs() : obj.totalIterations());
+      const coords = obj.coordinates();
+      last.set(key, { coords, method, rows: t.rows, normalise: false });
+      return { points: centred(coords), method, continued: !!prev, kl: method === 'tsne' ? obj.kl() : null, ms: performance.now() - t0 };
+    } finally {
+      obj.delete();
+    }
+  }
+
+  // The last drawn layout of key when it is of `method` (and of the rows as normalised or not)
+  // -> Float32Array (rows * 2, raw) | null: the neighbours' map distance on that map.
+  function coordinatesOf(key, method, normalise = false) {
+    const l = last.get(key);
+    return l && l.method === method && l.normalise === !!normalise ? l.coords : null;
+  }
+
+  return {
+    handlers: { layoutStart, layoutStep, layoutStop },
+    addSource: (name, get) => sources.set(name, get),
+    dropSource, continueMap, coordinatesOf,
+    openRuns: () => runs.size, // for the Node tests: runs not deleted
+  };
+}
