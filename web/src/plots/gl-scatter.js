@@ -153,11 +153,10 @@ export class GlScatter {
   // go in as one image at twice the CSS resolution instead of one <rect> each.
   paint(ctx, width, height, svg, th) {
     const M = this.margins();
-    const BASE = th.point;
     if (this.data) {
       const [w, h] = this.size();
       const { points, n } = this.data;
-      const drawAll = (c) => this.paintPoints(c, th.matchLine);
+      const drawAll = (c) => this.paintPoints(c, th);
       let inView = 0;
       for (let i = 0; i < n && inView <= SVG_VECTOR_POINTS; i++) {
         const [px, py] = this.project(points[2 * i], points[2 * i + 1]);
@@ -197,8 +196,9 @@ export class GlScatter {
 
   // The points in the current view on a 2-D context whose origin is the frame's corner (the
   // exported figure, and the flat canvas of a moving map): as deck.gl draws them.
-  // matchLine: the outline of search matches (the theme's; a download passes the light one)
-  paintPoints(c, matchLine = plotTheme(this.root).matchLine) {
+  // th: the theme to paint in (the screen's; a download passes the light one)
+  paintPoints(c, th = plotTheme(this.root)) {
+    const BASE = th.point;
     const [w, h] = this.size();
     const { points, n } = this.data;
     const r = RADIUS * this.radiusScaleFor(this.viewState.zoom);
@@ -237,7 +237,7 @@ export class GlScatter {
     drawRows(null, r, dim);
     if (this.selection) drawRows(this.selection, r + 0.5, this.matches ? 0.45 : 0.75);
     if (this.matches) {
-      drawRows(this.matches, r + 2.5, 1, matchLine);
+      drawRows(this.matches, r + 2.5, 1, th.matchLine);
       drawRows(this.matches, r + 1.5, 1);
     }
   }
