@@ -23,13 +23,14 @@
 import { checkPageBudget } from './limits.js';
 
 export const METHODS = ['umap', 'tsne'];
-// UMAP epochs of one training-map update that starts from the last frame, at a quarter of the
+// UMAP epochs of one training-map update that starts from the last frame, at a tenth of the
 // learning rate. Every init, a given one too, is mapped to [0, 10] per axis by the engine, so
 // updates compare in that frame: on 1,400 rows x 32 dims (3 clusters, a change of 0.01 per value)
-// learning rate 1 moved the median point ~8-9% of the map's width per update, 0.25 ~5%
+// learning rate 1 moved the median point ~8-9% of the map's width per update, 0.25 ~5%; 0.1 keeps
+// the trails of the labelled rows readable (the jitter of negative sampling scales with it)
 // (tests/js/layout-handler.test.mjs checks < 10% between two updates).
 const CONTINUE_EPOCHS = 20;
-const CONTINUE_LEARNING_RATE = 0.25;
+const CONTINUE_LEARNING_RATE = 0.1;
 const CONTINUE_ITERATIONS = 40; // t-SNE iterations of the same
 const FIRST_ITERATIONS = 300; // t-SNE's first training map (early exaggeration for 250 of them)
 

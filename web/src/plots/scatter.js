@@ -24,6 +24,7 @@ const FONT_PX = 11;
 const M0 = { left: 48, right: 12, top: 10, bottom: 40 }; // at medium labels; paint() scales the ones that hold text
 const MAX_TRAIL = 60; // frames of history per labelled point
 const MAX_LAYOUT_TRAIL = 10; // of a moving UMAP / t-SNE layout (its updates jitter; older ones only add noise)
+const LAYOUT_TRAIL_ROWS = 10; // rows (the most frequent first) that get a trail on a moving layout
 const EASE = 0.2; // frozen axes: the fraction of the way to the new extent per frame
 
 export class Scatter {
@@ -208,7 +209,24 @@ export class Scatter {
       for (let i = 0; i < n; i++) ctx.fillRect(sx(p[2 * i]) - 1.5, sy(p[2 * i + 1]) - 1.5, 3, 3);
     }
     // trails: where the labelled points were in earlier frames (frozen axes or a moving layout)
-    if (this.trails.length > 1) {
+    if (this.trails.length > 1 && this.data.trails) {
+      // a moving UMAP / t-SNE layout: each update also jitters (negative sampling), so only the
+      // LAYOUT_TRAIL_ROWS most frequent rows get a trail, fading with age: the path reads from
+      // faint (older) to strong (the latest step)
+      ctx.lineWidth = 1.4;
+      const m = Math.min(this.trails[0].length / 2, LAYOUT_TRAIL_ROWS);
+      const last = this.trails.length - 1;
+      for (let k = 1; k <= last; k++) {
+        ctx.strokeStyle = `rgba(213, 94, 0, ${(0.12 + 0.7 * (k / last)).toFixed(3)})`;
+        const [a, b] = [this.trails[k - 1], this.trails[k]];
+        ctx.beginPath();
+        for (let i = 0; i < m; i++) {
+          ctx.moveTo(sx(a[2 * i]), sy(a[2 * i + 1]));
+          ctx.lineTo(sx(b[2 * i]), sy(b[2 * i + 1]));
+        }
+        ctx.stroke();
+      }
+    } else if (this.trails.length > 1) {
       ctx.strokeStyle = 'rgba(213, 94, 0, 0.55)';
       ctx.lineWidth = 1.2;
       const m = this.trails[0].length / 2;
