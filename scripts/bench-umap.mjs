@@ -1,6 +1,7 @@
 // UMAP of the benchmark's table (Gaussian clusters, bench/bench_umap.hpp) by one implementation,
 // timed and scored by the engine's umapQuality, as one JSON line.
-// Usage: node scripts/bench-umap.mjs wasm|umap-js|atlas [rows dim clusters sample]
+// Usage: node scripts/bench-umap.mjs wasm|umap-js|atlas [rows dim clusters sample seed]
+//   seed (default 0): the engine's seed; the peers get seed + 1 (Atlas's seed, umap-js's mulberry32)
 //   wasm     the engine's M.benchUmap (the same code as `embedlab bench umap`), in Node, one thread
 //   umap-js  npm umap-js (devDependency, pinned in package-lock.json), its fit() with a seeded random
 //   atlas    Embedding Atlas's wasm UMAP (npm embedding-atlas@0.26.0, dist/umap.js): packed into
@@ -16,16 +17,16 @@ import { createRequire } from 'node:module';
 import { loadEngine, repoRoot } from '../tests/js/load-engine.mjs';
 
 const [what = 'wasm', ...rest] = process.argv.slice(2);
-const [rows = 10000, dim = 768, clusters = 50, sample = 1000] = rest.map(Number);
+const [rows = 10000, dim = 768, clusters = 50, sample = 1000, seed = 0] = rest.map(Number);
 const nNeighbors = 15, minDist = 0.1, nEpochs = rows <= 10000 ? 500 : 200, metric = 'cosine';
 const M = await loadEngine();
 
 function print(o) {
-  console.log(JSON.stringify(Object.assign({ impl: what, rows, dim, clusters, n_neighbors: nNeighbors, n_epochs: nEpochs, metric }, o)));
+  console.log(JSON.stringify(Object.assign({ impl: what, rows, dim, clusters, n_neighbors: nNeighbors, n_epochs: nEpochs, metric, seed }, o)));
 }
 
 if (what === 'wasm') {
-  const r = M.benchUmap({ rows, dim, clusters, sample, metric, nNeighbors, minDist });
+  const r = M.benchUmap({ rows, dim, clusters, sample, metric, nNeighbors, minDist, seed });
   print({ seconds: r.seconds, quality: r.quality, knn: r.knn, init: r.init, components: r.components, isa: r.isa });
   process.exit(0);
 }
@@ -61,7 +62,7 @@ if (what === 'umap-js') {
     return na === 0 || nb === 0 ? 1 : 1 - dot / Math.sqrt(na * nb);
   };
   const t0 = performance.now();
-  const u = new UMAP({ nNeighbors, minDist, nEpochs, distanceFn: cosine, random: seeded(1) });
+  const u = new UMAP({ nNeighbors, minDist, nEpochs, distanceFn: cosine, random: seeded(seed + 1) });
   const Y = u.fit(X);
   const seconds = (performance.now() - t0) / 1000;
   const coords = new Float32Array(rows * 2);
@@ -83,7 +84,7 @@ if (what === 'umap-js') {
   const version = JSON.parse(fs.readFileSync(path.join(dir, 'package', 'package.json'), 'utf8')).version;
   const { createUMAP } = await import(umapJs);
   const t0 = performance.now();
-  const u = await createUMAP(rows, dim, 2, table, { metric, nNeighbors, minDist, nEpochs, seed: 1 });
+  const u = await createUMAP(rows, dim, 2, table, { metric, nNeighbors, minDist, nEpochs, seed: seed + 1 });
   await u.run();
   const seconds = (performance.now() - t0) / 1000;
   const coords = new Float32Array(u.embedding);

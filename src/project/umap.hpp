@@ -45,7 +45,13 @@
 //           negative sample; here the attraction and up to 7 negative samples of one sampled
 //           edge are measured from the same head position and computed in one SIMD batch
 //           (umap_detail::repel8: two 4-lane passes in wasm and SSE2, one 8-lane pass with AVX2
-//           natively, chosen at run time; the same bits), then applied in order.
+//           natively, chosen at run time; the same bits), then applied in order. Tried and not
+//           kept (2026-11-25, scripts/bench-umap.mjs seeds 0-4): the attraction first (scalar),
+//           then the negatives in batches of 8 measured from the moved head, a smaller
+//           deviation, kept more input neighbours (mean 0.0828 +- 0.0027 against 0.0800 +-
+//           0.0035) but made the layout about 1.7x slower (native 4.5 s, wasm 5.6 s), so wasm was
+//           only 3.5x faster than Embedding Atlas (target 5x). NN-descent is not the limit: its recall
+//           on that table is 0.995 (knn.hpp).
 //   transform  umap-learn's transform: the n_neighbors nearest fitted rows of each new row
 //           (exact scan, O(m n D)), memberships with local_connectivity 0 (rho = 0), rows
 //           normalised to sum 1, the new point starts at the weighted mean of its neighbours'
@@ -63,11 +69,12 @@
 // vectors; layout O(n_epochs * (edges + samples * negative_sample_rate)). Memory: the working
 // copy of the table (n D float32), the heaps and candidate lists (n * (9 k + 16 * 30) bytes),
 // the graph (n k entries, twice), the Lanczos basis (n m doubles), all planned first.
-// Measured (scripts/bench umap, then umap-large, 2026-11-25, 2-core machine shared with other
-// jobs, load 4-8, one thread; 50 Gaussian clusters, cosine, n_neighbors 15): 10,000 x 768, 500
-// epochs: native (AVX2) 3.6 s (knn 0.84, graph 0.08, init 0.05, layout 2.6), wasm in Node 20
-// 4.8 s (knn 1.2, layout 3.5); the same run: Embedding Atlas 0.26.0's wasm UMAP 26.2 s, umap-js
-// 1.4.0 48.7 s. 50,257 x 768, 200 epochs: native 18.8 s, wasm 29.6 s (knn 15.8). See the
+// Measured (the commands of scripts/bench umap run one by one, 2026-11-25 03:58 UTC, 2-core
+// machine shared with other jobs, load average 2.9 falling to 2.4, one thread; 50 Gaussian
+// clusters, cosine, n_neighbors 15): 10,000 x 768, 500 epochs: native (AVX2) 3.38 s (knn 0.69,
+// graph 0.05, init 0.04, layout 2.60), wasm in Node 20 4.82 s (knn 1.31, layout 3.30), Embedding
+// Atlas 0.26.0's wasm UMAP 25.75 s in the same run. Earlier, 50,257 x 768, 200 epochs: native
+// 18.8 s, wasm 29.6 s (knn 15.8). See the
 // README's UMAP section (and the targets it still misses).
 //
 // It does not: output more than 2 dimensions, run densMAP, supervised or inverse transforms,
