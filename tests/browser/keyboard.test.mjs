@@ -33,7 +33,8 @@ const settle = (page) => page.evaluate(() => new Promise((r) => requestAnimation
 // Marks every control the keyboard must reach in the page as it is now: visible (rendered, not in
 // a hidden subtree), enabled, and a native control (whatever its tabindex: a button taken out of
 // the tab order counts as unreachable) or an element made focusable with tabindex >= 0. The tabs
-// other than the selected one are left out (the arrow keys reach them: roving tabindex).
+// other than the selected one are left out (the arrow keys reach them: roving tabindex), and so are
+// the radios of a group other than its checked one (one tab stop per group; arrows move in it).
 // -> [name] (data-kb).
 function markControls(page) {
   return page.evaluate(() => {
@@ -47,6 +48,11 @@ function markControls(page) {
       const cs = getComputedStyle(el);
       if (cs.visibility === 'hidden' || cs.display === 'none') continue;
       if (el.getAttribute('role') === 'tab' && el.getAttribute('aria-selected') !== 'true') continue;
+      // a radio group is one tab stop (its checked radio), the arrow keys move within it
+      if (el.matches('input[type=radio]') && el.name) {
+        const group = [...document.querySelectorAll(`input[type=radio][name="${CSS.escape(el.name)}"]`)];
+        if (el !== (group.find((r) => r.checked) || group[0])) continue;
+      }
       if (el.tabIndex < 0 && !el.matches(native)) continue; // focus targets only (main, tabpanels)
       const label = el.id ? `#${el.id}` : '';
       const text = (el.getAttribute('aria-label') || el.textContent || el.getAttribute('placeholder') || el.className || '').trim().replace(/\s+/g, ' ').slice(0, 60);
