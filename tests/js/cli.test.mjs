@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { repoRoot } from './load-engine.mjs';
+import { npyBytes } from './table-files.mjs';
 
 const cli = process.env.EMBEDLAB_CLI || path.join(repoRoot, 'build/native/embedlab');
 
@@ -32,15 +33,7 @@ function fails(args, message) {
 }
 
 // float32 (rows, cols) -> the bytes of a version 1.0 .npy file, as numpy writes it.
-function npy(rows, cols, values) {
-  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${rows}, ${cols}), }`;
-  header += ' '.repeat((64 - ((10 + header.length + 1) % 64)) % 64) + '\n';
-  const head = Buffer.alloc(10);
-  Buffer.from('\x93NUMPY', 'latin1').copy(head);
-  head[6] = 1;
-  head.writeUInt16LE(header.length, 8);
-  return Buffer.concat([head, Buffer.from(header, 'latin1'), Buffer.from(Float32Array.from(values).buffer)]);
-}
+const npy = (rows, cols, values) => npyBytes(Float32Array.from(values), rows, cols);
 
 let dir, corpus, table, vocab, missing;
 before(() => {

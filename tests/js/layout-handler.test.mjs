@@ -6,6 +6,7 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine } from './load-engine.mjs';
+import { npyBytes } from './table-files.mjs';
 import { makeDispatcher } from '../../web/src/protocol.js';
 import { makeLayoutHandlers, centred } from '../../web/src/engine/layout-handler.js';
 import { makeImportHandlers } from '../../web/src/engine/import-handler.js';
@@ -21,14 +22,7 @@ function clusters(rows, dim, seed = 5) {
   for (let r = 0; r < rows; r++) t[r * dim + (r % 3)] += 6;
   return t;
 }
-function npy(data, rows, cols) {
-  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${rows}, ${cols}), }`;
-  header += ' '.repeat((64 - ((10 + header.length + 1) % 64)) % 64) + '\n';
-  const head = new Uint8Array(10);
-  head.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0]);
-  new DataView(head.buffer).setUint16(8, header.length, true);
-  return new Blob([head, new TextEncoder().encode(header), new Uint8Array(data.buffer)]);
-}
+const npy = (data, rows, cols) => new Blob([npyBytes(data, rows, cols)]);
 const file = (data, rows, cols, name = 't.npy') => Object.assign(npy(data, rows, cols), { name });
 
 describe('layout handlers', () => {

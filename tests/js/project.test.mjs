@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadEngine, repoRoot } from './load-engine.mjs';
+import { npyBytes, sameBits } from './table-files.mjs';
 
 const cli = process.env.EMBEDLAB_CLI || path.join(repoRoot, 'build/native/embedlab');
 
@@ -23,23 +24,8 @@ function lcgTable(V, D, seed) {
   return t;
 }
 
-// A float32 .npy (format 1.0), as src/io/table_writers.cpp writes it.
-function npyBytes(data, rows, cols) {
-  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${rows}, ${cols}), }`;
-  header += ' '.repeat((64 - ((10 + header.length + 1) % 64)) % 64) + '\n';
-  const head = Buffer.alloc(10);
-  Buffer.from([0x93, ...Buffer.from('NUMPY'), 1, 0]).copy(head);
-  head.writeUInt16LE(header.length, 8);
-  return Buffer.concat([head, Buffer.from(header, 'latin1'), Buffer.from(data.buffer, data.byteOffset, data.byteLength)]);
-}
-
 function native(args) {
   return JSON.parse(execFileSync(cli, args, { encoding: 'utf8' }));
-}
-
-function sameBits(a, b) {
-  return a.length === b.length && Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.byteLength),
-    Buffer.from(b.buffer, b.byteOffset, b.byteLength)) === 0;
 }
 
 let M, dir, npy;

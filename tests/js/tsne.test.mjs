@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadEngine, repoRoot } from './load-engine.mjs';
+import { npyBytes, npyData, sameBits } from './table-files.mjs';
 
 const cli = process.env.EMBEDLAB_CLI || path.join(repoRoot, 'build/native/embedlab');
 
@@ -25,28 +26,6 @@ function clusters(rows, dim, seed) {
   return t;
 }
 
-function npyBytes(data, rows, cols) {
-  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${rows}, ${cols}), }`;
-  header += ' '.repeat((64 - ((10 + header.length + 1) % 64)) % 64) + '\n';
-  const head = Buffer.alloc(10);
-  Buffer.from([0x93, ...Buffer.from('NUMPY'), 1, 0]).copy(head);
-  head.writeUInt16LE(header.length, 8);
-  return Buffer.concat([head, Buffer.from(header, 'latin1'), Buffer.from(data.buffer, data.byteOffset, data.byteLength)]);
-}
-
-// The float32 data of a .npy the CLI wrote (a 128-byte header for these shapes).
-function readNpy(file) {
-  const b = fs.readFileSync(file);
-  const headerLength = b.readUInt16LE(8);
-  const data = b.subarray(10 + headerLength);
-  return new Float32Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength));
-}
-
-function sameBits(a, b) {
-  return a.length === b.length && Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.byteLength),
-    Buffer.from(b.buffer, b.byteOffset, b.byteLength)) === 0;
-}
-
 let M, dir;
 before(async () => {
   M = await loadEngine();
@@ -59,7 +38,7 @@ function native(name, table, rows, dim, flags) {
   const npy = path.join(dir, `${name}.npy`), out = path.join(dir, `${name}-map.npy`);
   fs.writeFileSync(npy, npyBytes(table, rows, dim));
   const json = JSON.parse(execFileSync(cli, ['tsne', '--table', npy, '--out', out, ...flags], { encoding: 'utf8' }));
-  return { json, coords: readNpy(out) };
+  return { json, coords: npyData(out) };
 }
 
 describe('M.tsne', () => {

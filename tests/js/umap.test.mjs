@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadEngine, repoRoot } from './load-engine.mjs';
+import { npyBytes, npyData, sameBits } from './table-files.mjs';
 
 const cli = process.env.EMBEDLAB_CLI || path.join(repoRoot, 'build/native/embedlab');
 
@@ -23,27 +24,6 @@ function clusterTable(rows, dim, clusters, seed) {
   const t = new Float32Array(rows * dim);
   for (let i = 0; i < rows; i++) for (let d = 0; d < dim; d++) t[i * dim + d] = centres[(i % clusters) * dim + d] + next();
   return t;
-}
-
-function npyBytes(data, rows, cols) {
-  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${rows}, ${cols}), }`;
-  header += ' '.repeat((64 - ((10 + header.length + 1) % 64)) % 64) + '\n';
-  const head = Buffer.alloc(10);
-  Buffer.from([0x93, ...Buffer.from('NUMPY'), 1, 0]).copy(head);
-  head.writeUInt16LE(header.length, 8);
-  return Buffer.concat([head, Buffer.from(header, 'latin1'), Buffer.from(data.buffer, data.byteOffset, data.byteLength)]);
-}
-
-// the float32 payload of a .npy file (format 1.0)
-function npyData(file) {
-  const b = fs.readFileSync(file);
-  const start = 10 + b.readUInt16LE(8);
-  return new Float32Array(b.buffer.slice(b.byteOffset + start, b.byteOffset + b.length));
-}
-
-function sameBits(a, b) {
-  return a.length === b.length && Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.byteLength),
-    Buffer.from(b.buffer, b.byteOffset, b.byteLength)) === 0;
 }
 
 let M, dir;
