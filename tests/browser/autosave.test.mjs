@@ -79,6 +79,8 @@ await test('a reload in the middle of training comes back at the last save, bit 
   assert((await page.textContent('#train-play')).includes('Play'), 'the restored run is playing; it should wait for Play');
   const curve = await page.evaluate(() => document.querySelector('#train-readout').textContent);
   assert(curve.includes(after.checksum), `the readout does not show the fingerprint: ${curve}`);
+  const lr = await page.inputValue('#f-lr');
+  assert(curve.includes(`learning rate${lr}`), `the readout does not show the run's learning rate ${lr}: ${curve}`);
   assert(new RegExp(`(?:^#|&)step=${after.steps}(&|$)`).test(await page.evaluate(() => location.hash)), 'the link does not name the restored step');
   await page.screenshot({ path: shot('autosave-restored.png'), fullPage: false });
   // one more step from the restored state

@@ -193,7 +193,8 @@ export class TrainView {
     // UMAP / t-SNE chosen: the table as it is now, unless the link's step is replayed first
     if (this.choice.method() !== 'pca' && (restored || !(state.step > 0))) this.runLayout(null);
     this.lastRate = null;
-    this.readout(restored ? { totalSteps: restored.step, lastLoss: this.losses.length ? this.losses[this.losses.length - 1] : NaN, learningRate: NaN, finished: false } : null);
+    // a restored run: its step and last loss; the rate of a next-token run is constant (word2vec's decays: not shown)
+    this.readout(restored ? { totalSteps: restored.step, lastLoss: this.losses.length ? this.losses[this.losses.length - 1] : NaN, learningRate: state.model === 'next' ? Number(s.lr) : NaN, finished: false } : null);
     if (!this.el.posCard.hidden) {
       const sin = await this.engine.request('positions', { seed: state.seed, T: state.ctx, D: state.tD % 2 ? state.tD + 1 : state.tD, sim: 'cos', maxSide: 256, distanceCheck: false });
       this.drawSim(this.sinSim, sin.kinds[0].similarity);
