@@ -220,8 +220,17 @@ await test('table view: ArrowDown on the focused heatmap picks the next row; Spa
   await page.waitForFunction((t) => document.getElementById("f-tok").value !== t, tok0, { timeout: 5000 }).catch(async () => { throw new Error(`ArrowDown on the heatmap (focus on ${(await focused(page)).desc}) did not change the picked token ${tok0}`); });
   const tok1 = await page.inputValue('#f-tok');
   assert(Number(tok1) === Number(tok0) + 1, `picked ${tok0} -> ${tok1}`);
+  // two quick presses (before the view's redraw): each steps from the last picked row
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  const tok3 = String(Number(tok0) + 3);
+  await page.waitForFunction((t) => document.getElementById('f-tok').value === t, tok3, { timeout: 5000 })
+    .catch(async () => { throw new Error(`two quick ArrowDowns from ${tok1} gave ${await page.inputValue('#f-tok')}, expected ${tok3}`); });
   await page.keyboard.press('ArrowUp');
-  await page.waitForFunction((t) => document.getElementById('f-tok').value === t, tok0, { timeout: 5000 });
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  await page.waitForFunction((t) => document.getElementById('f-tok').value === t, tok0, { timeout: 5000 })
+    .catch(async () => { throw new Error(`three quick ArrowUps gave ${await page.inputValue('#f-tok')}, expected ${tok0}`); });
   await tabToSelector(page, '#view-table .plot-export-table', 'a Table button');
   await page.keyboard.press('Space');
   const opened = await page.evaluate(() => {

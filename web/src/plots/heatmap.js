@@ -62,7 +62,12 @@ export class Heatmap {
         const g = this.grid;
         const lo = g.rowOffset || 0;
         const next = Math.max(lo, Math.min(lo + g.totalRows - 1, this.highlightRow + step));
-        if (next !== this.highlightRow) this.opts.onPick(next, 0);
+        if (next === this.highlightRow) return;
+        // the picked row moves at once: a second key pressed before the view's redraw (the
+        // worker's reply) steps on from here, not from the row the last drawing showed
+        this.highlightRow = next;
+        this.schedule();
+        this.opts.onPick(next, 0);
       });
     }
     new ResizeObserver(() => this.schedule()).observe(this.root);
