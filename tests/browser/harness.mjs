@@ -122,11 +122,20 @@ export async function startHarness(name) {
   const foreignRequests = [];
 
   // A page in a fresh browser context (nothing stored), or in `context` (a test's own
-  // browser.newContext(), to share IndexedDB between tabs).
-  async function openPage(hash = '', { context = null } = {}) {
+  // browser.newContext(), to share IndexedDB between tabs). webgl2: false fakes a browser
+  // without WebGL2 (getContext('webgl2') returns null), for the canvas fallbacks.
+  async function openPage(hash = '', { context = null, webgl2 = true } = {}) {
     const viewport = { width: 1360, height: 900 };
     const page = context ? await context.newPage() : await browser.newPage({ viewport });
     if (context) await page.setViewportSize(viewport);
+    if (!webgl2) {
+      await page.addInitScript(() => {
+        const get = HTMLCanvasElement.prototype.getContext;
+        HTMLCanvasElement.prototype.getContext = function (type, ...rest) {
+          return type === 'webgl2' ? null : get.call(this, type, ...rest);
+        };
+      });
+    }
     page.on('console', (m) => {
       if (m.type() === 'error') consoleErrors.push(m.text());
     });

@@ -59,17 +59,7 @@ await test('the position table can be chosen; a malformed file gives its message
 });
 
 await test('a browser without WebGL2 gets the canvas map, and the card says so', async () => {
-  const p = await h.browser.newPage({ viewport: { width: 1360, height: 900 } });
-  p.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-  p.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
-  await p.addInitScript(() => {
-    const get = HTMLCanvasElement.prototype.getContext;
-    HTMLCanvasElement.prototype.getContext = function (type, ...rest) {
-      return type === 'webgl2' ? null : get.call(this, type, ...rest);
-    };
-  });
-  await p.goto(`${h.url}index.html#view=table`);
-  await p.waitForSelector('body[data-engine="ready"]', { timeout: 15000 });
+  const p = await h.openPage('#view=table', { webgl2: false });
   await p.setInputFiles('#import-file', { name: 'model.safetensors', mimeType: 'application/octet-stream', buffer: file });
   await p.waitForFunction(() => Number(document.querySelector('#import-card').dataset.loaded || 0) > 0, null, { timeout: 30000 });
   const note = await p.textContent('#import-map-note');

@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { assert, repo, screenshotStats, startHarness } from './harness.mjs';
+import { rng } from '../js/table-files.mjs';
 
 const h = await startHarness('maps tests');
 const { test, openPage, consoleErrors, foreignRequests, shot } = h;
@@ -17,13 +18,7 @@ const { test, openPage, consoleErrors, foreignRequests, shot } = h;
 const N = 5000;
 const D = 32;
 const K = 5;
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
-    return s / 4294967296;
-  };
-}
+// a 32-bit LCG (table-files.mjs) -> uniform [0, 1); Box-Muller for normals
 const rand = rng(11);
 const normal = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
 const centres = Array.from({ length: K }, () => Array.from({ length: D }, () => 8 * rand() - 4));
@@ -213,17 +208,7 @@ await test('a perplexity too large for the table gives the engine message', asyn
 });
 
 await test('without WebGL2 the canvas map shows the UMAP run too, with named axes', async () => {
-  const p = await h.browser.newPage({ viewport: { width: 1360, height: 900 } });
-  p.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-  p.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
-  await p.addInitScript(() => {
-    const get = HTMLCanvasElement.prototype.getContext;
-    HTMLCanvasElement.prototype.getContext = function (type, ...rest) {
-      return type === 'webgl2' ? null : get.call(this, type, ...rest);
-    };
-  });
-  await p.goto(`${h.url}index.html#view=table&imap=umap&inn=10`);
-  await p.waitForSelector('body[data-engine="ready"]', { timeout: 15000 });
+  const p = await h.openPage('#view=table&imap=umap&inn=10', { webgl2: false });
   assert(await p.isChecked('#import-map-umap') && (await p.inputValue('#import-map-nn')) === '10', 'the link did not set the map choice');
   await p.setInputFiles('#import-file', { name: 'clusters.npy', mimeType: 'application/octet-stream', buffer: vectors });
   await p.waitForFunction(() => Number(document.querySelector('#import-card').dataset.loaded || 0) > 0, null, { timeout: 60000 });

@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { assert, repo, screenshotStats, startHarness } from './harness.mjs';
+import { rng } from '../js/table-files.mjs';
 
 const h = await startHarness('scatter tests');
 const { test, openPage, consoleErrors, foreignRequests, shot } = h;
@@ -18,14 +19,7 @@ const D = 8;
 const GROUPS = 6;
 const WORDS = ['alpha', 'Beta', 'gamma', 'DELTA'];
 
-// 32-bit LCG -> uniform [0, 1); Box-Muller for normals
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
-    return s / 4294967296;
-  };
-}
+// a 32-bit LCG (table-files.mjs) -> uniform [0, 1); Box-Muller for normals
 const rand = rng(7);
 const normal = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
 const centres = Array.from({ length: GROUPS }, () => Array.from({ length: D }, () => 6 * rand() - 3));

@@ -1,7 +1,8 @@
 // Test files made in memory, shared by the node and browser tests of imported tables:
 //   safetensors([[name, shape, Float32Array], ...]) -> Buffer, as the published format lays it out:
 //     an 8-byte little-endian header length, the JSON header (dtype F32, data_offsets), the data
-//   random(n, seed) -> Float32Array of n values in [-0.5, 0.5) from a 32-bit LCG
+//   rng(seed) -> () => a uniform in [0, 1) from a 32-bit LCG
+//   random(n, seed) -> Float32Array of n values in [-0.5, 0.5) from that LCG
 //     (Math.imul: a plain * loses bits past 2^53)
 //   npyBytes(Float32Array, rows, cols) -> Buffer: a version 1.0 .npy as numpy writes it
 //   npyData(file) -> Float32Array: the payload of a version 1.0 .npy file (the CLI's --out)
@@ -23,14 +24,17 @@ export function safetensors(tensors) {
   return Buffer.concat([len, json, ...parts]);
 }
 
-export function random(n, seed) {
-  const a = new Float32Array(n);
-  let s = seed;
-  for (let i = 0; i < a.length; i++) {
+export function rng(seed) {
+  let s = seed >>> 0;
+  return () => {
     s = (Math.imul(s, 1103515245) + 12345) >>> 0;
-    a[i] = s / 4294967296 - 0.5;
-  }
-  return a;
+    return s / 4294967296;
+  };
+}
+
+export function random(n, seed) {
+  const next = rng(seed);
+  return Float32Array.from({ length: n }, () => next() - 0.5);
 }
 
 export function npyBytes(data, rows, cols) {
