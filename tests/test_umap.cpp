@@ -159,30 +159,43 @@ TEST_CASE("kNN graphs: exact against a plain loop, NN-descent's recall", "[umap]
   }
 }
 
-TEST_CASE("the SIMD repulsion equals its scalar twin bit for bit", "[umap]") {
+TEST_CASE("the SIMD forces equal their scalar twin bit for bit", "[umap]") {
+  using umap_detail::kLanes;
   Generator g(5);
   for (int rep = 0; rep < 2000; ++rep) {
-    float x[8], ox[8], oy[8], gx[8], gy[8], sx[8], sy[8];
-    for (int c = 0; c < 8; ++c) {
+    float x[kLanes], ox[kLanes], oy[kLanes], gx[kLanes], gy[kLanes], sx[kLanes], sy[kLanes];
+    for (int c = 0; c < kLanes; ++c) {
       ox[c] = (g.uniform_float() - 0.5f) * 40.0f * g.uniform_float();
       oy[c] = (g.uniform_float() - 0.5f) * 40.0f * g.uniform_float();
       x[c] = ox[c] * ox[c] + oy[c] * oy[c];
     }
-    x[rep % 8] = rep % 3 == 0 ? 1e-30f : x[rep % 8];  // below FLT_MIN: clamped in both
-    if (rep % 5 == 0) x[0] = 0.0f, ox[0] = oy[0] = 0.0f;  // the attraction at distance 0
-    // lane 0 repels (a negative sample) or attracts (the edge's own tail) on alternate reps
-    const umap_detail::RepelConsts k{0.895f, 1.577f, 2.0f * 0.895f, 0.75f, 2.0f * 1.577f * 0.895f, rep % 2 == 1};
-    umap_detail::repel8(x, ox, oy, k, gx, gy);
-    umap_detail::repel8_scalar(x, ox, oy, k, sx, sy);
-    REQUIRE(same_bits(gx, sx));
-    REQUIRE(same_bits(gy, sy));
-    if (umap_detail::have_repel8_avx2()) {  // the 8-lane AVX2 variant too
-      float ax[8], ay[8];
-      umap_detail::repel8_avx2(x, ox, oy, k, ax, ay);
-      REQUIRE(same_bits(ax, sx));
-      REQUIRE(same_bits(ay, sy));
+    x[rep % kLanes] = rep % 3 == 0 ? 1e-30f : x[rep % kLanes];  // below FLT_MIN: clamped in all
+    if (rep % 5 == 0) x[(rep / 5) % kLanes] = 0.0f, ox[(rep / 5) % kLanes] = oy[(rep / 5) % kLanes] = 0.0f;  // distance 0
+    // negative samples (repel) or the edges' own tails (attract) on alternate reps
+    const umap_detail::ForceConsts k{0.895f, 1.577f, 2.0f * 0.895f, 0.75f, 2.0f * 1.577f * 0.895f, rep % 2 == 1};
+    const int lanes = rep % 4 == 3 ? 1 + rep % kLanes : kLanes;  // part-full batches too
+    const auto same = [&](const float* p, const float* q) { return same_bits({p, size_t(lanes)}, {q, size_t(lanes)}); };
+    umap_detail::forces(x, ox, oy, k, gx, gy, lanes);
+    umap_detail::forces_scalar(x, ox, oy, k, sx, sy, lanes);
+    REQUIRE(same(gx, sx));
+    REQUIRE(same(gy, sy));
+    if (umap_detail::have_forces_avx2()) {  // two 8-lane AVX2 passes
+      float ax[kLanes], ay[kLanes];
+      umap_detail::forces_avx2(x, ox, oy, k, ax, ay, lanes);
+      REQUIRE(same(ax, sx));
+      REQUIRE(same(ay, sy));
     }
-    if (k.attract && x[0] > 0) REQUIRE(gx[0] * ox[0] <= 0.0f);  // towards the tail
+    if (umap_detail::have_forces_avx512()) {  // one 16-lane AVX-512 pass
+      float ax[kLanes], ay[kLanes];
+      umap_detail::forces_avx512(x, ox, oy, k, ax, ay, lanes);
+      REQUIRE(same(ax, sx));
+      REQUIRE(same(ay, sy));
+    }
+    for (int c = 0; c < lanes; ++c) {
+      if (k.attract && x[c] > 0) REQUIRE(gx[c] * ox[c] <= 0.0f);  // towards the tail
+      if (!k.attract) REQUIRE(gx[c] * ox[c] >= 0.0f);              // away from the sample
+      if (k.attract && x[c] == 0) REQUIRE((gx[c] == 0 && gy[c] == 0));
+    }
   }
   SECTION("pow_float is within 1e-5 of pow") {
     for (const float b : {0.5f, 0.79f, 0.895f, 1.334f}) {

@@ -115,12 +115,12 @@ std::string to_json(const UmapBench& b) {
   char buf[768];
   std::snprintf(buf, sizeof buf,
                 "{\"bench\":\"umap\",\"rows\":%lld,\"dim\":%lld,\"clusters\":%lld,\"n_neighbors\":%lld,\"n_epochs\":%lld,"
-                "\"metric\":\"%s\",\"isa\":\"%s\",\"knn\":\"%s\",\"knn_rounds\":%d,\"knn_distances\":%lld,\"init\":\"%s\","
+                "\"metric\":\"%s\",\"isa\":\"%s\",\"layout_isa\":\"%s\",\"knn\":\"%s\",\"knn_rounds\":%d,\"knn_distances\":%lld,\"init\":\"%s\","
                 "\"components\":%lld,\"edges\":%lld,\"seconds\":{\"knn\":%.3f,\"graph\":%.3f,\"init\":%.3f,\"layout\":%.3f,"
                 "\"total\":%.3f},\"quality\":%s}",
                 static_cast<long long>(b.rows), static_cast<long long>(b.dim), static_cast<long long>(b.clusters),
                 static_cast<long long>(b.opts.n_neighbors), static_cast<long long>(b.info.n_epochs), metric_name(b.opts.metric),
-                b.isa.c_str(), knn_method_name(b.info.knn.method), b.info.knn.rounds,
+                b.isa.c_str(), umap_layout_isa(), knn_method_name(b.info.knn.method), b.info.knn.rounds,
                 static_cast<long long>(b.info.knn.distances), umap_init_name(b.info.init),
                 static_cast<long long>(b.info.components), static_cast<long long>(b.info.edges), b.seconds.knn,
                 b.seconds.graph, b.seconds.init, b.seconds.layout, b.seconds.total(), to_json(b.quality).c_str());

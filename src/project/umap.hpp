@@ -41,17 +41,23 @@
 //           The layout is in float32 with a deterministic float pow (2^(b log2 d^2), Cephes
 //           polynomials, relative error below 1e-5), sequential (one thread) and driven by a
 //           seeded generator, so the same seed gives the same bits on every run and in both
-//           builds. subtle: umap-learn moves the head after the attraction and after each
-//           negative sample; here the attraction and up to 7 negative samples of one sampled
-//           edge are measured from the same head position and computed in one SIMD batch
-//           (umap_detail::repel8: two 4-lane passes in wasm and SSE2, one 8-lane pass with AVX2
-//           natively, chosen at run time; the same bits), then applied in order. Tried and not
-//           kept (2026-11-25, scripts/bench-umap.mjs seeds 0-4): the attraction first (scalar),
-//           then the negatives in batches of 8 measured from the moved head, a smaller
-//           deviation, kept more input neighbours (mean 0.0828 +- 0.0027 against 0.0800 +-
-//           0.0035) but made the layout about 1.7x slower (native 4.5 s, wasm 5.6 s), so wasm was
-//           only 3.5x faster than Embedding Atlas (target 5x). NN-descent is not the limit: its recall
-//           on that table is 0.995 (knn.hpp).
+//           builds. Order: the edge list is cut into 16 stripes walked side by side; a round
+//           takes the next due edge of each stripe (16 heads, almost always different rows),
+//           computes their 16 attractions in one SIMD batch from the positions before the
+//           round and applies them in stripe order, then pass k computes the k-th negative
+//           sample of every edge of the round, so each head takes its samples one after the
+//           other, each measured from where the previous one left it, as in umap-learn.
+//           subtle: within a round the 16 attractions do not see each other's moves (an
+//           edge's tail may be another lane's head): the price of filling the SIMD lanes with
+//           independent work, much smaller than Hogwild's in umap-learn's parallel layout.
+//           The kernel (umap_detail::forces) runs four 4-lane passes in wasm and SSE2, two
+//           8-lane ones with AVX2, one 16-lane pass with AVX-512, chosen at run time, the
+//           same bits. Measured against the previous order (the attraction and up to 7
+//           negative samples of one edge from one position; 2026-11-25, bench umap, seeds
+//           0-9, all 10,000 rows scored): input neighbours kept 0.0788 +- 0.0008 against
+//           0.0785 +- 0.0010, and the layout 1.5x faster natively, 1.15x in wasm. Kept more
+//           neighbours: more epochs (1000: 0.0843) or fewer neighbours (12: 0.0833); an exact
+//           kNN (0.0782) or the PCA init (0.0787) did not.
 //   transform  umap-learn's transform: the n_neighbors nearest fitted rows of each new row
 //           (exact scan, O(m n D)), memberships with local_connectivity 0 (rho = 0), rows
 //           normalised to sum 1, the new point starts at the weighted mean of its neighbours'
@@ -182,6 +188,10 @@ class UmapRun {
   struct State;
   std::unique_ptr<State> s_;
 };
+
+// The SIMD variant of the layout's force kernel on this machine: "avx512", "avx2", "sse2",
+// "wasm_simd128" or "scalar" (every one gives the same bits).
+const char* umap_layout_isa();
 
 // The whole map in one call: UmapRun(...).run(), coordinates (n, 2).
 std::vector<float> umap(std::span<const float> table, int64_t rows, int64_t dim, const UmapOptions& opts = {});

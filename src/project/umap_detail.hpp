@@ -69,24 +69,33 @@ Layout make_layout(const Graph& g, int64_t n_epochs, const AbParams& ab, const U
 // is moved; tail (n_tail, 2) too when move_other (then head == tail, the fit).
 void layout_epoch(Layout& L, float* head, float* tail, int64_t n_tail, int64_t e, bool move_other);
 
-// The moves of the head for 8 samples at squared distances x (8) with offsets ox, oy (8)
-// (head minus sample):
-//   pw = pow_float(x, y); coeff = two_gamma_b / ((0.001 + x) (a pw + 1))   (a negative sample)
-//   lane 0 when attract: coeff = -two_ab (pw / x) / (a pw + 1), 0 at x = 0   (the edge's own tail)
+// The moves of kLanes heads at squared distances x (kLanes) from their samples, offsets ox, oy
+// (head minus sample), all attractions (an edge's own tail) or all negative samples:
+//   pw = pow_float(x, y)
+//   attract: coeff = -two_ab (pw / x) / (a pw + 1), 0 at x = 0
+//   repel:   coeff = two_gamma_b / ((0.001 + x) (a pw + 1))
 //   gx = clip4(coeff ox) alpha, gy = clip4(coeff oy) alpha   (clip4: to [-4, 4])
-// repel8 runs 4 lanes at a time (wasm_simd128 or SSE2), each lane the same operations in the
-// same order (pseudo-min/max for the clamps, truncation of the already integral exponent), so
-// its bits equal repel8_scalar's (tests/test_umap.cpp).
-struct RepelConsts {
+// Every variant runs the same float operations in the same order in each lane (pseudo-min/max
+// for the clamps, no FMA, the exponent's bits built without a float -> int conversion), so
+// their bits equal forces_scalar's (tests/test_umap.cpp): forces takes 4 lanes at a time
+// (wasm_simd128 or SSE2), forces_avx2 8 (umap_layout_avx2.cpp), forces_avx512 16
+// (umap_layout_avx512.cpp); layout_epoch picks the widest the CPU has at run time. The AVX
+// variants are forces_scalar on other targets, and have_forces_avx2/avx512 false there. Only
+// the first `lanes` (1 to kLanes) results are defined: the narrower variants skip the passes
+// past them (a round's last batches are often part full).
+inline constexpr int kLanes = 16;
+struct ForceConsts {
   float y, a, two_gamma_b, alpha, two_ab;
-  bool attract;  // lane 0 is the attraction
+  bool attract;
 };
-void repel8(const float* x, const float* ox, const float* oy, const RepelConsts& k, float* gx, float* gy);
-void repel8_scalar(const float* x, const float* ox, const float* oy, const RepelConsts& k, float* gx, float* gy);
-// One 8-lane AVX2 pass, the same bits (umap_layout_avx2.cpp; layout_epoch takes it when
-// have_repel8_avx2() and the dense kernels' AVX2 switch is on). Elsewhere it is repel8_scalar.
-void repel8_avx2(const float* x, const float* ox, const float* oy, const RepelConsts& k, float* gx, float* gy);
-bool have_repel8_avx2();
+void forces(const float* x, const float* ox, const float* oy, const ForceConsts& k, float* gx, float* gy, int lanes);
+void forces_scalar(const float* x, const float* ox, const float* oy, const ForceConsts& k, float* gx, float* gy, int lanes);
+void forces_avx2(const float* x, const float* ox, const float* oy, const ForceConsts& k, float* gx, float* gy, int lanes);
+void forces_avx512(const float* x, const float* ox, const float* oy, const ForceConsts& k, float* gx, float* gy, int lanes);
+bool have_forces_avx2();
+bool have_forces_avx512();
+// The variant layout_epoch runs here: "avx512", "avx2", "sse2", "wasm_simd128" or "scalar".
+const char* forces_isa();
 
 // Deterministic float log (Cephes logf) for x > 0.
 float log_float(float x);

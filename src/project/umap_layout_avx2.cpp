@@ -1,8 +1,8 @@
-// AVX2 variant of umap_detail::repel8 for x86-64 (chosen at run time by layout_epoch): the 8
-// samples of an edge in one 8-lane pass where the SSE2 and wasm variants take two 4-lane ones.
-// Each lane runs the same float operations in the same order as repel8_scalar (no FMA: this
-// file enables "avx2" only and the build passes -ffp-contract=off; _mm256_min_ps/_mm256_max_ps
-// have SSE's operand order), so the bits equal the other variants'. Empty on other targets.
+// AVX2 variant of umap_detail::forces for x86-64 (chosen at run time by layout_epoch): the 16
+// lanes in two 8-lane passes where the SSE2 and wasm variants take four 4-lane ones. Each lane
+// runs the same float operations in the same order as forces_scalar (no FMA: this file enables
+// "avx2" only and the build passes -ffp-contract=off; _mm256_min_ps/_mm256_max_ps have SSE's
+// operand order), so the bits equal the other variants'. forces_scalar on other targets.
 #include "project/umap_detail.hpp"
 
 #if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
@@ -17,7 +17,9 @@
 
 namespace embedlab::umap_detail {
 
-void repel8_avx2(const float* x, const float* ox, const float* oy, const RepelConsts& k, float* gx, float* gy) {
+namespace {
+
+inline void forces8(const float* x, const float* ox, const float* oy, const ForceConsts& k, float* gx, float* gy) {
   // _mm256_max_ps(a, b) = a > b ? a : b, so max(c, x) = x < c ? c : x as in pow_float
   const __m256 v = _mm256_max_ps(_mm256_set1_ps(1.17549435e-38f), _mm256_loadu_ps(x));
   const __m256i bits = _mm256_castps_si256(v);
@@ -55,12 +57,12 @@ void repel8_avx2(const float* x, const float* ox, const float* oy, const RepelCo
   const __m256 pw = _mm256_mul_ps(poly, _mm256_castsi256_ps(scale));
   const __m256 xv = _mm256_loadu_ps(x);
   const __m256 den = _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(k.a), pw), _mm256_set1_ps(1.0f));
-  __m256 coeff = _mm256_div_ps(_mm256_set1_ps(k.two_gamma_b), _mm256_mul_ps(_mm256_add_ps(_mm256_set1_ps(0.001f), xv), den));
-  if (k.attract) {  // lane 0: the attraction, 0 at distance 0
+  __m256 coeff;
+  if (k.attract) {  // 0 at distance 0
     const __m256 att = _mm256_div_ps(_mm256_mul_ps(_mm256_set1_ps(-k.two_ab), _mm256_div_ps(pw, xv)), den);
-    const __m256 lane0 = _mm256_castsi256_ps(_mm256_set_epi32(0, 0, 0, 0, 0, 0, 0, -1));
-    const __m256 att0 = _mm256_and_ps(att, _mm256_cmp_ps(xv, _mm256_setzero_ps(), _CMP_GT_OQ));
-    coeff = _mm256_blendv_ps(coeff, att0, lane0);
+    coeff = _mm256_and_ps(att, _mm256_cmp_ps(xv, _mm256_setzero_ps(), _CMP_GT_OQ));
+  } else {
+    coeff = _mm256_div_ps(_mm256_set1_ps(k.two_gamma_b), _mm256_mul_ps(_mm256_add_ps(_mm256_set1_ps(0.001f), xv), den));
   }
   // clip4(v) = v > 4 ? 4 : (v < -4 ? -4 : v) = max(-4, min(4, v)) (min(a, b) = a < b ? a : b)
   const __m256 four = _mm256_set1_ps(4.0f), minus4 = _mm256_set1_ps(-4.0f), va = _mm256_set1_ps(k.alpha);
@@ -70,7 +72,14 @@ void repel8_avx2(const float* x, const float* ox, const float* oy, const RepelCo
   _mm256_storeu_ps(gy, _mm256_mul_ps(cy, va));
 }
 
-bool have_repel8_avx2() { return __builtin_cpu_supports("avx2"); }
+}  // namespace
+
+void forces_avx2(const float* x, const float* ox, const float* oy, const ForceConsts& k, float* gx, float* gy, int lanes) {
+  forces8(x, ox, oy, k, gx, gy);
+  if (lanes > 8) forces8(x + 8, ox + 8, oy + 8, k, gx + 8, gy + 8);
+}
+
+bool have_forces_avx2() { return __builtin_cpu_supports("avx2"); }
 
 }  // namespace embedlab::umap_detail
 
@@ -83,10 +92,10 @@ bool have_repel8_avx2() { return __builtin_cpu_supports("avx2"); }
 #else
 
 namespace embedlab::umap_detail {
-void repel8_avx2(const float* x, const float* ox, const float* oy, const RepelConsts& k, float* gx, float* gy) {
-  repel8_scalar(x, ox, oy, k, gx, gy);
+void forces_avx2(const float* x, const float* ox, const float* oy, const ForceConsts& k, float* gx, float* gy, int lanes) {
+  forces_scalar(x, ox, oy, k, gx, gy, lanes);
 }
-bool have_repel8_avx2() { return false; }
+bool have_forces_avx2() { return false; }
 }  // namespace embedlab::umap_detail
 
 #endif
