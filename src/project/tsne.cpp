@@ -288,6 +288,8 @@ bool TsneRun::prepare(int64_t slices, int64_t work) {
     int64_t spent = 0;
     while (build_ && spent < work) {
       Build& b = *build_;
+      // the init (PCA: one long unit) gets a slice of its own, so "init" shows while it runs
+      if (b.stage == Build::Stage::Init && spent > 0) break;
       const double t0 = now_ms();
       switch (b.stage) {
         case Build::Stage::Neighbours:

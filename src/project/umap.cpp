@@ -498,7 +498,11 @@ bool UmapRun::prepare(int64_t slices, int64_t work) {
   check_at_least("umap prepare", "work", work, 1);
   for (int64_t i = 0; i < slices && s_->stage != State::Stage::Layout; ++i) {
     int64_t spent = 0;
-    while (spent < work && s_->stage != State::Stage::Layout) spent += s_->unit(work - spent);
+    while (spent < work && s_->stage != State::Stage::Layout) {
+      // the init, one long unit, gets a slice of its own, so "init" shows while it runs
+      if (s_->stage == State::Stage::Init && spent > 0) break;
+      spent += s_->unit(work - spent);
+    }
   }
   return prepared();
 }
