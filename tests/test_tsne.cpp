@@ -338,3 +338,68 @@ TEST_CASE("tsne errors name the value and the limit", "[tsne]") {
     REQUIRE_THROWS_WITH(r.step(50), Catch::StartsWith("tsne: the map became") && Catch::Contains("with learning rate 1e+38; lower the learning rate"));
   }
 }
+
+TEST_CASE("tsne's construction in slices gives the one-call map's bits", "[tsne]") {
+  const int64_t n = 1100, D = 10;  // above the exact threshold: Barnes-Hut, K = 3 perplexity
+  const std::vector<float> t = three_clusters(n);
+  const auto check_slicings = [&](std::span<const float> table, int64_t rows, const TsneOptions& o) {
+    TsneRun whole(table, rows, D, o);
+    whole.step(o.iterations);
+    for (const int64_t work : {int64_t{1}, int64_t{200000}, kTsneSliceWork}) {
+      TsneRun r = TsneRun::start(table, rows, D, o);
+      CHECK_FALSE(r.prepared());
+      CHECK(r.coordinates().empty());
+      std::vector<std::string> phases{r.phase()};
+      int64_t slices = 0;
+      while (!r.prepare(1, work)) {
+        ++slices;
+        if (phases.back() != r.phase()) phases.push_back(r.phase());
+        CHECK(r.progress() >= 0.0);
+        CHECK(r.progress() <= 1.0);
+      }
+      if (work == 1) {
+        CHECK(slices > 10);  // product blocks, sorted blocks and calibrated blocks one by one
+        CHECK(phases == std::vector<std::string>{"neighbours", "affinities", "init"});
+      }
+      CHECK(std::string(r.phase()) == "iteration");
+      CHECK(r.affinities().cols == whole.affinities().cols);
+      CHECK(same_bits(r.affinities().values, whole.affinities().values));
+      r.step(o.iterations);
+      CHECK(same_bits(r.coordinates(), whole.coordinates()));
+      CHECK(r.kl() == whole.kl());
+    }
+  };
+  SECTION("Barnes-Hut, euclidean, random init") { check_slicings(t, n, options(20, 30, 4)); }
+  SECTION("exact, cosine, PCA init") {
+    TsneOptions o = options(10, 30, 4);
+    o.metric = Metric::Cosine;
+    o.init = TsneInit::Pca;
+    check_slicings(std::span<const float>(t).first(300 * D), 300, o);
+  }
+  SECTION("the table and a given layout are copied: the caller's buffers may go after start") {
+    std::vector<float> given(static_cast<size_t>(2 * n), 0.0f), table = t;
+    for (size_t i = 0; i < given.size(); ++i) given[i] = static_cast<float>(i % 11) * 1e-3f;
+    TsneOptions o = options(20, 10, 4);
+    o.init = TsneInit::Given, o.initial = given;
+    TsneRun whole(t, n, D, o);
+    whole.step(10);
+    std::vector<float> layout = given;
+    o.initial = layout;
+    TsneRun r = TsneRun::start(table, n, D, o);
+    std::fill(table.begin(), table.end(), 0.0f), std::fill(layout.begin(), layout.end(), 0.0f);
+    r.step(10);  // step() finishes the construction first
+    CHECK(same_bits(r.coordinates(), whole.coordinates()));
+  }
+  SECTION("start checks the table and the options at once; kl waits for the map") {
+    std::vector<float> zero = t;
+    std::fill(zero.begin() + 20, zero.begin() + 30, 0.0f);
+    TsneOptions o = options(20, 10);
+    o.metric = Metric::Cosine;
+    REQUIRE_THROWS_WITH(TsneRun::start(zero, n, D, o), "tsne: row 2 is all zeros, so its cosine distance is undefined");
+    REQUIRE_THROWS_WITH(TsneRun::start(t, n, D, options(400, 10)),
+                        "tsne: perplexity 400 must be below (n - 1) / 3 = 366.33 for 1100 rows");
+    TsneRun r = TsneRun::start(t, n, D, options(20, 10));
+    r.prepare(1, 1);
+    REQUIRE_THROWS_WITH(r.kl(), "tsne kl: the map is not constructed yet (phase neighbours); prepare() it first");
+  }
+}

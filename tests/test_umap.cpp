@@ -368,3 +368,113 @@ TEST_CASE("UMAP plans its memory before allocating", "[umap]") {
                                                         Catch::Matchers::Contains("the limit here is"));
   }
 }
+
+TEST_CASE("kNN graphs built in pieces equal the one-call graph", "[umap][knn]") {
+  const int64_t n = 700, D = 19;
+  const std::vector<float> t = clustered(n, D, 5, 2.0f, 17);
+  for (const KnnMethod method : {KnnMethod::Exact, KnnMethod::Descent}) {
+    const KnnRows x(t, n, D, Metric::Cosine, "test");
+    KnnStats whole_stats;
+    const KnnGraph whole = knn_graph(x, 9, method, 4, &whole_stats);
+    for (const int64_t work : {int64_t{1}, int64_t{5000}, int64_t{300000}}) {
+      SECTION(std::string(knn_method_name(method)) + " in pieces of " + std::to_string(work) + " multiply-adds") {
+        KnnBuild b(x, 9, method, 4);
+        int64_t calls = 0;
+        double last = -1;
+        while (!b.done()) {
+          CHECK(b.advance(work) > 0);
+          CHECK(b.progress() >= last);
+          last = b.progress();
+          ++calls;
+        }
+        CHECK(b.advance(work) == 0);
+        CHECK(b.progress() == 1.0);
+        if (work == 1) CHECK(calls > n / 2);  // one row, tree node or block a call: many calls
+        KnnStats stats;
+        const KnnGraph g = b.take(&stats);
+        CHECK(g.ids == whole.ids);
+        CHECK(same_bits(g.dists, whole.dists));
+        CHECK(stats.rounds == whole_stats.rounds);
+        CHECK(stats.distances == whole_stats.distances);
+        REQUIRE_THROWS_WITH(b.take(), "knn: the graph is not built yet");
+      }
+    }
+  }
+}
+
+TEST_CASE("UMAP's construction in slices gives the one-call map's bits", "[umap]") {
+  const int64_t n = 500, D = 12;
+  const std::vector<float> t = clustered(n, D, 4, 3.0f, 23);
+  UmapOptions o;
+  o.n_epochs = 40;
+  o.seed = 5;
+  const auto check_slicings = [&](const UmapOptions& opts) {
+    UmapRun whole(t, n, D, opts);
+    whole.run();
+    for (const int64_t work : {int64_t{1}, int64_t{20000}, int64_t{1} << 21}) {
+      UmapRun r = UmapRun::start(t, n, D, opts);
+      CHECK_FALSE(r.prepared());
+      CHECK(std::string(r.phase()) == "knn");
+      CHECK(r.coordinates().empty());
+      std::vector<std::string> phases{r.phase()};
+      int64_t slices = 0;
+      while (!r.prepare(1, work)) {
+        ++slices;
+        if (phases.back() != r.phase()) phases.push_back(r.phase());
+        CHECK(r.progress() >= 0.0);
+        CHECK(r.progress() <= 1.0);
+      }
+      if (work == 1) {
+        CHECK(slices > 100);  // the kNN search's units and the smooth rows one by one
+        CHECK(phases == std::vector<std::string>{"knn", "graph", "init"});
+      }
+      CHECK(std::string(r.phase()) == "layout");
+      CHECK(r.info().edges == whole.info().edges);
+      r.run();
+      CHECK(same_bits(r.coordinates(), whole.coordinates()));
+    }
+  };
+  SECTION("exact kNN, spectral init") { check_slicings(o); }
+  SECTION("NN-descent, cosine, PCA init") {
+    o.knn = KnnMethod::Descent, o.metric = Metric::Cosine, o.init = UmapInit::Pca;
+    check_slicings(o);
+  }
+  SECTION("a graph of several components (multi_component_layout)") {
+    const std::vector<float> far = clustered(n, D, 6, 40.0f, 3);
+    UmapRun whole(far, n, D, o);
+    REQUIRE(whole.info().components > 1);
+    UmapRun r = UmapRun::start(far, n, D, o);
+    while (!r.prepare(1, 3000)) {}
+    CHECK(same_bits(r.coordinates(), whole.coordinates()));
+  }
+  SECTION("given coordinates are copied: the caller's buffer may go after start") {
+    std::vector<float> given(static_cast<size_t>(2 * n));
+    for (int64_t i = 0; i < 2 * n; ++i) given[i] = static_cast<float>(i % 17);
+    o.init = UmapInit::Given, o.init_coords = given;
+    UmapRun whole(t, n, D, o);
+    whole.run();
+    std::vector<float> copy = given;
+    o.init_coords = copy;
+    UmapRun r = UmapRun::start(t, n, D, o);
+    std::fill(copy.begin(), copy.end(), 0.0f);
+    r.run();  // step() finishes the construction first
+    CHECK(same_bits(r.coordinates(), whole.coordinates()));
+  }
+  SECTION("a run stopped during construction can be dropped, and transform waits for the map") {
+    UmapRun r = UmapRun::start(t, n, D, o);
+    r.prepare(1, 1);
+    REQUIRE_FALSE(r.prepared());
+    REQUIRE_THROWS_WITH(r.transform(std::vector<float>(D), 1),
+                        "umap transform: the map is not constructed yet (phase knn); prepare() or step() it first");
+  }
+  SECTION("start refuses bad options and tables at once, as the constructor") {
+    o.n_neighbors = 1;
+    REQUIRE_THROWS_WITH(UmapRun::start(t, n, D, o), "umap: n_neighbors 1 out of range [2, 499] (n - 1 for 500 rows)");
+    std::vector<float> bad = t;
+    bad[5] = std::numeric_limits<float>::quiet_NaN();
+    REQUIRE_THROWS_WITH(UmapRun::start(bad, n, D), "umap: table value nan at row 0, column 5 is not finite");
+    testing::WasmLimits small(1 << 16, 1 << 16);
+    REQUIRE_THROWS_WITH(UmapRun::start(t, n, D), Catch::Matchers::StartsWith("umap: ") &&
+                                                     Catch::Matchers::Contains("the limit here is 64.0 KiB"));
+  }
+}

@@ -392,16 +392,29 @@ export interface TsneInfo {
   learningRate: number;
   seconds: { neighbours: number; affinities: number; layout: number };
 }
+export type TsnePhase = 'neighbours' | 'affinities' | 'init' | 'iteration';
 export declare class Tsne {
   constructor(table: Floats, rows: number, dim: number, opts?: TsneOptions);
   constructor(table: Table, opts?: TsneOptions);
-  /** n more iterations (at most what is left) -> iteration(). */
+  /** Checks the options and the table and plans the memory now (failing as the constructor does);
+   *  the neighbours, P and the initial layout run in prepare() or the first step(). Copies the table. */
+  static start(table: Floats, rows: number, dim: number, opts?: TsneOptions): Tsne;
+  static start(table: Table, opts?: TsneOptions): Tsne;
+  /** Slices of the construction until maxMs (default 35) have passed, at least one -> prepared().
+   *  The same bits as the constructor's, whatever the budgets. */
+  prepare(maxMs?: number): boolean;
+  prepared(): boolean;
+  /** 'neighbours' | 'affinities' | 'init' while preparing, then 'iteration'. */
+  phase(): TsnePhase;
+  /** The share of the phase done, in [0, 1]. */
+  progress(): number;
+  /** n more iterations (at most what is left; after the rest of the construction) -> iteration(). */
   step(n?: number): number;
-  /** The map (rows * 2), a copy. */
+  /** The map (rows * 2), a copy; empty before the initial layout. */
   coordinates(): Float32Array;
   iteration(): number;
   totalIterations(): number;
-  /** KL(P || Q) at the current map (the Barnes-Hut estimate above 1000 rows). */
+  /** KL(P || Q) at the current map (the Barnes-Hut estimate above 1000 rows); fails before prepared. */
   kl(): number;
   info(): TsneInfo;
   delete(): void;
@@ -479,18 +492,31 @@ export interface UmapInfo {
   init: 'spectral' | 'pca' | 'given'; initNote: string; components: number; edges: number;
   seconds: { knn: number; graph: number; init: number; layout: number; total: number };
 }
+export type UmapPhase = 'knn' | 'graph' | 'init' | 'layout';
 export declare class Umap {
   /** Runs the neighbour search, the fuzzy graph and the initial layout; epochs run in step(). */
   constructor(table: Floats, rows: number, dim: number, opts?: UmapOptions);
   constructor(table: Table, opts?: UmapOptions);
-  /** Runs up to n more epochs (default 1) and returns the epoch reached. */
+  /** Checks the options and the table, plans the memory and copies the rows now (failing as the
+   *  constructor does); the neighbour search, graph and initial layout run in prepare() or the first step(). */
+  static start(table: Floats, rows: number, dim: number, opts?: UmapOptions): Umap;
+  static start(table: Table, opts?: UmapOptions): Umap;
+  /** Slices of the construction until maxMs (default 35) have passed, at least one -> prepared().
+   *  The same bits as the constructor's, whatever the budgets. */
+  prepare(maxMs?: number): boolean;
+  prepared(): boolean;
+  /** 'knn' | 'graph' | 'init' while preparing, then 'layout'. */
+  phase(): UmapPhase;
+  /** The share of the phase done, in [0, 1] (an estimate for NN-descent; 0 during 'init'). */
+  progress(): number;
+  /** Runs up to n more epochs (default 1; after the rest of the construction) and returns the epoch reached. */
   step(n?: number): number;
-  /** The current map (rows * 2), a copy. */
+  /** The current map (rows * 2), a copy; empty before the initial layout. */
   coordinates(): Float32Array;
   epoch(): number;
   totalEpochs(): number;
   info(): UmapInfo;
-  /** New rows (m * dim) -> their places in the fitted map (m * 2); the map does not move. */
+  /** New rows (m * dim) -> their places in the fitted map (m * 2); the map does not move. Fails before prepared. */
   transform(rows: Floats): Float32Array;
   delete(): void;
 }

@@ -1,8 +1,12 @@
 // Bindings for project/tsne.hpp: a stepped t-SNE run. The JS API is api/tsne.post.js (M.Tsne,
 // M.tsne, M.benchTsne).
 //
-//   _Tsne: initArray(Float32Array table, rows, dim, opts) | initTable(_Table, opts)
-//          step(n) -> iteration, coordinates() -> Float32Array (rows * 2), iteration(),
+//   _Tsne: initArray(Float32Array table, rows, dim, opts, prepareNow) | initTable(_Table, opts,
+//          prepareNow)   (prepareNow false: TsneRun::start, the construction waits for prepare)
+//          prepare(maxMs) -> prepared: slices of the construction until maxMs have passed (at
+//          least one), phase() -> 'neighbours' | 'affinities' | 'init' | 'iteration',
+//          progress() -> [0, 1],
+//          step(n) -> iteration, coordinates() -> Float32Array (rows * 2; empty before init), iteration(),
 //          totalIterations(), kl(), info() -> {rows, exact, learningRate, seconds: {neighbours,
 //          affinities, layout}}
 //   opts (checked by the wrapper for unknown keys): perplexity, iterations, theta, learningRate
@@ -14,6 +18,7 @@
 #include <memory>
 
 #include "bench/bench_tsne.hpp"
+#include "core/clock.hpp"
 #include "io/table_import.hpp"
 #include "project/tsne.hpp"
 
@@ -54,27 +59,41 @@ TsneOptions tsne_options(const char* where, val opts, std::vector<float>& init_l
 
 class TsneHandle {
  public:
-  bool init_array(val table, double rows, double dim, val opts) {
+  bool init_array(val table, double rows, double dim, val opts, bool prepare_now) {
     const char* where = "Tsne";
     return guard(where, [&] {
       const int64_t r = size_arg(where, "rows", rows, 0), d = size_arg(where, "dim", dim, 0);
       std::vector<float> layout;
       const TsneOptions o = tsne_options(where, opts, layout);
       const std::vector<float> t = copy_in<float>(where, "table", table);
-      run_ = std::make_unique<TsneRun>(t, r, d, o);
+      run_ = std::make_unique<TsneRun>(prepare_now ? TsneRun(t, r, d, o) : TsneRun::start(t, r, d, o));
       return true;
     });
   }
-  bool init_table(val handle, val opts) {
+  // prepare_now: the table is read in place; else start copies it (the table may go meanwhile)
+  bool init_table(val handle, val opts, bool prepare_now) {
     const char* where = "Tsne";
     return guard(where, [&] {
       const ResidentTable t = resident_table(where, handle);
       std::vector<float> layout;
       const TsneOptions o = tsne_options(where, opts, layout);
-      run_ = std::make_unique<TsneRun>(t.data, t.rows, t.dim, o);  // the table is read in place
+      run_ = std::make_unique<TsneRun>(prepare_now ? TsneRun(t.data, t.rows, t.dim, o)
+                                                   : TsneRun::start(t.data, t.rows, t.dim, o));
       return true;
     });
   }
+  bool prepare(double max_ms) {
+    const char* where = "Tsne.prepare";
+    return guard(where, [&] {
+      if (!(max_ms >= 0)) fail(where, "maxMs " + format_number(max_ms) + " must be a number >= 0");
+      TsneRun& r = live();
+      const double t0 = now_ms();
+      while (!r.prepare(1) && now_ms() - t0 < max_ms) {}
+      return r.prepared();
+    });
+  }
+  std::string phase() { return guard("Tsne.phase", [&] { return std::string(live().phase()); }); }
+  double progress() { return guard("Tsne.progress", [&] { return live().progress(); }); }
   double step(double n) {
     return guard("Tsne.step", [&] {
       return static_cast<double>(live().step(int_arg("Tsne.step", "n", n, 0, kInt32Max)));
@@ -129,6 +148,9 @@ EMSCRIPTEN_BINDINGS(tsne) {
       .constructor<>()
       .function("initArray", &TsneHandle::init_array)
       .function("initTable", &TsneHandle::init_table)
+      .function("prepare", &TsneHandle::prepare)
+      .function("phase", &TsneHandle::phase)
+      .function("progress", &TsneHandle::progress)
       .function("step", &TsneHandle::step)
       .function("coordinates", &TsneHandle::coordinates)
       .function("iteration", &TsneHandle::iteration)

@@ -2,9 +2,12 @@
 // UMAP benchmark's data, run and scoring (bench/bench_umap.hpp). The JS API is api/umap.post.js
 // (M.umap, M.Umap, M.benchUmap, M.umapBenchData, M.umapQuality).
 //
-//   _Umap: init(Float32Array table, rows, dim, opts, Float32Array initCoords) |
-//          initTable(_Table, opts, initCoords)
-//          step(n) -> epoch, coordinates() -> Float32Array (n * 2), epoch(), totalEpochs(),
+//   _Umap: init(Float32Array table, rows, dim, opts, Float32Array initCoords, prepareNow) |
+//          initTable(_Table, opts, initCoords, prepareNow)   (prepareNow false: UmapRun::start,
+//          the construction waits for prepare)
+//          prepare(maxMs) -> prepared: slices of the construction until maxMs have passed (at
+//          least one), phase() -> 'knn' | 'graph' | 'init' | 'layout', progress() -> [0, 1],
+//          step(n) -> epoch, coordinates() -> Float32Array (n * 2; empty before init), epoch(), totalEpochs(),
 //          info() -> {a, b, nEpochs, knn, knnRounds, knnDistances, init, initNote, components, edges,
 //                     seconds: {knn, graph, init, layout, total}},
 //          transform(Float32Array rows (m * dim), m) -> Float32Array (m * 2)
@@ -17,6 +20,7 @@
 #include <memory>
 
 #include "bench/bench_umap.hpp"
+#include "core/clock.hpp"
 #include "project/umap.hpp"
 
 using emscripten::val;
@@ -72,34 +76,50 @@ val seconds_js(const UmapSeconds& s) {
 
 class UmapHandle {
  public:
-  bool init(val table, double rows, double dim, val opts, val init_coords) {
+  bool init(val table, double rows, double dim, val opts, val init_coords, bool prepare_now) {
     const char* where = "Umap";
     return guard(where, [&] {
       const int64_t r = size_arg(where, "rows", rows, 0), d = size_arg(where, "dim", dim, 0);
       std::vector<float> coords;
       const UmapOptions o = umap_options(where, opts, init_coords, coords);
       const std::vector<float> t = copy_in<float>(where, "table", table);
-      run_ = std::make_unique<UmapRun>(t, r, d, o);
+      run_ = std::make_unique<UmapRun>(prepare_now ? UmapRun(t, r, d, o) : UmapRun::start(t, r, d, o));
       dim_ = d;
       return true;
     });
   }
-  bool init_table(val handle, val opts, val init_coords) {
+  bool init_table(val handle, val opts, val init_coords, bool prepare_now) {
     const char* where = "Umap";
     return guard(where, [&] {
       std::vector<float> coords;
       const UmapOptions o = umap_options(where, opts, init_coords, coords);
       const ResidentTable t = resident_table(where, handle);
-      run_ = std::make_unique<UmapRun>(t.data, t.rows, t.dim, o);
+      run_ = std::make_unique<UmapRun>(prepare_now ? UmapRun(t.data, t.rows, t.dim, o)
+                                                   : UmapRun::start(t.data, t.rows, t.dim, o));
       dim_ = t.dim;
       return true;
     });
   }
+  bool prepare(double max_ms) {
+    const char* where = "Umap.prepare";
+    return guard(where, [&] {
+      if (!(max_ms >= 0)) fail(where, "maxMs " + format_number(max_ms) + " must be a number >= 0");
+      UmapRun& r = live(where);
+      const double t0 = now_ms();
+      while (!r.prepare(1) && now_ms() - t0 < max_ms) {}
+      return r.prepared();
+    });
+  }
+  std::string phase() { return guard("Umap.phase", [&] { return std::string(live("Umap.phase").phase()); }); }
+  double progress() { return guard("Umap.progress", [&] { return live("Umap.progress").progress(); }); }
   double step(double n) {
     return guard("Umap.step", [&] { return static_cast<double>(live("Umap.step").step(size_arg("Umap.step", "n", n, 0))); });
   }
   val coordinates() {
-    return guard("Umap.coordinates", [&] { return copy_out(live("Umap.coordinates").coordinates().data(), 2 * static_cast<size_t>(run_->rows())); });
+    return guard("Umap.coordinates", [&] { 
+      const std::span<const float> xy = live("Umap.coordinates").coordinates();  // empty before the init
+      return copy_out(xy.data(), xy.size());
+    });
   }
   double epoch() { return guard("Umap.epoch", [&] { return static_cast<double>(live("Umap.epoch").epoch()); }); }
   double total_epochs() { return guard("Umap.totalEpochs", [&] { return static_cast<double>(live("Umap.totalEpochs").total_epochs()); }); }
@@ -188,6 +208,9 @@ EMSCRIPTEN_BINDINGS(umap) {
       .constructor<>()
       .function("init", &UmapHandle::init)
       .function("initTable", &UmapHandle::init_table)
+      .function("prepare", &UmapHandle::prepare)
+      .function("phase", &UmapHandle::phase)
+      .function("progress", &UmapHandle::progress)
       .function("step", &UmapHandle::step)
       .function("coordinates", &UmapHandle::coordinates)
       .function("epoch", &UmapHandle::epoch)

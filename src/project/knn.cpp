@@ -58,14 +58,11 @@ struct Heaps {
   }
 };
 
-// The heaps sorted into a graph: each row ascending by (proxy, id), proxies -> distances.
-KnnGraph to_graph(const KnnRows& x, const Heaps& h) {
-  KnnGraph g;
-  g.n = h.n, g.k = h.k;
-  g.ids.resize(h.ids.size());
-  g.dists.resize(h.d.size());
-  std::vector<std::pair<float, int32_t>> row(static_cast<size_t>(h.k));
-  for (int64_t i = 0; i < h.n; ++i) {
+// Rows [begin, end) of the heaps sorted into g (sized by the caller): each row ascending by
+// (proxy, id), proxies -> distances.
+void sort_rows(const KnnRows& x, const Heaps& h, KnnGraph& g, int64_t begin, int64_t end,
+               std::vector<std::pair<float, int32_t>>& row) {
+  for (int64_t i = begin; i < end; ++i) {
     for (int64_t j = 0; j < h.k; ++j) row[j] = {h.d[i * h.k + j], h.ids[i * h.k + j]};
     std::sort(row.begin(), row.end());  // (proxy, id): a total order
     for (int64_t j = 0; j < h.k; ++j) {
@@ -73,82 +70,73 @@ KnnGraph to_graph(const KnnRows& x, const Heaps& h) {
       g.dists[i * h.k + j] = x.distance(row[j].first);
     }
   }
-  return g;
 }
 
-// All pairs i < j, each measured once (dense::dot_rows over the rows after i).
-KnnGraph knn_exact(const KnnRows& x, int64_t k, KnnStats* stats) {
-  const int64_t n = x.rows();
-  Heaps h(n, k, "knn");
-  std::vector<int32_t> ids(plan("knn", "row ids", n, kInt32));
-  std::vector<float> out(ids.size());
-  std::vector<const float*> ptrs(ids.size());
-  for (int64_t j = 0; j < n; ++j) ids[j] = static_cast<int32_t>(j);
-  for (int64_t i = 0; i + 1 < n; ++i) {
-    const size_t count = static_cast<size_t>(n - i - 1);
-    x.proxies(x.row(i), x.squared_norm(i), ids.data() + i + 1, count, out.data(), ptrs.data());
-    for (size_t c = 0; c < count; ++c) {
-      const int32_t j = ids[i + 1 + c];
-      h.push(i, out[c], j, 0);
-      h.push(j, out[c], static_cast<int32_t>(i), 0);
-    }
-  }
-  if (stats) stats->method = KnnMethod::Exact, stats->rounds = 0, stats->distances = n * (n - 1) / 2;
-  return to_graph(x, h);
+// The heaps sorted into a graph (sort_rows over every row).
+KnnGraph to_graph(const KnnRows& x, const Heaps& h) {
+  KnnGraph g;
+  g.n = h.n, g.k = h.k;
+  g.ids.resize(h.ids.size());
+  g.dists.resize(h.d.size());
+  std::vector<std::pair<float, int32_t>> row(static_cast<size_t>(h.k));
+  sort_rows(x, h, g, 0, h.n, row);
+  return g;
 }
 
 // ---- NN-descent -------------------------------------------------------------------------------
 
-// Splits perm[begin, end) around a random hyperplane, recursively, until pieces have at most
-// leaf rows; calls leaf(begin, end) for each piece. Angular (cosine): the hyperplane through
-// the origin between two random rows; euclidean: the perpendicular bisector of two random rows
-// (pynndescent's angular_random_projection_split / euclidean_random_projection_split).
+// One node of a random-projection tree over perm: pops [b, e) from stack; a piece of at most
+// leaf rows is a leaf (on_leaf(b, e)), a larger one is split around a random hyperplane and its
+// halves pushed (left on top, so leaves come in depth-first order). Angular (cosine): the
+// hyperplane through the origin between two random rows; euclidean: the perpendicular bisector
+// of two random rows (pynndescent's angular_random_projection_split /
+// euclidean_random_projection_split). Returns the split's cost (size x D), 0 for a leaf.
+// Popping until the stack is empty, starting from {{0, n}}, builds one tree.
 template <class Leaf>
-void rp_tree(const KnnRows& x, std::vector<int32_t>& perm, int64_t leaf, FastRng& rng, Leaf&& on_leaf,
-             std::vector<float>& normal, std::vector<int32_t>& scratch, std::vector<uint8_t>& side) {
+int64_t rp_tree_node(const KnnRows& x, std::vector<int32_t>& perm, int64_t leaf, FastRng& rng, Leaf&& on_leaf,
+                     std::vector<float>& normal, std::vector<int32_t>& scratch, std::vector<uint8_t>& side,
+                     std::vector<std::pair<int64_t, int64_t>>& stack) {
   const size_t D = static_cast<size_t>(x.dim());
-  std::vector<std::pair<int64_t, int64_t>> stack{{0, static_cast<int64_t>(perm.size())}};
-  while (!stack.empty()) {
-    const auto [b, e] = stack.back();
-    stack.pop_back();
-    const int64_t size = e - b;
-    if (size <= leaf) {
-      on_leaf(b, e);
-      continue;
-    }
-    const int32_t l = perm[b + rng.below(static_cast<uint32_t>(size))];
-    int32_t r = perm[b + rng.below(static_cast<uint32_t>(size))];
-    for (int tries = 0; r == l && tries < 8; ++tries) r = perm[b + rng.below(static_cast<uint32_t>(size))];
-    const float* xl = x.row(l);
-    const float* xr = x.row(r);
-    float offset = 0;
-    for (size_t d = 0; d < D; ++d) normal[d] = xl[d] - xr[d];
-    if (x.metric() == Metric::Euclidean) {
-      float s = 0;  // -normal . (xl + xr) / 2
-      for (size_t d = 0; d < D; ++d) s += normal[d] * ((xl[d] + xr[d]) * 0.5f);
-      offset = -s;
-    }
-    int64_t left = 0;
-    for (int64_t p = b; p < e; ++p) {
-      const float m = kernels::dot(D, normal.data(), x.row(perm[p])) + offset;
-      const uint8_t s = m > 0 ? 0 : m < 0 ? 1 : static_cast<uint8_t>(rng.next() & 1);
-      side[p - b] = s;
-      left += s == 0;
-    }
-    if (left == 0 || left == size) {  // degenerate (duplicates): split at random, in halves
-      left = 0;
-      for (int64_t p = 0; p < size; ++p) {
-        side[p] = static_cast<uint8_t>(p >= size / 2);
-        left += side[p] == 0;
-      }
-    }
-    // stable partition through scratch (no std::partition: its order differs between libraries)
-    int64_t wl = 0, wr = left;
-    for (int64_t p = 0; p < size; ++p) scratch[side[p] == 0 ? wl++ : wr++] = perm[b + p];
-    std::copy_n(scratch.begin(), size, perm.begin() + b);
-    stack.push_back({b + left, e});
-    stack.push_back({b, b + left});
+  const auto [b, e] = stack.back();
+  stack.pop_back();
+  const int64_t size = e - b;
+  if (size <= leaf) {
+    on_leaf(b, e);
+    return 0;
   }
+  const int32_t l = perm[b + rng.below(static_cast<uint32_t>(size))];
+  int32_t r = perm[b + rng.below(static_cast<uint32_t>(size))];
+  for (int tries = 0; r == l && tries < 8; ++tries) r = perm[b + rng.below(static_cast<uint32_t>(size))];
+  const float* xl = x.row(l);
+  const float* xr = x.row(r);
+  float offset = 0;
+  for (size_t d = 0; d < D; ++d) normal[d] = xl[d] - xr[d];
+  if (x.metric() == Metric::Euclidean) {
+    float s = 0;  // -normal . (xl + xr) / 2
+    for (size_t d = 0; d < D; ++d) s += normal[d] * ((xl[d] + xr[d]) * 0.5f);
+    offset = -s;
+  }
+  int64_t left = 0;
+  for (int64_t p = b; p < e; ++p) {
+    const float m = kernels::dot(D, normal.data(), x.row(perm[p])) + offset;
+    const uint8_t s = m > 0 ? 0 : m < 0 ? 1 : static_cast<uint8_t>(rng.next() & 1);
+    side[p - b] = s;
+    left += s == 0;
+  }
+  if (left == 0 || left == size) {  // degenerate (duplicates): split at random, in halves
+    left = 0;
+    for (int64_t p = 0; p < size; ++p) {
+      side[p] = static_cast<uint8_t>(p >= size / 2);
+      left += side[p] == 0;
+    }
+  }
+  // stable partition through scratch (no std::partition: its order differs between libraries)
+  int64_t wl = 0, wr = left;
+  for (int64_t p = 0; p < size; ++p) scratch[side[p] == 0 ? wl++ : wr++] = perm[b + p];
+  std::copy_n(scratch.begin(), size, perm.begin() + b);
+  stack.push_back({b + left, e});
+  stack.push_back({b, b + left});
+  return size * static_cast<int64_t>(D);
 }
 
 // Measures every pair of ids in [first, last) (a leaf, or one row against its candidates) and
@@ -237,70 +225,6 @@ void build_candidates(Heaps& h, int64_t C, FastRng& rng, std::vector<int32_t>& n
   }
 }
 
-KnnGraph knn_descent(const KnnRows& x, int64_t k, uint64_t seed, KnnStats* stats) {
-  const int64_t n = x.rows(), D = x.dim();
-  const int64_t C = std::max<int64_t>(kMaxCandidates, k);
-  const int64_t leaf = std::max<int64_t>(10, k + 1);
-  MemoryPlan p("knn");
-  p.add("neighbour heaps", {n, k, 9}, kBytes);      // ids, proxies, flags
-  p.add("candidate lists", {4, n, C}, kFloat32);   // new/old ids and priorities
-  p.add("tree order and scratch", {2, n}, kInt32);
-  p.add("tree sides", {n}, kBytes);
-  p.add("hyperplane", {D}, kFloat32);
-  p.check();
-  Heaps h(n, k, "knn");
-  FastRng rng(seed ^ 0x5eed0f0d5eedull);
-  Joiner join(x, h, static_cast<size_t>(std::max(2 * C, leaf)));
-
-  // 1. a forest of random-projection trees: every pair of rows sharing a leaf
-  const int64_t trees = std::min<int64_t>(32, 2 + static_cast<int64_t>(std::lround(std::sqrt(static_cast<double>(n)) / 20.0)));
-  std::vector<int32_t> perm(static_cast<size_t>(n)), scratch(static_cast<size_t>(n));
-  std::vector<uint8_t> side(static_cast<size_t>(n));
-  std::vector<float> normal(static_cast<size_t>(D));
-  for (int64_t t = 0; t < trees; ++t) {
-    for (int64_t i = 0; i < n; ++i) perm[i] = static_cast<int32_t>(i);
-    rp_tree(x, perm, leaf, rng, [&](int64_t b, int64_t e) {
-      for (int64_t a = b; a + 1 < e; ++a) join.join(perm[a], perm.data() + a + 1, static_cast<size_t>(e - a - 1));
-    }, normal, scratch, side);
-  }
-  // rows whose heaps are not full yet get random rows
-  for (int64_t i = 0; i < n; ++i) {
-    for (int tries = 0; h.ids[i * k] < 0 && tries < 4 * k; ++tries) {
-      int32_t r = static_cast<int32_t>(rng.below(static_cast<uint32_t>(n)));
-      join.join(static_cast<int32_t>(i), &r, 1);
-    }
-  }
-
-  // 2. rounds of local joins
-  std::vector<int32_t> nid(static_cast<size_t>(n * C)), oid(nid.size()), batch(static_cast<size_t>(2 * C));
-  std::vector<float> npri(nid.size()), opri(nid.size());
-  const int rounds = std::max(5, static_cast<int>(std::lround(std::log2(static_cast<double>(n)))));
-  int done = 0;
-  for (; done < rounds;) {
-    build_candidates(h, C, rng, nid, npri, oid, opri);
-    int64_t changed = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      const int32_t* ni = nid.data() + i * C;
-      const int32_t* oi = oid.data() + i * C;
-      for (int64_t a = 0; a < C; ++a) {
-        const int32_t pa = ni[a];
-        if (pa < 0) continue;
-        // new x new (later ones), then new x old, in one batch of dot products
-        size_t m = 0;
-        for (int64_t b = a + 1; b < C; ++b)
-          if (ni[b] >= 0) batch[m++] = ni[b];
-        for (int64_t b = 0; b < C; ++b)
-          if (oi[b] >= 0) batch[m++] = oi[b];
-        changed += join.join(pa, batch.data(), m);
-      }
-    }
-    ++done;
-    if (static_cast<double>(changed) <= kDelta * static_cast<double>(k) * static_cast<double>(n)) break;
-  }
-  if (stats) stats->method = KnnMethod::Descent, stats->rounds = done, stats->distances = join.distances;
-  return to_graph(x, h);
-}
-
 }  // namespace
 
 const char* knn_method_name(KnnMethod m) {
@@ -380,15 +304,238 @@ std::vector<float> KnnRows::prepare(const float* v) const {
   return q;
 }
 
-KnnGraph knn_graph(const KnnRows& x, int64_t k, KnnMethod method, uint64_t seed, KnnStats* stats) {
-  const int64_t n = x.rows();
+// ---- KnnBuild: knn_graph in units of bounded work -------------------------------------------
+
+namespace {
+constexpr int64_t kSortBlock = 1024;  // rows sorted into the graph per unit
+}  // namespace
+
+struct KnnBuild::State {
+  enum class Stage { Exact, Trees, Fill, Candidates, Joins, Sort, Done };
+  const KnnRows& x;
+  int64_t n, k, C = 0, leaf = 0;
+  bool descent;
+  Heaps h;
+  Stage stage;
+  int64_t row = 0;  // the next row of Exact, Fill, Joins and Sort
+  // Exact: the ids of every row, and the proxies of one row against the later ones
+  std::vector<int32_t> ids;
+  std::vector<float> out;
+  std::vector<const float*> ptrs;
+  // Descent (pynndescent's order: trees, random rows for heaps not full, rounds of local joins)
+  FastRng rng{0};
+  std::unique_ptr<Joiner> join;
+  int64_t trees = 0, tree = 0, tree_rows = 0;  // tree_rows: rows of the current tree in leaves
+  std::vector<int32_t> perm, scratch;
+  std::vector<uint8_t> side;
+  std::vector<float> normal;
+  std::vector<std::pair<int64_t, int64_t>> stack;
+  int rounds = 0, round = 0;
+  int64_t changed = 0;  // entries changed in the current round
+  std::vector<int32_t> nid, oid, batch;
+  std::vector<float> npri, opri;
+  KnnGraph g;
+  std::vector<std::pair<float, int32_t>> sort_row;
+  State(const KnnRows& x_, int64_t k_, bool descent_, const char* where)
+      : x(x_), n(x_.rows()), k(k_), descent(descent_), h(x_.rows(), k_, where),
+        stage(descent_ ? Stage::Trees : Stage::Exact) {}
+
+  // one unit of the current stage -> its cost in multiply-adds
+  int64_t unit();
+  void start_tree() {
+    for (int64_t i = 0; i < n; ++i) perm[i] = static_cast<int32_t>(i);
+    stack.assign(1, {0, n});
+    tree_rows = 0;
+  }
+  void start_sort() {
+    g.n = n, g.k = k;
+    g.ids.resize(h.ids.size());
+    g.dists.resize(h.d.size());
+    sort_row.resize(static_cast<size_t>(k));
+    // the search's buffers go before the graph grows to its full size
+    ids = {}, out = {}, ptrs = {}, perm = {}, scratch = {}, side = {}, nid = {}, oid = {}, npri = {}, opri = {};
+    row = 0;
+    stage = Stage::Sort;
+  }
+};
+
+int64_t KnnBuild::State::unit() {
+  const int64_t D = x.dim();
+  switch (stage) {
+    case Stage::Exact: {  // all pairs i < j, each measured once
+      const int64_t i = row++;
+      const size_t count = static_cast<size_t>(n - i - 1);
+      if (count > 0) x.proxies(x.row(i), x.squared_norm(i), ids.data() + i + 1, count, out.data(), ptrs.data());
+      for (size_t c = 0; c < count; ++c) {
+        const int32_t j = ids[i + 1 + c];
+        h.push(i, out[c], j, 0);
+        h.push(j, out[c], static_cast<int32_t>(i), 0);
+      }
+      if (row + 1 >= n) start_sort();
+      return static_cast<int64_t>(count) * D + 1;
+    }
+    case Stage::Trees: {  // a forest of random-projection trees: every pair of rows sharing a leaf
+      const int64_t before = join->distances;
+      const int64_t cost = rp_tree_node(x, perm, leaf, rng, [&](int64_t b, int64_t e) {
+        for (int64_t a = b; a + 1 < e; ++a) join->join(perm[a], perm.data() + a + 1, static_cast<size_t>(e - a - 1));
+        tree_rows += e - b;
+      }, normal, scratch, side, stack);
+      if (stack.empty()) {
+        if (++tree < trees) start_tree();
+        else stage = Stage::Fill, row = 0;
+      }
+      return cost + (join->distances - before) * D + 1;
+    }
+    case Stage::Fill: {  // rows whose heaps are not full yet get random rows
+      const int64_t before = join->distances;
+      for (int tries = 0; h.ids[row * k] < 0 && tries < 4 * k; ++tries) {
+        int32_t r = static_cast<int32_t>(rng.below(static_cast<uint32_t>(n)));
+        join->join(static_cast<int32_t>(row), &r, 1);
+      }
+      if (++row == n) {
+        nid.resize(static_cast<size_t>(n * C)), oid.resize(nid.size()), batch.resize(static_cast<size_t>(2 * C));
+        npri.resize(nid.size()), opri.resize(nid.size());
+        stage = Stage::Candidates;
+      }
+      return (join->distances - before) * D + 1;
+    }
+    case Stage::Candidates:  // one round's candidate lists
+      build_candidates(h, C, rng, nid, npri, oid, opri);
+      changed = 0, row = 0;
+      stage = Stage::Joins;
+      return n * (k + C);
+    case Stage::Joins: {  // row i's new x new (later ones) and new x old, in one batch per candidate
+      const int64_t before = join->distances;
+      const int32_t* ni = nid.data() + row * C;
+      const int32_t* oi = oid.data() + row * C;
+      for (int64_t a = 0; a < C; ++a) {
+        const int32_t pa = ni[a];
+        if (pa < 0) continue;
+        size_t m = 0;
+        for (int64_t b = a + 1; b < C; ++b)
+          if (ni[b] >= 0) batch[m++] = ni[b];
+        for (int64_t b = 0; b < C; ++b)
+          if (oi[b] >= 0) batch[m++] = oi[b];
+        changed += join->join(pa, batch.data(), m);
+      }
+      if (++row == n) {
+        ++round;
+        if (round >= rounds || static_cast<double>(changed) <= kDelta * static_cast<double>(k) * static_cast<double>(n)) {
+          start_sort();
+        } else {
+          stage = Stage::Candidates;
+        }
+      }
+      return (join->distances - before) * D + 2 * C;
+    }
+    case Stage::Sort: {
+      const int64_t end = std::min(n, row + kSortBlock);
+      sort_rows(x, h, g, row, end, sort_row);
+      const int64_t cost = (end - row) * k * 16;
+      row = end;
+      if (row == n) stage = Stage::Done;
+      return cost;
+    }
+    case Stage::Done: break;
+  }
+  return 0;
+}
+
+KnnBuild::KnnBuild(const KnnRows& x, int64_t k, KnnMethod method, uint64_t seed) {
+  const int64_t n = x.rows(), D = x.dim();
   if (n < 2) fail("knn", "needs at least 2 rows, got " + std::to_string(n));
   if (k < 1 || k > n - 1) {
     fail("knn", "k " + std::to_string(k) + " out of range [1, " + std::to_string(n - 1) + "] (n - 1 for " +
                     std::to_string(n) + " rows)");
   }
-  if (method == KnnMethod::Exact || (method == KnnMethod::Auto && n < kExactBelow)) return knn_exact(x, k, stats);
-  return knn_descent(x, k, seed, stats);
+  const bool descent = method == KnnMethod::Descent || (method == KnnMethod::Auto && n >= kExactBelow);
+  const int64_t C = std::max<int64_t>(kMaxCandidates, k);
+  MemoryPlan p("knn");
+  p.add("neighbour heaps", {n, k, 9}, kBytes);  // ids, proxies, flags
+  if (descent) {
+    p.add("candidate lists", {4, n, C}, kFloat32);  // new/old ids and priorities
+    p.add("tree order and scratch", {2, n}, kInt32);
+    p.add("tree sides", {n}, kBytes);
+    p.add("hyperplane", {D}, kFloat32);
+  } else {
+    p.add("row ids, proxies and pointers", {n, 3}, kInt64);
+  }
+  p.check();
+  s_ = std::make_unique<State>(x, k, descent, "knn");
+  State& s = *s_;
+  if (!descent) {
+    s.ids.resize(static_cast<size_t>(n)), s.out.resize(s.ids.size()), s.ptrs.resize(s.ids.size());
+    for (int64_t j = 0; j < n; ++j) s.ids[j] = static_cast<int32_t>(j);
+    return;
+  }
+  s.C = C;
+  s.leaf = std::max<int64_t>(10, k + 1);
+  s.rng = FastRng(seed ^ 0x5eed0f0d5eedull);
+  s.join = std::make_unique<Joiner>(x, s.h, static_cast<size_t>(std::max(2 * C, s.leaf)));
+  s.trees = std::min<int64_t>(32, 2 + static_cast<int64_t>(std::lround(std::sqrt(static_cast<double>(n)) / 20.0)));
+  s.rounds = std::max(5, static_cast<int>(std::lround(std::log2(static_cast<double>(n)))));
+  s.perm.resize(static_cast<size_t>(n)), s.scratch.resize(static_cast<size_t>(n));
+  s.side.resize(static_cast<size_t>(n));
+  s.normal.resize(static_cast<size_t>(D));
+  s.start_tree();
+}
+
+KnnBuild::~KnnBuild() = default;
+KnnBuild::KnnBuild(KnnBuild&&) noexcept = default;
+KnnBuild& KnnBuild::operator=(KnnBuild&&) noexcept = default;
+
+int64_t KnnBuild::advance(int64_t work) {
+  if (!s_) fail("knn", "the graph was taken already");
+  int64_t spent = 0;
+  while (s_->stage != State::Stage::Done) {
+    spent += s_->unit();
+    if (spent >= work) break;
+  }
+  return spent;
+}
+
+bool KnnBuild::done() const { return !s_ || s_->stage == State::Stage::Done; }
+
+double KnnBuild::progress() const {
+  if (done()) return 1.0;
+  const State& s = *s_;
+  const double n = static_cast<double>(s.n);
+  using Stage = State::Stage;
+  constexpr double kSorting = 0.02;  // the last share: sorting the heaps into the graph
+  if (s.stage == Stage::Sort) return (1 - kSorting) + kSorting * static_cast<double>(s.row) / n;
+  if (!s.descent) {  // pairs measured: rows [0, row) against the rows after them
+    const double r = static_cast<double>(s.row);
+    return (1 - kSorting) * (r * (2 * n - r - 1) / 2) / (n * (n - 1) / 2);
+  }
+  // Descent: the trees a quarter, the rounds the rest, each round half of what is left (each
+  // finds fewer new candidates than the one before; the search may stop after any round)
+  constexpr double kTrees = 0.25;
+  if (s.stage == Stage::Trees) {
+    return (1 - kSorting) * kTrees * (static_cast<double>(s.tree) + static_cast<double>(s.tree_rows) / n) /
+           static_cast<double>(s.trees);
+  }
+  double within = 0;  // of the current round
+  if (s.stage == Stage::Joins) within = static_cast<double>(s.row) / n;
+  const double rounds_done = 1 - std::ldexp(1.0, -s.round) * (1 - 0.5 * within);
+  return (1 - kSorting) * (kTrees + (1 - kTrees) * rounds_done);
+}
+
+KnnGraph KnnBuild::take(KnnStats* stats) {
+  if (!s_ || s_->stage != State::Stage::Done) fail("knn", "the graph is not built yet");
+  State& s = *s_;
+  if (stats) {
+    if (s.descent) stats->method = KnnMethod::Descent, stats->rounds = s.round, stats->distances = s.join->distances;
+    else stats->method = KnnMethod::Exact, stats->rounds = 0, stats->distances = s.n * (s.n - 1) / 2;
+  }
+  KnnGraph g = std::move(s.g);
+  s_.reset();
+  return g;
+}
+
+KnnGraph knn_graph(const KnnRows& x, int64_t k, KnnMethod method, uint64_t seed, KnnStats* stats) {
+  KnnBuild b(x, k, method, seed);
+  b.advance(std::numeric_limits<int64_t>::max());
+  return b.take(stats);
 }
 
 KnnGraph knn_query(const KnnRows& x, std::span<const float> queries, int64_t m, int64_t k) {

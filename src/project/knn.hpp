@@ -7,6 +7,9 @@
 //   KnnRows x(table, n, D, Metric::Cosine, "umap");  // a working copy prepared for the metric
 //   KnnGraph g = knn_graph(x, k, KnnMethod::Auto, seed);
 //   KnnGraph q = knn_query(x, queries (m, D), m, k);  // rows of x nearest each query (exact)
+//   KnnBuild b(x, k, KnnMethod::Auto, seed);          // the same graph in pieces of bounded work:
+//   while (b.advance(1 << 21), !b.done()) show(b.progress());  // ~2^21 multiply-adds a call
+//   KnnGraph g2 = b.take();                           //   (g2 == g, bit for bit, at any slicing)
 //
 // Distances: cosine 1 - cos(x, y) (rows are unit-normalised once, so it is 1 - x.y; a zero row
 // stays zero and is at distance 1 from everything), euclidean |x - y| computed as
@@ -45,6 +48,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -120,7 +124,35 @@ struct KnnStats {
   int64_t distances = 0;                // distance evaluations
 };
 
-// k nearest other rows of every row, k in [1, n - 1].
+// knn_graph in pieces, so a caller can interrupt it or show progress between them. Each
+// advance(work) runs whole units until their cost (in multiply-adds, about D per distance) reaches
+// `work`, at least one unit: Exact one row against the rows after it; Descent one node of a
+// random-projection tree (a split or a leaf's joins), the rows left without a full heap, one
+// round's candidate lists, or one row's local joins; then, for both, a block of rows sorted into
+// the graph. The units and their order do not depend on `work`, so every slicing gives the graph
+// of knn_graph, bit for bit. Holds a reference to x: x must outlive it.
+class KnnBuild {
+ public:
+  // Validates k (in [1, n - 1]) and plans and allocates the heaps (fails before allocating).
+  KnnBuild(const KnnRows& x, int64_t k, KnnMethod method, uint64_t seed);
+  ~KnnBuild();
+  KnnBuild(KnnBuild&&) noexcept;
+  KnnBuild& operator=(KnnBuild&&) noexcept;
+  // Runs units until `work` multiply-adds are spent (at least one unit, none when done);
+  // -> the multiply-adds spent.
+  int64_t advance(int64_t work);
+  bool done() const;
+  // A monotone estimate in [0, 1] of the share of the work done (1 when done).
+  double progress() const;
+  // The graph, once done (fails before); the build is empty afterwards.
+  KnnGraph take(KnnStats* stats = nullptr);
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
+
+// k nearest other rows of every row, k in [1, n - 1] (KnnBuild run to the end).
 KnnGraph knn_graph(const KnnRows& x, int64_t k, KnnMethod method, uint64_t seed, KnnStats* stats = nullptr);
 
 // queries (m, D) in the table's original space -> for each, its k nearest rows of x (exact).

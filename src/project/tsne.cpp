@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
@@ -204,7 +205,35 @@ std::vector<float> tsne_pca_init(std::span<const float> table, int64_t rows, int
   return out;
 }
 
-TsneRun::TsneRun(std::span<const float> table, int64_t rows, int64_t dim, const TsneOptions& o) {
+// The construction between start and prepared: the table's copy, the neighbour search, the
+// conditional P in blocks of rows, then P symmetrised and the initial layout (one unit each).
+struct TsneRun::Build {
+  enum class Stage { Neighbours, Calibrate, Symmetrise, Init };
+  TsneOptions opts;            // initial cleared (copied into given)
+  std::vector<float> table;    // (n, D) the copy made by start
+  std::span<const float> view;  // what the search and the PCA init read: table, or the caller's
+                                // table while the constructor prepares in one call
+  int64_t dim = 0;
+  std::vector<float> given;    // (n, 2) the initial layout when init is Given
+  Stage stage = Stage::Neighbours;
+  std::unique_ptr<TsneNeighbourSearch> search;
+  TsneNeighbours nb;
+  TsneAffinities conditional;
+  int64_t row = 0;             // the next row to calibrate
+};
+
+namespace {
+constexpr int64_t kCalibrateRows = 64;  // rows of one calibration unit
+}  // namespace
+
+TsneRun::TsneRun(std::span<const float> table, int64_t rows, int64_t dim, const TsneOptions& o)
+    : TsneRun(table, rows, dim, o, true) {}
+
+TsneRun TsneRun::start(std::span<const float> table, int64_t rows, int64_t dim, const TsneOptions& o) {
+  return TsneRun(table, rows, dim, o, false);
+}
+
+TsneRun::TsneRun(std::span<const float> table, int64_t rows, int64_t dim, const TsneOptions& o, bool prepare_now) {
   check_at_least("tsne", "rows", rows, 1);
   check_at_least("tsne", "dim", dim, 1);
   check_options(o, rows);
@@ -215,39 +244,131 @@ TsneRun::TsneRun(std::span<const float> table, int64_t rows, int64_t dim, const 
   exact_ = o.theta == 0 || rows <= o.exact_max_rows;
   learning_rate_ = o.learning_rate_auto ? std::max(static_cast<double>(rows) / o.early_exaggeration / 4.0, 50.0)
                                         : o.learning_rate;
-  MemoryPlan p("tsne");
-  p.add("map, update, gains and gradient", {4, rows, 2}, kFloat32);
-  p.add("tree order", {rows}, kInt32);
-  p.check();
-
-  double t0 = now_ms();
   const int64_t k = exact_ ? rows - 1 : static_cast<int64_t>(3 * o.perplexity);
-  const TsneNeighbours nb = tsne_neighbours(table, rows, dim, k, o.metric);
-  double t1 = now_ms();
-  neighbours_s_ = (t1 - t0) / 1000;
-  p_ = tsne_symmetrise(tsne_conditional(nb, o.perplexity));
-  affinities_s_ = (now_ms() - t1) / 1000;
-
-  t0 = now_ms();
-  if (o.init == TsneInit::Given) {
-    y_.assign(o.initial.begin(), o.initial.end());
-  } else if (o.init == TsneInit::Pca) {
-    y_ = tsne_pca_init(table, rows, dim);
-  } else {
-    y_.resize(static_cast<size_t>(2 * rows));
-    Generator g(o.seed);
-    g.normal(y_.data(), y_.size(), 0.0f, static_cast<float>(kInitStd));
+  tsne_check_table(table, rows, dim, o.metric);
+  if (k < 1 || k > rows - 1) {
+    fail("tsne", "neighbours k " + std::to_string(k) + " out of range [1, " + std::to_string(rows - 1) + "] for " +
+                     std::to_string(rows) + " rows");
   }
-  layout_s_ = (now_ms() - t0) / 1000;
-  update_.assign(y_.size(), 0.0f);
-  gains_.assign(y_.size(), 1.0f);
-  grad_.assign(y_.size(), 0.0f);
-  order_.resize(static_cast<size_t>(rows));
-  for (int64_t i = 0; i < rows; ++i) order_[i] = static_cast<int32_t>(i);
+  {  // what lives at once at the peak (the search), before anything is allocated
+    MemoryPlan p("tsne");
+    if (!prepare_now) p.add("table copy", {rows, dim}, kFloat32);
+    TsneNeighbourSearch::plan(p, rows, dim, k, o.metric);
+    if (o.init == TsneInit::Given) p.add("initial layout", {rows, 2}, kFloat32);
+    p.add("map, update, gains and gradient", {4, rows, 2}, kFloat32);
+    p.add("tree order", {rows}, kInt32);
+    p.check();
+  }
+  const double t0 = now_ms();
+  build_ = std::make_unique<Build>();
+  Build& b = *build_;
+  b.opts = o;
+  b.opts.initial = {};
+  b.given.assign(o.initial.begin(), o.initial.end());
+  if (prepare_now) {
+    b.view = table;
+  } else {
+    b.table.assign(table.begin(), table.end());
+    b.view = b.table;
+  }
+  b.dim = dim;
+  b.search = std::make_unique<TsneNeighbourSearch>(b.view, rows, dim, k, o.metric);
+  neighbours_s_ = (now_ms() - t0) / 1000;
+  if (prepare_now) prepare(std::numeric_limits<int64_t>::max());
+}
+
+TsneRun::~TsneRun() = default;
+TsneRun::TsneRun(TsneRun&&) noexcept = default;
+TsneRun& TsneRun::operator=(TsneRun&&) noexcept = default;
+
+bool TsneRun::prepare(int64_t slices, int64_t work) {
+  check_at_least("tsne prepare", "slices", slices, 0);
+  check_at_least("tsne prepare", "work", work, 1);
+  for (int64_t slice = 0; slice < slices && build_; ++slice) {
+    int64_t spent = 0;
+    while (build_ && spent < work) {
+      Build& b = *build_;
+      // the init (PCA: one long unit) gets a slice of its own, so "init" shows while it runs
+      if (b.stage == Build::Stage::Init && spent > 0) break;
+      const double t0 = now_ms();
+      switch (b.stage) {
+        case Build::Stage::Neighbours:
+          spent += b.search->advance(work - spent);
+          if (b.search->done()) {
+            b.nb = b.search->take();
+            b.search.reset();
+            if (b.opts.init != TsneInit::Pca) b.table = {}, b.view = {};  // read by no one else
+            b.conditional = tsne_conditional_begin(b.nb, b.opts.perplexity);
+            b.stage = Build::Stage::Calibrate;
+          }
+          neighbours_s_ += (now_ms() - t0) / 1000;
+          continue;
+        case Build::Stage::Calibrate: {
+          const int64_t end = std::min(n_, b.row + kCalibrateRows);
+          tsne_conditional_rows(b.nb, b.opts.perplexity, b.conditional, b.row, end);
+          spent += (end - b.row) * b.nb.k * 30 * 20;  // typically 20-30 search steps of an exp
+          b.row = end;
+          if (b.row == n_) b.nb = TsneNeighbours{}, b.stage = Build::Stage::Symmetrise;
+          break;
+        }
+        case Build::Stage::Symmetrise:
+          p_ = tsne_symmetrise(b.conditional);
+          b.conditional = TsneAffinities{};
+          spent += static_cast<int64_t>(p_.cols.size()) * 16;
+          b.stage = Build::Stage::Init;
+          break;
+        case Build::Stage::Init: {
+          const TsneOptions& o = b.opts;
+          if (o.init == TsneInit::Given) {
+            y_ = std::move(b.given);
+          } else if (o.init == TsneInit::Pca) {
+            y_ = tsne_pca_init(b.view, n_, b.dim);
+          } else {
+            y_.resize(static_cast<size_t>(2 * n_));
+            Generator g(o.seed);
+            g.normal(y_.data(), y_.size(), 0.0f, static_cast<float>(kInitStd));
+          }
+          update_.assign(y_.size(), 0.0f);
+          gains_.assign(y_.size(), 1.0f);
+          grad_.assign(y_.size(), 0.0f);
+          order_.resize(static_cast<size_t>(n_));
+          for (int64_t i = 0; i < n_; ++i) order_[i] = static_cast<int32_t>(i);
+          build_.reset();
+          layout_s_ += (now_ms() - t0) / 1000;
+          continue;
+        }
+      }
+      affinities_s_ += (now_ms() - t0) / 1000;
+    }
+  }
+  return prepared();
+}
+
+const char* TsneRun::phase() const {
+  if (!build_) return "iteration";
+  switch (build_->stage) {
+    case Build::Stage::Neighbours: return "neighbours";
+    case Build::Stage::Calibrate:
+    case Build::Stage::Symmetrise: return "affinities";
+    case Build::Stage::Init: break;
+  }
+  return "init";
+}
+
+double TsneRun::progress() const {
+  if (!build_) return total_ > 0 ? static_cast<double>(iteration_) / static_cast<double>(total_) : 1.0;
+  switch (build_->stage) {
+    case Build::Stage::Neighbours: return build_->search->progress();
+    case Build::Stage::Calibrate: return 0.9 * static_cast<double>(build_->row) / static_cast<double>(n_);
+    case Build::Stage::Symmetrise: return 0.9;
+    case Build::Stage::Init: break;
+  }
+  return 0.0;
 }
 
 int64_t TsneRun::step(int64_t iterations) {
   check_at_least("tsne step", "iterations", iterations, 0);
+  prepare(std::numeric_limits<int64_t>::max());
   const double t0 = now_ms();
   const int64_t end = iterations > total_ - iteration_ ? total_ : iteration_ + iterations;
   for (; iteration_ < end; ++iteration_) {
@@ -281,6 +402,7 @@ int64_t TsneRun::step(int64_t iterations) {
 }
 
 double TsneRun::kl() {
+  if (!prepared()) fail("tsne kl", std::string("the map is not constructed yet (phase ") + phase() + "); prepare() it first");
   if (kl_iteration_ != iteration_) {
     kl_ = tsne_kl_ordered(p_, y_, exact_ ? 0.0 : theta_, order_);
     kl_iteration_ = iteration_;

@@ -72,11 +72,14 @@
 // Intended usage:
 //   TsneOptions o;  o.perplexity = 30;  o.iterations = 1000;  o.seed = 1;
 //   TsneRun run(table, V, D, o);
+//   TsneRun r2 = TsneRun::start(table, V, D, o);               // or the construction in slices:
+//   while (!r2.prepare(8)) show(r2.phase(), r2.progress());   //   "neighbours" 0.4, ...
 //   while (run.iteration() < run.total_iterations()) { run.step(50); draw(run.coordinates()); }
 //   double kl = run.kl();
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -84,6 +87,8 @@
 #include "project/neighbours.hpp"  // Metric
 
 namespace embedlab {
+
+class MemoryPlan;
 
 // Rows above this are refused: neighbours are exact, O(n^2 D).
 inline constexpr int64_t kTsneMaxRows = 100000;
@@ -130,11 +135,44 @@ struct TsneAffinities {
 // a size mismatch, a non-finite value, or (cosine) a row of zeros.
 TsneNeighbours tsne_neighbours(std::span<const float> table, int64_t rows, int64_t dim, int64_t k, Metric metric);
 
+// The checks tsne_neighbours makes of the table before any work: its size, finite values and
+// (cosine) no row of zeros; fails with the same messages.
+void tsne_check_table(std::span<const float> table, int64_t rows, int64_t dim, Metric metric);
+
+// tsne_neighbours in units of bounded work, so TsneRun's construction can be interrupted: the
+// centring, transposing and norms (one unit), one product block of 64 rows x 512 columns, then
+// blocks of 64 rows sorted. advance(work) runs units until their cost in multiply-adds reaches
+// work (at least one unit); the units do not depend on work, so every slicing gives
+// tsne_neighbours' result, bit for bit. subtle: keeps a view of table, which must outlive it.
+class TsneNeighbourSearch {
+ public:
+  // Checks the table and k and plans the memory (fails before allocating).
+  TsneNeighbourSearch(std::span<const float> table, int64_t rows, int64_t dim, int64_t k, Metric metric);
+  ~TsneNeighbourSearch();
+  TsneNeighbourSearch(TsneNeighbourSearch&&) noexcept;
+  TsneNeighbourSearch& operator=(TsneNeighbourSearch&&) noexcept;
+  // The buffers of a search, added to p (for a caller that plans its whole construction).
+  static void plan(MemoryPlan& p, int64_t rows, int64_t dim, int64_t k, Metric metric);
+  int64_t advance(int64_t work);  // -> multiply-adds spent (0 when done)
+  bool done() const;
+  double progress() const;        // in [0, 1], the share of the pairs measured
+  TsneNeighbours take();          // once done; the search is empty afterwards
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
+
 // Neighbours -> conditional P (row i: p_{j|i} over its neighbours, in their order, summing to 1)
 // with perplexity 2^H(P_i) = perplexity within a relative 1e-5; betas (n) receives each row's
 // precision when given. Worked example: a row with neighbour distances (0, 0) and perplexity 2
 // -> (0.5, 0.5) at any beta.
 TsneAffinities tsne_conditional(const TsneNeighbours& nb, double perplexity, std::vector<double>* betas = nullptr);
+// The same in blocks of rows: begin plans and sizes the result (columns and row starts set),
+// rows calibrates rows [begin, end) of it (betas, when given, sized n by the caller).
+TsneAffinities tsne_conditional_begin(const TsneNeighbours& nb, double perplexity);
+void tsne_conditional_rows(const TsneNeighbours& nb, double perplexity, TsneAffinities& out, int64_t begin,
+                           int64_t end, std::vector<double>* betas = nullptr);
 
 // Conditional P -> (P + P^T) normalised to sum 1, rows sorted by column.
 TsneAffinities tsne_symmetrise(const TsneAffinities& conditional);
@@ -158,27 +196,51 @@ double tsne_kl_ordered(const TsneAffinities& P, std::span<const float> Y, double
 // The 'pca' initial layout of table (n, D), D >= 2: (n, 2), column 0's standard deviation 1e-4.
 std::vector<float> tsne_pca_init(std::span<const float> table, int64_t rows, int64_t dim);
 
+// Multiply-adds of one slice of TsneRun::prepare (about 1-3 ms in wasm).
+inline constexpr int64_t kTsneSliceWork = int64_t{1} << 21;
+
 class TsneRun {
  public:
   // Validates the options, finds the neighbours, calibrates and symmetrises P, and sets the
   // initial layout. Fails naming the option, its value and its range, e.g.
   // "tsne: perplexity 30 must be below (n - 1) / 3 = 16.33 for 50 rows".
   TsneRun(std::span<const float> table, int64_t rows, int64_t dim, const TsneOptions& opts = {});
+  // Validates the options and the table (sizes, finite values, cosine's zero rows), plans the
+  // memory of the construction and copies the table (O(n D)); the neighbours, P and the initial
+  // layout wait for prepare(). Fails as the constructor does. Keeps no reference to table or
+  // opts.initial.
+  static TsneRun start(std::span<const float> table, int64_t rows, int64_t dim, const TsneOptions& opts = {});
+  ~TsneRun();
+  TsneRun(TsneRun&&) noexcept;
+  TsneRun& operator=(TsneRun&&) noexcept;
 
-  // Runs min(iterations, total - done) more iterations; returns iteration() afterwards.
+  // Runs up to `slices` slices of the construction, each about kTsneSliceWork multiply-adds
+  // (TsneNeighbourSearch's units, blocks of rows of the calibration; the symmetrisation and the
+  // initial layout one slice each); -> prepared(). Every slicing gives the same bits as the
+  // constructor (tests/test_tsne.cpp).
+  // work: the multiply-adds of a slice (tests use small ones to cut the units finely).
+  bool prepare(int64_t slices, int64_t work = kTsneSliceWork);
+  bool prepared() const { return !build_; }
+  // "neighbours" | "affinities" | "init" while preparing, then "iteration"; progress() is the
+  // share of the phase done, in [0, 1] (iteration() / total_iterations() once prepared).
+  const char* phase() const;
+  double progress() const;
+
+  // Runs min(iterations, total - done) more iterations, after the rest of the construction if it
+  // was not prepared; returns iteration() afterwards.
   // Fails, naming the iteration and the learning rate, if the map stops being finite.
   int64_t step(int64_t iterations);
 
-  const std::vector<float>& coordinates() const { return y_; }  // (n, 2)
+  const std::vector<float>& coordinates() const { return y_; }  // (n, 2); empty before the init
   int64_t rows() const { return n_; }
   int64_t iteration() const { return iteration_; }
   int64_t total_iterations() const { return total_; }
   bool exact() const { return exact_; }
   double learning_rate() const { return learning_rate_; }
-  const TsneAffinities& affinities() const { return p_; }
+  const TsneAffinities& affinities() const { return p_; }  // empty before prepared
   // KL(P || Q) at the current map (exact or Barnes-Hut, as the gradient); computed on demand
   // (one more pass over the tree) and kept until the next step.
-  double kl();
+  double kl();  // fails before prepared
 
   // Wall-clock seconds of the phases so far: neighbours and affinities (in the constructor),
   // layout (all steps).
@@ -187,6 +249,9 @@ class TsneRun {
   double layout_seconds() const { return layout_s_; }
 
  private:
+  struct Build;  // the construction's state until prepared (tsne.cpp)
+  TsneRun(std::span<const float> table, int64_t rows, int64_t dim, const TsneOptions& opts, bool prepare_now);
+  std::unique_ptr<Build> build_;
   int64_t n_ = 0, iteration_ = 0, total_ = 0;
   bool exact_ = false;
   double theta_ = 0.5, learning_rate_ = 200, exaggeration_ = 12;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <limits>
 
 #include "core/detmath.hpp"
 #include "core/error.hpp"
@@ -78,15 +79,19 @@ inline double exp_nonpositive(double x) { return x < -700.0 ? 0.0 : detmath::exp
 
 }  // namespace
 
-TsneNeighbours tsne_neighbours(std::span<const float> table, int64_t rows, int64_t dim, int64_t k, Metric metric) {
+void tsne_check_table(std::span<const float> table, int64_t rows, int64_t dim, Metric metric) {
   check_table(table, rows, dim);
-  if (k < 1 || k > rows - 1) {
-    fail("tsne", "neighbours k " + std::to_string(k) + " out of range [1, " + std::to_string(rows - 1) + "] for " +
-                     std::to_string(rows) + " rows");
+  if (metric != Metric::Cosine) return;
+  for (int64_t i = 0; i < rows; ++i) {
+    const float* r = table.data() + i * dim;
+    if (std::sqrt(kernels::dot(static_cast<size_t>(dim), r, r)) == 0.0f) {
+      fail("tsne", "row " + std::to_string(i) + " is all zeros, so its cosine distance is undefined");
+    }
   }
-  const int64_t n = rows, D = dim;
-  MemoryPlan p("tsne");
-  p.add("centred rows", {n, D}, kFloat32);
+}
+
+void TsneNeighbourSearch::plan(MemoryPlan& p, int64_t n, int64_t D, int64_t k, Metric metric) {
+  if (metric != Metric::Cosine) p.add("centred rows", {n, D}, kFloat32);
   p.add("transposed rows", {D, n}, kFloat32);
   p.add("row norms", {n}, kFloat32);
   p.add("product block", {kBlockRows, kBlockCols}, kFloat32);
@@ -94,82 +99,170 @@ TsneNeighbours tsne_neighbours(std::span<const float> table, int64_t rows, int64
   p.add("neighbour distances", {n, k}, kFloat32);
   p.add("neighbour heaps", {n, k, static_cast<int64_t>(sizeof(Candidate))}, kBytes);
   p.add("heap sizes", {n}, kInt64);
-  p.check();
+}
 
-  // centre the columns (in double): distances do not change, and |x|^2 + |y|^2 - 2 x.y loses
-  // less to cancellation near the origin
-  std::vector<double> mean(static_cast<size_t>(D), 0.0);
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t d = 0; d < D; ++d) mean[d] += table[i * D + d];
-  for (double& m : mean) m /= static_cast<double>(n);
-  std::vector<float> x(static_cast<size_t>(n * D)), xt(static_cast<size_t>(n * D));
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t d = 0; d < D; ++d) x[i * D + d] = static_cast<float>(table[i * D + d] - mean[d]);
-  dense::transpose(static_cast<size_t>(n), static_cast<size_t>(D), x.data(), xt.data());
+struct TsneNeighbourSearch::State {
+  std::span<const float> table;
+  int64_t n = 0, D = 0, k = 0;
+  Metric metric = Metric::Euclidean;
+  bool set_up = false;
+  std::vector<float> x, xt;  // centred rows (euclidean) and the transposed rows searched
+  const float* rows_data = nullptr;
+  std::vector<float> norm;   // |x|^2 (euclidean) or |x| (cosine)
+  std::vector<Candidate> heap;
+  std::vector<int64_t> heap_size;
+  std::vector<float> g;      // one product block
+  int64_t i0 = 0, j0 = 0;    // the next block: rows [i0, i0 + kBlockRows) x columns [j0, j0 + kBlockCols)
+  int64_t sorted = 0;        // rows sorted into nb
+  TsneNeighbours nb;
 
-  std::vector<float> norm(static_cast<size_t>(n));  // |x|^2 (euclidean) or |x| (cosine)
+  int64_t setup();
+  int64_t block();
+  int64_t sort_block();
+};
+
+// Centres the columns (in double: distances do not change, and |x|^2 + |y|^2 - 2 x.y loses less
+// to cancellation near the origin), transposes, and takes the norms.
+int64_t TsneNeighbourSearch::State::setup() {
+  const std::span<const float> t = table;
+  if (metric == Metric::Cosine) {  // subtle: cosine is of the rows as given, not centred
+    xt.resize(static_cast<size_t>(n * D));
+    dense::transpose(static_cast<size_t>(n), static_cast<size_t>(D), t.data(), xt.data());
+    rows_data = t.data();
+  } else {
+    std::vector<double> mean(static_cast<size_t>(D), 0.0);
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t d = 0; d < D; ++d) mean[d] += t[i * D + d];
+    for (double& m : mean) m /= static_cast<double>(n);
+    x.resize(static_cast<size_t>(n * D)), xt.resize(x.size());
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t d = 0; d < D; ++d) x[i * D + d] = static_cast<float>(t[i * D + d] - mean[d]);
+    dense::transpose(static_cast<size_t>(n), static_cast<size_t>(D), x.data(), xt.data());
+    rows_data = x.data();
+  }
+  norm.resize(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) {
-    const float* r = table.data() + i * D;  // subtle: cosine is of the rows as given, not centred
-    const float* c = x.data() + i * D;
+    const float* r = rows_data + i * D;
     if (metric == Metric::Cosine) {
       norm[i] = std::sqrt(kernels::dot(static_cast<size_t>(D), r, r));
       if (norm[i] == 0.0f) fail("tsne", "row " + std::to_string(i) + " is all zeros, so its cosine distance is undefined");
     } else {
-      norm[i] = kernels::dot(static_cast<size_t>(D), c, c);
+      norm[i] = kernels::dot(static_cast<size_t>(D), r, r);
     }
   }
-  std::vector<float> raw_t;  // cosine: the rows as given, transposed
-  const float* rows_data = x.data();
-  const float* rows_t = xt.data();
-  if (metric == Metric::Cosine) {
-    raw_t.resize(x.size());
-    dense::transpose(static_cast<size_t>(n), static_cast<size_t>(D), table.data(), raw_t.data());
-    rows_data = table.data();
-    rows_t = raw_t.data();
-  }
+  heap.resize(static_cast<size_t>(n * k));
+  heap_size.assign(static_cast<size_t>(n), 0);
+  g.resize(static_cast<size_t>(kBlockRows * kBlockCols));
+  set_up = true;
+  return 4 * n * D;
+}
 
-  std::vector<Candidate> heap(static_cast<size_t>(n * k));
-  std::vector<int64_t> heap_size(static_cast<size_t>(n), 0);
-  std::vector<float> g(static_cast<size_t>(kBlockRows * kBlockCols));
+// Every pair (i < j) once: blocks of rows [i0, i1) against columns [j0, j1), j0 from i0 on.
+int64_t TsneNeighbourSearch::State::block() {
+  const int64_t i1 = std::min(n, i0 + kBlockRows), j1 = std::min(n, j0 + kBlockCols);
+  dense::gemm(static_cast<size_t>(i1 - i0), static_cast<size_t>(D), static_cast<size_t>(j1 - j0), rows_data + i0 * D,
+              static_cast<size_t>(D), xt.data() + j0, static_cast<size_t>(n), g.data(), static_cast<size_t>(kBlockCols));
   const auto distance = [&](int64_t i, int64_t j, float gij) {
     if (metric == Metric::Cosine) return std::min(2.0f, std::max(0.0f, 1.0f - gij / norm[i] / norm[j]));
     return std::max(0.0f, norm[i] + norm[j] - 2.0f * gij);
   };
-  // every pair (i < j) once: blocks of rows [i0, i1) against columns [i0, n)
-  for (int64_t i0 = 0; i0 < n; i0 += kBlockRows) {
-    const int64_t i1 = std::min(n, i0 + kBlockRows);
-    for (int64_t j0 = i0; j0 < n; j0 += kBlockCols) {
-      const int64_t j1 = std::min(n, j0 + kBlockCols);
-      dense::gemm(static_cast<size_t>(i1 - i0), static_cast<size_t>(D), static_cast<size_t>(j1 - j0),
-                  rows_data + i0 * D, static_cast<size_t>(D), rows_t + j0, static_cast<size_t>(n), g.data(),
-                  static_cast<size_t>(kBlockCols));
-      for (int64_t i = i0; i < i1; ++i) {
-        Heap hi{heap.data() + i * k, heap_size[i], k};
-        const float* gi = g.data() + (i - i0) * kBlockCols;
-        for (int64_t j = std::max(j0, i + 1); j < j1; ++j) {
-          const float d = distance(i, j, gi[j - j0]);
-          hi.offer({d, static_cast<int32_t>(j)});
-          Heap hj{heap.data() + j * k, heap_size[j], k};
-          hj.offer({d, static_cast<int32_t>(i)});
-          heap_size[j] = hj.size;
-        }
-        heap_size[i] = hi.size;
-      }
+  for (int64_t i = i0; i < i1; ++i) {
+    Heap hi{heap.data() + i * k, heap_size[i], k};
+    const float* gi = g.data() + (i - i0) * kBlockCols;
+    for (int64_t j = std::max(j0, i + 1); j < j1; ++j) {
+      const float d = distance(i, j, gi[j - j0]);
+      hi.offer({d, static_cast<int32_t>(j)});
+      Heap hj{heap.data() + j * k, heap_size[j], k};
+      hj.offer({d, static_cast<int32_t>(i)});
+      heap_size[j] = hj.size;
+    }
+    heap_size[i] = hi.size;
+  }
+  const int64_t cost = (i1 - i0) * (j1 - j0) * D;
+  j0 = j1;
+  if (j0 >= n) {
+    i0 = i1, j0 = i1;
+    if (i0 >= n) {  // the search's buffers go before the neighbours are sorted out
+      x = {}, xt = {}, g = {}, norm = {};
+      nb.n = n, nb.k = k;
+      nb.ids.resize(static_cast<size_t>(n * k));
+      nb.distances.resize(static_cast<size_t>(n * k));
     }
   }
-  TsneNeighbours nb;
-  nb.n = n, nb.k = k;
-  nb.ids.resize(static_cast<size_t>(n * k));
-  nb.distances.resize(static_cast<size_t>(n * k));
-  for (int64_t i = 0; i < n; ++i) {
+  return cost;
+}
+
+int64_t TsneNeighbourSearch::State::sort_block() {
+  const int64_t end = std::min(n, sorted + kBlockRows);
+  for (int64_t i = sorted; i < end; ++i) {
     Candidate* c = heap.data() + i * k;
     std::sort(c, c + k, before);  // a total order: the same result in every standard library
     for (int64_t m = 0; m < k; ++m) nb.ids[i * k + m] = c[m].id, nb.distances[i * k + m] = c[m].d;
   }
+  const int64_t cost = (end - sorted) * k * 16;
+  sorted = end;
+  if (sorted == n) heap = {}, heap_size = {};
+  return cost;
+}
+
+TsneNeighbourSearch::TsneNeighbourSearch(std::span<const float> table, int64_t rows, int64_t dim, int64_t k,
+                                         Metric metric) {
+  check_table(table, rows, dim);
+  if (k < 1 || k > rows - 1) {
+    fail("tsne", "neighbours k " + std::to_string(k) + " out of range [1, " + std::to_string(rows - 1) + "] for " +
+                     std::to_string(rows) + " rows");
+  }
+  MemoryPlan p("tsne");
+  plan(p, rows, dim, k, metric);
+  p.check();
+  s_ = std::make_unique<State>();
+  s_->table = table, s_->n = rows, s_->D = dim, s_->k = k, s_->metric = metric;
+}
+
+TsneNeighbourSearch::~TsneNeighbourSearch() = default;
+TsneNeighbourSearch::TsneNeighbourSearch(TsneNeighbourSearch&&) noexcept = default;
+TsneNeighbourSearch& TsneNeighbourSearch::operator=(TsneNeighbourSearch&&) noexcept = default;
+
+int64_t TsneNeighbourSearch::advance(int64_t work) {
+  if (!s_) fail("tsne", "the neighbours were taken already");
+  State& s = *s_;
+  int64_t spent = 0;
+  while (!done()) {
+    spent += !s.set_up ? s.setup() : s.i0 < s.n ? s.block() : s.sort_block();
+    if (spent >= work) break;
+  }
+  return spent;
+}
+
+bool TsneNeighbourSearch::done() const { return !s_ || s_->sorted == s_->n; }
+
+double TsneNeighbourSearch::progress() const {
+  if (done()) return 1.0;
+  const State& s = *s_;
+  if (!s.set_up) return 0.0;
+  constexpr double kSorting = 0.02;  // the last share: sorting the heaps
+  if (s.i0 >= s.n) return (1 - kSorting) + kSorting * static_cast<double>(s.sorted) / static_cast<double>(s.n);
+  // pairs (i < j) measured: rows [0, i0) against every later row, then row block i0 up to j0
+  const double n = static_cast<double>(s.n), r = static_cast<double>(s.i0);
+  const double rows_done = r * (2 * n - r - 1) / 2;
+  const double block = static_cast<double>(std::min(s.n, s.i0 + kBlockRows) - s.i0) * static_cast<double>(s.j0 - s.i0);
+  return (1 - kSorting) * std::min(1.0, (rows_done + block) / (n * (n - 1) / 2));
+}
+
+TsneNeighbours TsneNeighbourSearch::take() {
+  if (!done() || !s_) fail("tsne", "the neighbours are not found yet");
+  TsneNeighbours nb = std::move(s_->nb);
+  s_.reset();
   return nb;
 }
 
-TsneAffinities tsne_conditional(const TsneNeighbours& nb, double perplexity, std::vector<double>* betas) {
+TsneNeighbours tsne_neighbours(std::span<const float> table, int64_t rows, int64_t dim, int64_t k, Metric metric) {
+  TsneNeighbourSearch search(table, rows, dim, k, metric);
+  search.advance(std::numeric_limits<int64_t>::max());
+  return search.take();
+}
+
+TsneAffinities tsne_conditional_begin(const TsneNeighbours& nb, double perplexity) {
   if (!(perplexity >= 1) || !std::isfinite(perplexity)) {
     fail("tsne", "perplexity " + format_number(perplexity) + " must be a finite number >= 1");
   }
@@ -182,15 +275,20 @@ TsneAffinities tsne_conditional(const TsneNeighbours& nb, double perplexity, std
   TsneAffinities out;
   out.n = n;
   out.row_start.resize(static_cast<size_t>(n + 1));
+  for (int64_t i = 0; i <= n; ++i) out.row_start[i] = i * k;
   out.cols = nb.ids;
   out.values.resize(static_cast<size_t>(n * k));
-  if (betas) betas->assign(static_cast<size_t>(n), 0.0);
+  return out;
+}
+
+void tsne_conditional_rows(const TsneNeighbours& nb, double perplexity, TsneAffinities& out, int64_t begin,
+                           int64_t end, std::vector<double>* betas) {
+  const int64_t k = nb.k;
   std::vector<double> e(static_cast<size_t>(k));
   const double log_u = detmath::log(perplexity);
   // stop when 2^H is within a relative 1e-5 of the perplexity: H - log u in (log(1 - 1e-5), log(1 + 1e-5))
   const double lo = detmath::log(1.0 - 1e-5), hi = detmath::log(1.0 + 1e-5);
-  for (int64_t i = 0; i < n; ++i) {
-    out.row_start[i] = i * k;
+  for (int64_t i = begin; i < end; ++i) {
     const float* dist = nb.distances.data() + i * k;
     // subtle: distances are shifted by the nearest one, which leaves P and H unchanged (both are
     // invariant to a constant added to every distance) and keeps e^(-beta d) from underflowing
@@ -220,7 +318,12 @@ TsneAffinities tsne_conditional(const TsneNeighbours& nb, double perplexity, std
     for (int64_t m = 0; m < k; ++m) out.values[i * k + m] = static_cast<float>(e[m] / sum);
     if (betas) (*betas)[i] = beta;
   }
-  out.row_start[n] = n * k;
+}
+
+TsneAffinities tsne_conditional(const TsneNeighbours& nb, double perplexity, std::vector<double>* betas) {
+  TsneAffinities out = tsne_conditional_begin(nb, perplexity);
+  if (betas) betas->assign(static_cast<size_t>(nb.n), 0.0);
+  tsne_conditional_rows(nb, perplexity, out, 0, nb.n, betas);
   return out;
 }
 

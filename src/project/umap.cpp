@@ -154,61 +154,80 @@ AbParams find_ab_params(double spread, double min_dist) {
   return {a, b};
 }
 
+namespace {
+
+// smooth_knn_dist's constants for one table of distances (n, k).
+struct SmoothParams {
+  double target = 0, mean_all = 0, local_connectivity = 1, interpolation = 0;
+  int64_t index = 1;
+};
+SmoothParams smooth_params(std::span<const float> dists, int64_t k, double local_connectivity, double bandwidth) {
+  SmoothParams q;
+  q.target = detmath::log(static_cast<double>(k)) / detmath::log(2.0) * bandwidth;
+  for (float d : dists) q.mean_all += d;
+  q.mean_all /= static_cast<double>(dists.size());
+  q.local_connectivity = local_connectivity;
+  q.index = static_cast<int64_t>(std::floor(local_connectivity));
+  q.interpolation = local_connectivity - static_cast<double>(q.index);
+  return q;
+}
+
+// smooth_knn_dist of one row (k distances, ascending): -> sigma, rho. nz is scratch.
+void smooth_row(const float* row, int64_t k, const SmoothParams& q, double& sigma_out, double& rho_out,
+                std::vector<float>& nz) {
+  nz.clear();
+  double mean_row = 0;
+  for (int64_t j = 0; j < k; ++j) {
+    mean_row += row[j];
+    if (row[j] > 0) nz.push_back(row[j]);
+  }
+  mean_row /= static_cast<double>(k);
+  double rho = 0;
+  const int64_t count = static_cast<int64_t>(nz.size()), index = q.index;
+  if (count >= index && count > 0 && static_cast<double>(count) >= q.local_connectivity) {
+    if (index > 0) {
+      rho = nz[index - 1];
+      if (q.interpolation > kSmoothTolerance && index < count) rho += q.interpolation * (nz[index] - nz[index - 1]);
+    } else {
+      rho = q.interpolation * nz[0];
+    }
+  } else if (count > 0) {
+    rho = *std::max_element(nz.begin(), nz.end());
+  }
+  double lo = 0, hi = std::numeric_limits<double>::infinity(), mid = 1;
+  for (int it = 0; it < 64; ++it) {
+    double psum = 0;
+    for (int64_t j = 1; j < k; ++j) {
+      const double d = static_cast<double>(row[j]) - rho;
+      psum += d > 0 ? detmath::exp(-(d / mid)) : 1.0;
+    }
+    if (std::fabs(psum - q.target) < kSmoothTolerance) break;
+    if (psum > q.target) {
+      hi = mid;
+      mid = (lo + hi) / 2;
+    } else {
+      lo = mid;
+      mid = std::isinf(hi) ? mid * 2 : (lo + hi) / 2;
+    }
+  }
+  const double floor_ = kMinDistScale * (rho > 0 ? mean_row : q.mean_all);
+  sigma_out = mid < floor_ ? floor_ : mid;
+  rho_out = rho;
+}
+
+}  // namespace
+
 SmoothKnn smooth_knn_dist(std::span<const float> dists, int64_t n, int64_t k, double local_connectivity, double bandwidth) {
   if (static_cast<uint64_t>(dists.size()) != static_cast<uint64_t>(n) * static_cast<uint64_t>(k) || k < 2) {
     fail("smooth_knn_dist", "distances have " + std::to_string(dists.size()) + " values, expected n x k = " +
                                 std::to_string(n) + " x " + std::to_string(k) + " with k >= 2");
   }
-  const double target = detmath::log(static_cast<double>(k)) / detmath::log(2.0) * bandwidth;
-  double mean_all = 0;
-  for (float d : dists) mean_all += d;
-  mean_all /= static_cast<double>(dists.size());
+  const SmoothParams q = smooth_params(dists, k, local_connectivity, bandwidth);
   SmoothKnn s;
   s.sigma.resize(static_cast<size_t>(n));
   s.rho.resize(static_cast<size_t>(n));
-  const int64_t index = static_cast<int64_t>(std::floor(local_connectivity));
-  const double interpolation = local_connectivity - static_cast<double>(index);
-  for (int64_t i = 0; i < n; ++i) {
-    const float* row = dists.data() + i * k;
-    std::vector<float> nz;
-    double mean_row = 0;
-    for (int64_t j = 0; j < k; ++j) {
-      mean_row += row[j];
-      if (row[j] > 0) nz.push_back(row[j]);
-    }
-    mean_row /= static_cast<double>(k);
-    double rho = 0;
-    const int64_t count = static_cast<int64_t>(nz.size());
-    if (count >= index && count > 0 && static_cast<double>(count) >= local_connectivity) {
-      if (index > 0) {
-        rho = nz[index - 1];
-        if (interpolation > kSmoothTolerance && index < count) rho += interpolation * (nz[index] - nz[index - 1]);
-      } else {
-        rho = interpolation * nz[0];
-      }
-    } else if (count > 0) {
-      rho = *std::max_element(nz.begin(), nz.end());
-    }
-    double lo = 0, hi = std::numeric_limits<double>::infinity(), mid = 1;
-    for (int it = 0; it < 64; ++it) {
-      double psum = 0;
-      for (int64_t j = 1; j < k; ++j) {
-        const double d = static_cast<double>(row[j]) - rho;
-        psum += d > 0 ? detmath::exp(-(d / mid)) : 1.0;
-      }
-      if (std::fabs(psum - target) < kSmoothTolerance) break;
-      if (psum > target) {
-        hi = mid;
-        mid = (lo + hi) / 2;
-      } else {
-        lo = mid;
-        mid = std::isinf(hi) ? mid * 2 : (lo + hi) / 2;
-      }
-    }
-    const double floor_ = kMinDistScale * (rho > 0 ? mean_row : mean_all);
-    s.sigma[i] = mid < floor_ ? floor_ : mid;
-    s.rho[i] = rho;
-  }
+  std::vector<float> nz;
+  for (int64_t i = 0; i < n; ++i) smooth_row(dists.data() + i * k, k, q, s.sigma[i], s.rho[i], nz);
   return s;
 }
 
@@ -301,9 +320,24 @@ int64_t count_components(const Graph& g) {
 
 }  // namespace umap_detail
 
+// The construction runs in units (UmapRun::prepare): the kNN search's (KnnBuild), then blocks
+// of rows of smooth_knn_dist, the fuzzy union, the pruning with the a/b fit, and the initial
+// layout; the same computations in the same order as one call would make, so every slicing
+// gives the same bits.
 struct UmapRun::State {
-  UmapOptions opts;       // init_coords cleared (copied into xy)
+  enum class Stage { Knn, Smooth, Fuzzy, Prune, Init, Layout };
+  UmapOptions opts;       // init_coords cleared (copied into given)
   KnnRows x;              // the prepared rows (for transform)
+  int64_t n = 0, k = 0;   // k: neighbours other than the row itself
+  Stage stage = Stage::Knn;
+  std::unique_ptr<KnnBuild> build;
+  KnnGraph knn;
+  std::vector<float> d;   // (n, k + 1): knn's distances with the row itself as column 0
+  SmoothParams smooth;
+  SmoothKnn sk;
+  int64_t row = 0;        // the next row of smooth_knn_dist
+  std::vector<float> nz;  // its scratch
+  std::vector<float> given;  // (n, 2) the initial layout when init is Given
   Graph graph;
   umap_detail::Layout layout;
   std::vector<float> xy;  // (n, 2)
@@ -314,9 +348,104 @@ struct UmapRun::State {
   UmapInfo info;
   State(std::span<const float> table, int64_t rows, int64_t dim, const UmapOptions& o)
       : opts(o), x(table, rows, dim, o.metric, "umap") {}
+
+  // one unit of the current stage, spending about `work` multiply-adds or less when the unit
+  // is smaller (the kNN search and the smooth rows fill it) -> the multiply-adds spent
+  int64_t unit(int64_t work);
+  void init_layout();
 };
 
-UmapRun::UmapRun(std::span<const float> table, int64_t rows, int64_t dim, const UmapOptions& o) {
+namespace {
+constexpr int64_t kSmoothRowCost = 64 * 20;  // per distance of a row: 64 search steps of an exp
+}  // namespace
+
+int64_t UmapRun::State::unit(int64_t work) {
+  const UmapOptions& o = opts;
+  const double t0 = now_ms();
+  int64_t spent = 0;
+  switch (stage) {
+    case Stage::Knn:
+      spent = build->advance(work);
+      if (build->done()) {
+        knn = build->take(&info.knn);
+        build.reset();
+        stage = Stage::Smooth;
+      }
+      seconds.knn += seconds_since(t0);
+      return spent;
+    case Stage::Smooth:
+      if (row == 0 && d.empty()) {
+        d = with_self(knn);
+        smooth = smooth_params(d, k + 1, o.local_connectivity, 1.0);
+        sk.sigma.resize(static_cast<size_t>(n));
+        sk.rho.resize(static_cast<size_t>(n));
+        spent += n * (k + 1);
+      }
+      while (row < n && spent < work) {
+        smooth_row(d.data() + row * (k + 1), k + 1, smooth, sk.sigma[row], sk.rho[row], nz);
+        ++row;
+        spent += (k + 1) * kSmoothRowCost;
+      }
+      if (row == n) d = {}, nz = {}, stage = Stage::Fuzzy;
+      break;
+    case Stage::Fuzzy:
+      graph = umap_detail::fuzzy_graph(knn, sk, o.set_op_mix_ratio);
+      knn = KnnGraph{}, sk = SmoothKnn{};
+      spent = n * k * 40;
+      stage = Stage::Prune;
+      break;
+    case Stage::Prune: {
+      float wmax = 0;
+      for (float w : graph.w) wmax = w > wmax ? w : wmax;
+      umap_detail::prune(graph, static_cast<double>(wmax) /
+                                    static_cast<double>(info.n_epochs > 10 ? info.n_epochs : embedlab::default_epochs(n)));
+      info.components = umap_detail::count_components(graph);
+      ab = find_ab_params(o.spread, o.min_dist);
+      info.a = ab.a, info.b = ab.b;
+      spent = n * k * 8;
+      stage = Stage::Init;
+      break;
+    }
+    case Stage::Init:
+      init_layout();
+      seconds.init += seconds_since(t0);
+      layout = umap_detail::make_layout(graph, info.n_epochs, ab, o, o.learning_rate, o.seed);
+      info.edges = graph.nnz();
+      stage = Stage::Layout;
+      return work;
+    case Stage::Layout: return 0;
+  }
+  seconds.graph += seconds_since(t0);
+  return spent;
+}
+
+void UmapRun::State::init_layout() {
+  const UmapOptions& o = opts;
+  info.init = o.init;
+  if (o.init == UmapInit::Given) {
+    xy = std::move(given);
+  } else {
+    bool spectral = false;
+    if (o.init == UmapInit::Spectral) {
+      if (info.components > 1) {  // umap-learn's multi_component_layout
+        xy = umap_detail::multi_component_layout(graph, x, o.seed);
+        spectral = true;
+      } else {
+        spectral = umap_detail::spectral_layout(graph, xy);
+      }
+    }
+    if (o.init == UmapInit::Spectral && !spectral) {
+      info.init = UmapInit::Pca;
+      info.init_note = "the spectral init failed; PCA init instead";
+    }
+    if (!spectral) xy = umap_detail::pca_layout(x);
+    umap_detail::noisy_scale(xy, o.seed);
+  }
+  umap_detail::rescale_to_10(xy);
+}
+
+std::unique_ptr<UmapRun::State> UmapRun::begin(std::span<const float> table, int64_t rows, int64_t dim,
+                                               const UmapOptions& o) {
   check_at_least("umap", "rows", rows, 1);
   check_at_least("umap", "dim", dim, 1);
   uint64_t cells = 0;
@@ -334,65 +463,80 @@ UmapRun::UmapRun(std::span<const float> table, int64_t rows, int64_t dim, const 
     if (descent) p.add("NN-descent heaps and candidates", {n, 9 * k + 16 * std::max(kMaxCandidates, k)}, kBytes);
     p.add("fuzzy graph and layout schedule", {n, 2 * k, 40}, kBytes);
     p.add("layout", {n, 2}, kFloat32);
+    if (o.init == UmapInit::Given) p.add("initial layout", {n, 2}, kFloat32);
     p.check();
   }
-  double t0 = now_ms();
+  const double t0 = now_ms();
   auto s = std::make_unique<State>(table, rows, dim, o);
+  s->n = n, s->k = k;
+  s->given.assign(o.init_coords.begin(), o.init_coords.end());
   s->opts.init_coords = {};
   s->default_epochs = o.n_epochs < 0;
-  const int64_t n_epochs = s->default_epochs ? default_epochs(n) : o.n_epochs;
-  KnnGraph knn = knn_graph(s->x, k, o.knn, o.seed, &s->info.knn);
+  s->info.n_epochs = s->default_epochs ? default_epochs(n) : o.n_epochs;
+  s->build = std::make_unique<KnnBuild>(s->x, k, o.knn, o.seed);
   s->seconds.knn = seconds_since(t0);
+  return s;
+}
 
-  t0 = now_ms();
-  const std::vector<float> d = with_self(knn);
-  const SmoothKnn sk = smooth_knn_dist(d, n, k + 1, o.local_connectivity, 1.0);
-  s->graph = umap_detail::fuzzy_graph(knn, sk, o.set_op_mix_ratio);
-  knn = KnnGraph{};
-  float wmax = 0;
-  for (float w : s->graph.w) wmax = w > wmax ? w : wmax;
-  umap_detail::prune(s->graph, static_cast<double>(wmax) / static_cast<double>(n_epochs > 10 ? n_epochs : default_epochs(n)));
-  s->info.components = umap_detail::count_components(s->graph);
-  s->ab = find_ab_params(o.spread, o.min_dist);
-  s->info.a = s->ab.a, s->info.b = s->ab.b;
-  s->seconds.graph = seconds_since(t0);
+UmapRun::UmapRun(std::span<const float> table, int64_t rows, int64_t dim, const UmapOptions& o)
+    : s_(begin(table, rows, dim, o)) {
+  prepare(std::numeric_limits<int64_t>::max());
+}
 
-  t0 = now_ms();
-  s->info.init = o.init;
-  if (o.init == UmapInit::Given) {
-    s->xy.assign(o.init_coords.begin(), o.init_coords.end());
-  } else {
-    bool spectral = false;
-    if (o.init == UmapInit::Spectral) {
-      if (s->info.components > 1) {  // umap-learn's multi_component_layout
-        s->xy = umap_detail::multi_component_layout(s->graph, s->x, o.seed);
-        spectral = true;
-      } else {
-        spectral = umap_detail::spectral_layout(s->graph, s->xy);
-      }
-    }
-    if (o.init == UmapInit::Spectral && !spectral) {
-      s->info.init = UmapInit::Pca;
-      s->info.init_note = "the spectral init failed; PCA init instead";
-    }
-    if (!spectral) s->xy = umap_detail::pca_layout(s->x);
-    umap_detail::noisy_scale(s->xy, o.seed);
-  }
-  umap_detail::rescale_to_10(s->xy);
-  s->seconds.init = seconds_since(t0);
+UmapRun::UmapRun(std::unique_ptr<State> s) : s_(std::move(s)) {}
 
-  s->layout = umap_detail::make_layout(s->graph, n_epochs, s->ab, o, o.learning_rate, o.seed);
-  s->info.n_epochs = n_epochs;
-  s->info.edges = s->graph.nnz();
-  s_ = std::move(s);
+UmapRun UmapRun::start(std::span<const float> table, int64_t rows, int64_t dim, const UmapOptions& o) {
+  return UmapRun(begin(table, rows, dim, o));
 }
 
 UmapRun::~UmapRun() = default;
 UmapRun::UmapRun(UmapRun&&) noexcept = default;
 UmapRun& UmapRun::operator=(UmapRun&&) noexcept = default;
 
+bool UmapRun::prepare(int64_t slices, int64_t work) {
+  check_at_least("umap prepare", "slices", slices, 0);
+  check_at_least("umap prepare", "work", work, 1);
+  for (int64_t i = 0; i < slices && s_->stage != State::Stage::Layout; ++i) {
+    int64_t spent = 0;
+    while (spent < work && s_->stage != State::Stage::Layout) {
+      // the init, one long unit, gets a slice of its own, so "init" shows while it runs
+      if (s_->stage == State::Stage::Init && spent > 0) break;
+      spent += s_->unit(work - spent);
+    }
+  }
+  return prepared();
+}
+
+bool UmapRun::prepared() const { return s_->stage == State::Stage::Layout; }
+
+const char* UmapRun::phase() const {
+  switch (s_->stage) {
+    case State::Stage::Knn: return "knn";
+    case State::Stage::Smooth:
+    case State::Stage::Fuzzy:
+    case State::Stage::Prune: return "graph";
+    case State::Stage::Init: return "init";
+    case State::Stage::Layout: break;
+  }
+  return "layout";
+}
+
+double UmapRun::progress() const {
+  const State& s = *s_;
+  switch (s.stage) {
+    case State::Stage::Knn: return s.build->progress();
+    case State::Stage::Smooth: return 0.8 * static_cast<double>(s.row) / static_cast<double>(s.n);
+    case State::Stage::Fuzzy: return 0.8;
+    case State::Stage::Prune: return 0.95;
+    case State::Stage::Init: return 0;
+    case State::Stage::Layout: break;
+  }
+  return s.info.n_epochs > 0 ? static_cast<double>(s.epoch) / static_cast<double>(s.info.n_epochs) : 1.0;
+}
+
 int64_t UmapRun::step(int64_t epochs) {
   check_at_least("umap step", "epochs", epochs, 0);
+  prepare(std::numeric_limits<int64_t>::max());
   const double t0 = now_ms();
   const int64_t end = std::min(s_->info.n_epochs, s_->epoch + std::min(epochs, s_->info.n_epochs));
   const int64_t n = s_->x.rows();
@@ -412,6 +556,10 @@ const UmapInfo& UmapRun::info() const { return s_->info; }
 
 std::vector<float> UmapRun::transform(std::span<const float> rows, int64_t m) const {
   const State& s = *s_;
+  if (!prepared()) {
+    fail("umap transform", std::string("the map is not constructed yet (phase ") + phase() +
+                               "); prepare() or step() it first");
+  }
   const int64_t n = s.x.rows(), k = s.opts.n_neighbors;
   if (m == 0) return {};
   const KnnGraph knn = knn_query(s.x, rows, m, k);

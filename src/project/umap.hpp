@@ -86,9 +86,19 @@
 // It does not: output more than 2 dimensions, run densMAP, supervised or inverse transforms,
 // use threads, or search an index for transform (it scans all fitted rows).
 //
+// Construction in slices (for a page that must stay interruptible): UmapRun::start validates,
+// plans the memory and copies the rows; prepare(slices) then runs knn, graph and init in slices
+// of about kUmapSliceWork multiply-adds (a few ms; the kNN search's units, blocks of rows of
+// smooth_knn_dist; the fuzzy union, the pruning and the init are one unit each), reporting
+// phase() and progress(). The units and their order do not depend on the slicing, so
+// prepare(1) until done, prepare(7) until done and the one-call constructor give the same bits
+// (tests/test_umap.cpp).
+//
 // Intended usage:
 //   UmapOptions o;  o.n_neighbors = 15;  o.seed = 42;  o.metric = Metric::Cosine;
 //   UmapRun run(table, n, D, o);             // knn + graph + init
+//   UmapRun r2 = UmapRun::start(table, n, D, o);                  // or in slices:
+//   while (!r2.prepare(8)) show(r2.phase(), r2.progress());      //   "knn" 0.4, ...
 //   while (!run.done()) { run.step(10); draw(run.coordinates()); }   // (n, 2) float32
 //   std::vector<float> p = run.transform(new_rows, m);               // (m, 2)
 #pragma once
@@ -159,33 +169,55 @@ struct SmoothKnn {
 SmoothKnn smooth_knn_dist(std::span<const float> dists, int64_t n, int64_t k, double local_connectivity = 1.0,
                           double bandwidth = 1.0);
 
+// Multiply-adds of one slice of UmapRun::prepare (about 1-3 ms in wasm).
+inline constexpr int64_t kUmapSliceWork = int64_t{1} << 21;
+
 class UmapRun {
  public:
   // Runs knn, graph and init (see the file comment); fails on bad options naming the value and
   // its range ("umap: n_neighbors 1 out of range [2, 99] (n - 1 for 100 rows)"), a table of
   // another size, a non-finite value, or sizes over the memory limit.
   UmapRun(std::span<const float> table, int64_t rows, int64_t dim, const UmapOptions& opts = {});
+  // Validates the options and the table, plans the memory of the whole construction and copies
+  // the rows (O(n D)), failing as the constructor does; knn, graph and init wait for prepare().
+  // The run keeps no reference to table or opts.init_coords.
+  static UmapRun start(std::span<const float> table, int64_t rows, int64_t dim, const UmapOptions& opts = {});
   ~UmapRun();
   UmapRun(UmapRun&&) noexcept;
   UmapRun& operator=(UmapRun&&) noexcept;
 
-  // Runs up to `epochs` more epochs (fewer at the end); returns epoch() after them.
+  // Runs up to `slices` slices of the construction (each about kUmapSliceWork multiply-adds,
+  // the init one slice however long); -> prepared().
+  // work: the multiply-adds of a slice (tests use small ones to cut the units finely).
+  bool prepare(int64_t slices, int64_t work = kUmapSliceWork);
+  bool prepared() const;
+  // "knn" | "graph" | "init" while preparing, then "layout"; progress() is the share of the
+  // phase done, in [0, 1] (an estimate for knn with NN-descent; 0 during init; epoch() /
+  // total_epochs() in layout).
+  const char* phase() const;
+  double progress() const;
+
+  // Runs up to `epochs` more epochs (fewer at the end), after the rest of the construction if
+  // it was not prepared; returns epoch() after them.
   int64_t step(int64_t epochs);
   void run() { step(total_epochs()); }
-  bool done() const { return epoch() >= total_epochs(); }
+  bool done() const { return prepared() && epoch() >= total_epochs(); }
   int64_t epoch() const;
   int64_t total_epochs() const;
   int64_t rows() const;
 
-  std::span<const float> coordinates() const;  // (n, 2) float32, the current layout
+  std::span<const float> coordinates() const;  // (n, 2) float32, the current layout (empty before init)
   const UmapSeconds& seconds() const;          // per phase; layout accumulates over step()
   const UmapInfo& info() const;
 
-  // new rows (m, D) -> (m, 2) positions in the current map (umap-learn's transform; see above).
+  // new rows (m, D) -> (m, 2) positions in the current map (umap-learn's transform; see above);
+  // fails before the map is prepared.
   std::vector<float> transform(std::span<const float> rows, int64_t m) const;
 
  private:
   struct State;
+  static std::unique_ptr<State> begin(std::span<const float> table, int64_t rows, int64_t dim, const UmapOptions& o);
+  explicit UmapRun(std::unique_ptr<State> s);
   std::unique_ptr<State> s_;
 };
 

@@ -4,7 +4,8 @@
 // thread has no long task of 50 ms or more, and the final map separates the clusters (share of
 // each point's 10 nearest map neighbours with its label, from the drawn coordinates). Cancel
 // stops a t-SNE run mid-way (its iteration stops increasing, the last frame stays, the line says
-// so). In the training view, UMAP of the table after some steps, then while playing each map
+// so). Cancel during a t-SNE construction on 12,000 rows (its progress line "finding
+// neighbours… N%") stops it within a slice and the worker answers the next request. In the training view, UMAP of the table after some steps, then while playing each map
 // continues from the previous one (points move, they do not jump).
 //   node tests/browser/maps.test.mjs [--site build/web] [--shots build/screenshots]
 import fs from 'node:fs';
@@ -194,6 +195,47 @@ await test('t-SNE (perplexity 30) animates with its KL, and Cancel stops it mid-
   const share = labelShare(p2, 25);
   await page.locator('#import-results').screenshot({ path: shot('maps-tsne-cancelled.png') });
   console.log(`     (cancelled at ${c2.mapDone} / 1000; "${msg}"; label share then ${share.toFixed(3)}; ${long.length} long tasks, ${shotTasks} more during the test's screenshot)`);
+});
+
+await test('Cancel during the construction (t-SNE neighbours of 12,000 rows) stops it at the next slice; the page stays usable', async () => {
+  const N2 = 12000, D2 = 48; // neighbours: 12,000^2 / 2 x 48 = 3.5 G multiply-adds, ~1-3 s of slices in wasm
+  const big = new Float32Array(N2 * D2);
+  for (let i = 0; i < N2; i++) for (let d = 0; d < D2; d++) big[i * D2 + d] = centres[i % K][d % D] + normal();
+  await page.setInputFiles('#import-meta', []);
+  await page.setInputFiles('#import-file', { name: 'big.npy', mimeType: 'application/octet-stream', buffer: npy(big, [N2, D2]) });
+  await page.waitForFunction(() => document.querySelector('#import-card').dataset.rows === '12000', null, { timeout: 30000 });
+  await page.check('#import-map-tsne');
+  await watchLongTasks(page);
+  await page.click('#import-map-run');
+  // the construction reports its phase and share as it goes
+  await page.waitForFunction(() => document.querySelector('#import-card').dataset.mapState === 'preparing' &&
+    /finding neighbours… [1-9]\d*%/.test(document.querySelector('#import-map-progress').textContent), null, { timeout: 15000 });
+  const line = await page.textContent('#import-map-progress');
+  assert(/^t-SNE: finding neighbours… \d+%$/.test(line), `progress line: ${line}`);
+  const bar = await page.$eval('#import-map-choice progress', (el) => ({ value: el.value, hidden: el.hidden }));
+  assert(!bar.hidden && bar.value > 0 && bar.value < 1, `progress bar: ${JSON.stringify(bar)}`);
+  await screenshotDuring(page, page.locator('#import-map-choice'), 'maps-tsne-preparing.png');
+  const pca = await points(page);
+  const t0 = Date.now();
+  await page.click('#import-map-cancel');
+  const c = await card(page);
+  assert(c.mapState === 'cancelled', `state after Cancel: ${c.mapState}`);
+  const msg = await page.textContent('#import-map-progress');
+  assert(/^t-SNE cancelled before its first frame \(finding neighbours… \d+%\); the map shows the previous one\.$/.test(msg), `message: ${msg}`);
+  // the worker is free within a slice: a neighbours query is answered, and no frame of the run comes
+  await page.fill('#import-query', '11');
+  await page.click('#import-nn-form button');
+  await page.waitForFunction(() => document.querySelector('#import-nn-note').textContent.includes('(row 11)') &&
+    document.querySelectorAll('#import-nn tbody tr').length === 10, null, { timeout: 5000 });
+  const answered = Date.now() - t0;
+  await page.waitForTimeout(300);
+  assert((await page.textContent('#import-map-progress')) === msg, 'the progress line changed after Cancel');
+  const after = await points(page);
+  assert(after.length === pca.length && after.every((v, i) => v === pca[i]), 'the map changed after Cancel');
+  assert(await page.isEnabled('#import-map-run') && !(await page.isEnabled('#import-map-cancel')), 'Run / Cancel not reset');
+  const { kept: long, raw } = await longTasks(page);
+  assert(long.every((d) => d < 50), `long tasks during the construction: ${long.map((d) => d.toFixed(0)).join(', ')} ms (${raw})`);
+  console.log(`     ("${line}" then "${msg}"; a neighbours query answered ${answered} ms after Cancel)`);
 });
 
 await test('a perplexity too large for the table gives the engine message', async () => {

@@ -6,7 +6,7 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine } from './load-engine.mjs';
-import { npyBytes } from './table-files.mjs';
+import { npyBytes, sameBits } from './table-files.mjs';
 import { makeDispatcher } from '../../web/src/protocol.js';
 import { makeLayoutHandlers, centred } from '../../web/src/engine/layout-handler.js';
 import { makeImportHandlers } from '../../web/src/engine/import-handler.js';
@@ -46,14 +46,18 @@ describe('layout handlers', () => {
     const s = await call('layoutStart', { source: 'import', method: 'umap', nEpochs: 60 });
     assert.equal(s.rows, 300);
     assert.equal(s.total, 60);
-    assert.equal(s.phase, 'epoch');
+    assert.equal(s.phase, 'knn'); // the start only checks: the construction runs in the steps
+    assert.equal(s.preparing, true);
     let p;
     const frames = [];
     do {
-      p = await call('layoutStep', { source: 'import', budgetMs: 0 }); // one epoch per slice
-      frames.push(p.points);
+      p = await call('layoutStep', { source: 'import', budgetMs: 0 }); // one slice or epoch per step
+      if (p.preparing) assert.equal(p.points, null);
+      else frames.push(p.points);
     } while (!p.finished);
     assert.equal(frames.length, 60);
+    assert.equal(p.info.knn, 'exact');
+    assert.ok(p.prepareMs > 0 && p.prepareMs <= p.ms);
     assert.equal(p.done, 60);
     const mean = [0, 1].map((k) => frames[59].filter((_, i) => i % 2 === k).reduce((a, b) => a + b, 0) / 300);
     assert.ok(Math.abs(mean[0]) < 1e-3 && Math.abs(mean[1]) < 1e-3, `mean ${mean}`);
@@ -62,6 +66,41 @@ describe('layout handlers', () => {
     assert.deepEqual(await call('layoutStop', { source: 'import' }), { stopped: true });
     assert.equal(layout.openRuns(), 0);
     await assert.rejects(call('layoutStep', { source: 'import' }), /no UMAP or t-SNE run is open here/);
+  });
+
+  it('the construction runs in the steps with phase and progress, gives the one-call bits, and a stop ends it', async () => {
+    const rows = 3000, cols = 40; // exact kNN, 180 M multiply-adds: many slices of 2^21
+    const data = clusters(rows, cols, 7);
+    await call('importTable', { file: file(data, rows, cols) });
+    for (const method of ['umap', 'tsne']) {
+      const opts = method === 'umap' ? { nEpochs: 5 } : { perplexity: 10, iterations: 5 };
+      const s = await call('layoutStart', { source: 'import', method, ...opts });
+      assert.equal(s.preparing, true);
+      assert.equal(s.phase, method === 'umap' ? 'knn' : 'neighbours');
+      const seen = [];
+      let p;
+      do {
+        p = await call('layoutStep', { source: 'import', budgetMs: 0 });
+        if (p.preparing) {
+          assert.ok(p.progress >= 0 && p.progress <= 1, `progress ${p.progress}`);
+          assert.equal(p.finished, false);
+          if (seen.at(-1) !== p.phase) seen.push(p.phase);
+        }
+      } while (!p.finished);
+      assert.deepEqual(seen, method === 'umap' ? ['knn', 'graph', 'init'] : ['neighbours', 'affinities', 'init']);
+      const want = method === 'umap' ? M.umap(data, rows, cols, opts) : M.tsne(data, rows, cols, opts);
+      assert.ok(sameBits(layout.coordinatesOf('import', method), want), `${method}: the sliced run differs from the one-call run`);
+    }
+    // a stop during the construction ends the run: nothing open, the next step refuses
+    await call('layoutStart', { source: 'import', method: 'umap' });
+    const p = await call('layoutStep', { source: 'import', budgetMs: 0 });
+    assert.equal(p.preparing, true);
+    assert.equal(p.phase, 'knn');
+    assert.ok(p.progress > 0 && p.progress < 1, `progress ${p.progress}`);
+    assert.deepEqual(await call('layoutStop', { source: 'import' }), { stopped: true });
+    assert.equal(layout.openRuns(), 0);
+    await assert.rejects(call('layoutStep', { source: 'import' }), /no UMAP or t-SNE run is open here/);
+    await call('importTable', { file: file(clusters(300, 8), 300, 8) }); // the table the next cases use
   });
 
   it('the neighbours report the distance on the last UMAP frame', async () => {

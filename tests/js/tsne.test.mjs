@@ -64,6 +64,38 @@ describe('M.tsne', () => {
     run.delete();
   });
 
+  it('Tsne.start: one slice a call gives the native bits (exact, PCA, cosine and Barnes-Hut) and reports the phases', () => {
+    for (const c of [
+      { name: 'sliced-bh', rows: 1500, dim: 30, flags: ['--perplexity', '20', '--iterations', '30', '--seed', '5'],
+        opts: { perplexity: 20, iterations: 30, seed: 5 } },
+      { name: 'sliced-exact', rows: 800, dim: 30, flags: ['--perplexity', '15', '--iterations', '30', '--init', 'pca', '--metric', 'cosine'],
+        opts: { perplexity: 15, iterations: 30, init: 'pca', metric: 'cosine' } },
+    ]) {
+      const t = clusters(c.rows, c.dim, 9);
+      const n = native(c.name, t, c.rows, c.dim, c.flags);
+      const run = M.Tsne.start(t, c.rows, c.dim, c.opts);
+      assert.equal(run.phase(), 'neighbours');
+      assert.equal(run.coordinates().length, 0);
+      assert.throws(() => run.kl(), /tsne kl: the map is not constructed yet \(phase neighbours\)/);
+      const phases = [run.phase()];
+      let calls = 0;
+      while (!run.prepare(0)) {
+        calls++;
+        const p = run.progress();
+        assert.ok(p >= 0 && p <= 1, `progress ${p}`);
+        if (run.phase() !== phases.at(-1)) phases.push(run.phase());
+      }
+      assert.deepEqual(phases, ['neighbours', 'affinities', 'init'], c.name);
+      assert.ok(calls >= 5, `${c.name}: only ${calls} slices`);
+      assert.equal(run.phase(), 'iteration');
+      run.step(30);
+      assert.ok(sameBits(run.coordinates(), n.coords), `${c.name}: sliced wasm map and native map differ`);
+      run.delete();
+    }
+    assert.throws(() => M.Tsne.start(clusters(50, 4, 1), 50, 4, { perplexity: 30 }),
+      { message: 'tsne: perplexity 30 must be below (n - 1) / 3 = 16.33 for 50 rows' });
+  });
+
   it('steps: 3 x 40 iterations give the bits of one run of 120, and KL goes down', () => {
     const rows = 1100, dim = 12, t = clusters(rows, dim, 7);
     const whole = M.tsne(t, rows, dim, { perplexity: 20, iterations: 120, seed: 5 });

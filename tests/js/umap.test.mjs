@@ -127,6 +127,76 @@ describe('M.Umap', () => {
   });
 });
 
+describe('M.Umap.start: the construction in slices', () => {
+  // big enough for many slices of ~2^21 multiply-adds (exact: 3000^2 / 2 x 40 = 180 M)
+  const bigRows = 3000, bigDim = 40;
+  const big = clusterTable(bigRows, bigDim, 6, 11);
+  const runSliced = (u) => {
+    const phases = [u.phase()];
+    let calls = 0, last = -1;
+    while (!u.prepare(0)) { // 0 ms: one slice a call
+      calls++;
+      const ph = u.phase(), pr = u.progress();
+      assert.ok(pr >= 0 && pr <= 1, `progress ${pr} out of [0, 1]`);
+      if (ph !== phases.at(-1)) phases.push(ph), last = -1;
+      assert.ok(pr >= last, `${ph}: progress went back from ${last} to ${pr}`);
+      last = pr;
+    }
+    return { phases, calls };
+  };
+  for (const c of [
+    { name: 'exact kNN, spectral init', flags: ['--seed', '6', '--n-epochs', '20', '--knn', 'exact'], opts: { seed: 6, nEpochs: 20, knn: 'exact' } },
+    { name: 'NN-descent, cosine, PCA init', flags: ['--seed', '7', '--n-epochs', '20', '--metric', 'cosine', '--init', 'pca', '--knn', 'nn-descent'],
+      opts: { seed: 7, nEpochs: 20, metric: 'cosine', init: 'pca', knn: 'nn-descent' } },
+  ]) {
+    it(`${c.name}: one slice a call gives the native CLI's bits and reports the phases`, () => {
+      fs.writeFileSync(path.join(dir, 'big.npy'), npyBytes(big, bigRows, bigDim));
+      const out = path.join(dir, 'big-out.npy');
+      execFileSync(cli, ['umap', '--table', path.join(dir, 'big.npy'), '--out', out, ...c.flags]);
+      const u = M.Umap.start(big, bigRows, bigDim, c.opts);
+      assert.equal(u.phase(), 'knn');
+      assert.equal(u.prepared(), false);
+      assert.equal(u.coordinates().length, 0);  // no layout before the init
+      assert.equal(u.totalEpochs(), 20);
+      const { phases, calls } = runSliced(u);
+      assert.deepEqual(phases, ['knn', 'graph', 'init']);
+      assert.ok(calls >= 10, `only ${calls} slices`);
+      assert.equal(u.phase(), 'layout');
+      assert.equal(u.step(20), 20);
+      assert.ok(sameBits(u.coordinates(), npyData(out)), 'sliced wasm map and native map differ');
+      u.delete();
+    });
+  }
+  it('larger budgets and a resident table deleted after start give the same bits', () => {
+    const opts = { seed: 8, nEpochs: 15, knn: 'nn-descent' };
+    const ref = M.umap(big, bigRows, bigDim, opts);
+    const t = M.Table.fromArray(big, bigRows, bigDim);
+    const u = M.Umap.start(t, opts);
+    t.delete();  // the run copied the rows at start
+    let calls = 0;
+    while (!u.prepare(5)) calls++;
+    u.step(15);
+    assert.ok(sameBits(u.coordinates(), ref));
+    u.delete();
+    const v = M.Umap.start(big, bigRows, bigDim, opts);
+    v.step(15);  // step() finishes the construction first
+    assert.ok(sameBits(v.coordinates(), ref));
+    v.delete();
+  });
+  it('start fails at once with the engine\'s message; transform waits for the map', () => {
+    assert.throws(() => M.Umap.start(big, bigRows, bigDim, { nNeighbors: 1 }),
+      { message: 'umap: n_neighbors 1 out of range [2, 2999] (n - 1 for 3000 rows)' });
+    assert.throws(() => M.Umap.start(big, bigRows, bigDim, { nNeighbours: 5 }), /Umap.start: unknown option 'nNeighbours'/);
+    const u = M.Umap.start(big, bigRows, bigDim, { seed: 1 });
+    u.prepare(0);
+    assert.throws(() => u.transform(big.subarray(0, bigDim)),
+      { message: 'umap transform: the map is not constructed yet (phase knn); prepare() or step() it first' });
+    assert.throws(() => u.prepare(-1), /Umap.prepare: maxMs must be a number >= 0, got -1/);
+    u.delete();
+    assert.equal(M.umap(table, rows, dim, { nEpochs: 5 }).length, rows * 2);  // still usable
+  });
+});
+
 describe('UMAP errors', () => {
   it('name the value and the limit, and the module keeps working', () => {
     assert.throws(() => M.umap(table, rows, dim, { nNeighbors: 1 }), { message: 'umap: n_neighbors 1 out of range [2, 299] (n - 1 for 300 rows)' });

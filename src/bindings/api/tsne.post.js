@@ -6,6 +6,8 @@
 //   run.kl(); run.info();   // {rows, exact, learningRate, seconds: {neighbours, affinities, layout}}
 //   run.delete();
 //   new M.Tsne(residentTable, opts);   // an M.Table in place of (table, rows, dim): read in place
+//   const r = M.Tsne.start(table, rows, dim, opts);   // checks now; neighbours + P + init in slices:
+//   while (!r.prepare(35)) show(r.phase(), r.progress());   // ~35 ms each; 'neighbours' 0.4, 'affinities'
 // opts: perplexity 30, iterations 1000, theta 0.5 (0: exact), learningRate 200 | 'auto',
 //   earlyExaggeration 12, seed 0, metric 'euclidean' | 'cosine', init 'random' | 'pca' |
 //   Float32Array (rows*2, e.g. the last frame). The same bits as `embedlab tsne` for the same
@@ -28,20 +30,32 @@
   }
 
   class Tsne {
-    // (table, rows, dim, opts) or (M.Table, opts)
+    // (table, rows, dim, opts) or (M.Table, opts): neighbours, P and the initial layout now
     constructor(table, rows, dim, opts) {
+      this._open(table, rows, dim, opts, 'Tsne', true);
+    }
+    // Tsne.start(table, rows, dim, opts) or Tsne.start(M.Table, opts): checks the options and
+    // the table and plans the memory now (failing as the constructor does); the neighbours, P
+    // and the initial layout run in prepare() (or in the first step()). The run keeps its own
+    // copy of the table: a resident table may be deleted meanwhile.
+    static start(table, rows, dim, opts) {
+      const r = Object.create(Tsne.prototype);
+      r._open(table, rows, dim, opts, 'Tsne.start', false);
+      return r;
+    }
+    _open(table, rows, dim, opts, where, prepareNow) {
       const resident = M.Table && table instanceof M.Table;
       let init;
       if (resident) {
-        const handle = table._live('Tsne');
+        const handle = table._live(where);
         const o = tsneOptions(rows);
-        init = (h) => h.initTable(handle, o);
+        init = (h) => h.initTable(handle, o, prepareNow);
       } else {
-        integer(rows, 'Tsne', 'rows', 0, 2147483647);
-        integer(dim, 'Tsne', 'dim', 0, 2147483647);
-        const t = toFloats(table, 'Tsne');
+        integer(rows, where, 'rows', 0, 2147483647);
+        integer(dim, where, 'dim', 0, 2147483647);
+        const t = toFloats(table, where);
         const o = tsneOptions(opts);
-        init = (h) => h.initArray(t, rows, dim, o);
+        init = (h) => h.initArray(t, rows, dim, o, prepareNow);
       }
       this._h = new M._Tsne();
       const ok = init(this._h);
@@ -49,19 +63,32 @@
       if (!ok || message) {
         this._h.delete();
         this._h = null;
-        throw new Error(message || 'Tsne: construction failed');
+        throw new Error(message || `${where}: construction failed`);
       }
     }
     _live(where) {
       if (!this._h) throw new Error(`${where}: this Tsne was deleted`);
       return this._h;
     }
-    // n more iterations (at most what is left); -> iteration()
+    // Runs slices of the construction (neighbours, affinities, init; each a few ms) until maxMs
+    // (default 35) have passed, at least one; -> prepared(). The same bits whatever the budgets.
+    prepare(maxMs) {
+      const ms = maxMs ?? 35;
+      if (typeof ms !== 'number' || !(ms >= 0)) throw new Error(`Tsne.prepare: maxMs must be a number >= 0, got ${describe(ms)}`);
+      return check(this._live('Tsne.prepare').prepare(ms));
+    }
+    prepared() { return this.phase() === 'iteration'; }
+    // 'neighbours' | 'affinities' | 'init' while preparing, then 'iteration'
+    phase() { return check(this._live('Tsne.phase').phase()); }
+    // the share of the phase done, in [0, 1] (in 'iteration': iteration() / totalIterations())
+    progress() { return check(this._live('Tsne.progress').progress()); }
+    // n more iterations (at most what is left; after the rest of the construction if it was not
+    // prepared); -> iteration()
     step(n = 1) { return check(this._live('Tsne.step').step(n)); }
     coordinates() { return check(this._live('Tsne.coordinates').coordinates()); }
     iteration() { return this._live('Tsne.iteration').iteration(); }
     totalIterations() { return this._live('Tsne.totalIterations').totalIterations(); }
-    kl() { return check(this._live('Tsne.kl').kl()); }
+    kl() { return check(this._live('Tsne.kl').kl()); }  // fails before prepared
     info() { return check(this._live('Tsne.info').info()); }
     delete() {
       if (this._h) this._h.delete();

@@ -3,6 +3,8 @@
 //   const xy = M.umap(table, rows, dim, { nNeighbors: 15, minDist: 0.1, seed: 42 });  // Float32Array (rows * 2)
 //   const xy2 = M.umap(residentTable, { metric: 'cosine' });                             // an M.Table in place of (table, rows, dim)
 //   const u = new M.Umap(table, rows, dim, opts);     // knn + graph + init now; no epoch run yet
+//   const v = M.Umap.start(table, rows, dim, opts);   // or: checks now, knn + graph + init in slices
+//   while (!v.prepare(35)) show(v.phase(), v.progress());   // ~35 ms each; 'knn' 0.4, 'graph', 'init'
 //   while (u.epoch() < u.totalEpochs()) { u.step(10); draw(u.coordinates()); }   // step(n) returns the epoch reached
 //   u.info();                                         // {a, b, nEpochs, knn, init, initNote, components, edges, seconds: {...}}
 //   u.transform(newRows);                             // Float32Array (m * 2): new rows placed in the fitted map
@@ -45,46 +47,79 @@
     return [o, coords];
   }
 
-  // (table, rows, dim, opts) or (M.Table, opts) -> initialises the raw handle h
+  // (table, rows, dim, opts) or (M.Table, opts) -> initialises the raw handle h (prepareNow:
+  // the whole construction, else only its checks and plan)
   // subtle: no array destructuring here: emscripten 3.1.6's JS optimizer drops `const [a] = b;`
   // from --post-js code (the name is then undefined at run time).
-  function start(h, args, where) {
+  function start(h, args, where, prepareNow) {
     if (M.Table && args[0] instanceof M.Table) {
       const oc = options(args[1], where);
-      return h.initTable(args[0]._live(where), oc[0], oc[1]);
+      return h.initTable(args[0]._live(where), oc[0], oc[1], prepareNow);
     }
     const rows = args[1], dim = args[2];
     integer(rows, where, 'rows', 0, 2147483647);
     integer(dim, where, 'dim', 0, 2147483647);
     const t = toFloats(args[0], where);
     const oc = options(args[3], where);
-    return h.init(t, rows, dim, oc[0], oc[1]);
+    return h.init(t, rows, dim, oc[0], oc[1], prepareNow);
   }
 
   class Umap {
     // new Umap(table, rows, dim, opts) or new Umap(M.Table, opts): runs the neighbour search,
     // the fuzzy graph and the initial layout; the epochs run in step().
     constructor(...args) {
-      this._h = new M._Umap();
-      const ok = start(this._h, args, 'Umap');
+      this._open(args, 'Umap', true);
+    }
+    // Umap.start(table, rows, dim, opts) or Umap.start(M.Table, opts): checks the options and
+    // the table and plans the memory now (failing as the constructor does); the neighbour
+    // search, graph and initial layout run in prepare() (or in the first step()). The run
+    // keeps its own copy of the rows: the table may be deleted meanwhile.
+    static start(...args) {
+      const u = Object.create(Umap.prototype);
+      u._open(args, 'Umap.start', false);
+      return u;
+    }
+    _open(args, where, prepareNow) {
+      const h = new M._Umap();
+      let ok;
+      try {
+        ok = start(h, args, where, prepareNow);
+      } catch (err) { // the wrapper's own checks (options, sizes)
+        h.delete();
+        throw err;
+      }
       const message = takeError();
       if (!ok || message) {
-        this._h.delete();
-        this._h = null;
-        throw new Error(message || 'Umap: construction failed');
+        h.delete();
+        throw new Error(message || `${where}: construction failed`);
       }
-      this._dim = this._h.info().dim;
+      this._h = h;
+      this._dim = h.info().dim;
     }
     _live(where) {
       if (!this._h) throw new Error(`${where}: this Umap was deleted`);
       return this._h;
     }
-    // Runs up to n more epochs (default 1; fewer at the end) and returns the epoch reached.
+    // Runs slices of the construction (knn, graph, init; each a few ms) until maxMs (default
+    // 35) have passed, at least one; -> prepared(). The same bits as the constructor's,
+    // whatever the budgets.
+    prepare(maxMs) {
+      const ms = maxMs ?? 35;
+      if (typeof ms !== 'number' || !(ms >= 0)) throw new Error(`Umap.prepare: maxMs must be a number >= 0, got ${describe(ms)}`);
+      return check(this._live('Umap.prepare').prepare(ms));
+    }
+    prepared() { return this.phase() === 'layout'; }
+    // 'knn' | 'graph' | 'init' while preparing, then 'layout'
+    phase() { return check(this._live('Umap.phase').phase()); }
+    // the share of the phase done, in [0, 1] (in 'layout': epoch() / totalEpochs())
+    progress() { return check(this._live('Umap.progress').progress()); }
+    // Runs up to n more epochs (default 1; fewer at the end; after the rest of the construction
+    // if it was not prepared) and returns the epoch reached.
     step(n) {
       integer(n ?? 1, 'Umap.step', 'n', 0, 2147483647);
       return check(this._live('Umap.step').step(n ?? 1));
     }
-    // The current map: Float32Array (rows * 2), a copy.
+    // The current map: Float32Array (rows * 2; empty before the initial layout), a copy.
     coordinates() { return check(this._live('Umap.coordinates').coordinates()); }
     epoch() { return check(this._live('Umap.epoch').epoch()); }
     totalEpochs() { return check(this._live('Umap.totalEpochs').totalEpochs()); }

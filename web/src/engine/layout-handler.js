@@ -4,11 +4,18 @@
 //
 //   layoutStart {source: 'import' | 'train', method: 'umap' | 'tsne', slot, normalise (import),
 //                nNeighbors, minDist, metric, perplexity, seed, from: 'previous' | null}
-//     -> {rows, total, phase ('epoch' | 'iteration'), info, ms (knn + graph + init: one blocking
-//        engine call, no progress inside it)}
+//     -> {rows, total, preparing: true, phase, progress, ms}: returns at once after the engine's
+//        checks (options, table, memory plan: Umap.start / Tsne.start); bad options and tables
+//        too big fail here with the engine's message
 //   layoutStep  {source, slot, budgetMs = 35}
-//     -> {points (rows * 2, centred: the mean is subtracted), done, total, phase, kl (t-SNE),
-//         finished, ms (engine time of the whole run so far)}
+//     while the run is constructed (kNN + graph + init, neighbours + affinities + init):
+//     -> {points: null, preparing: true, phase ('knn' | 'graph' | 'init' | 'neighbours' |
+//         'affinities'), progress (of the phase, 0..1), done: 0, total, finished: false, ms}
+//     then (the construction may end within a step, which then runs epochs with the rest of it)
+//     -> {points (rows * 2, centred: the mean is subtracted), preparing: false, done, total,
+//         phase ('epoch' | 'iteration'), kl (t-SNE), finished, info, prepareMs (the
+//         construction's engine time), ms (engine time of the whole run so far)}
+//   So a layoutStop between two steps (Cancel) ends a run within one budget, construction or not.
 //   layoutStop  {source, slot} -> {stopped}: deletes the run (its last frame stays the source's
 //                previous layout, for from: 'previous' and the neighbours' map distance)
 //
@@ -87,9 +94,12 @@ export function makeLayoutHandlers(M) {
     return get(p);
   }
 
-  // -> a new M.Umap / M.Tsne on table ({table} resident or {data, rows, cols}) with opts
-  function make(method, t, opts) {
+  // -> a new M.Umap / M.Tsne on table ({table} resident or {data, rows, cols}) with opts,
+  // constructed now, or only checked and planned when sliced (Umap.start / Tsne.start; the
+  // construction then runs in prepare())
+  function make(method, t, opts, sliced = false) {
     const Cls = method === 'umap' ? M.Umap : M.Tsne;
+    if (sliced) return t.table ? Cls.start(t.table, opts) : Cls.start(t.data, t.rows, t.cols, opts);
     return t.table ? new Cls(t.table, opts) : new Cls(t.data, t.rows, t.cols, opts);
   }
 
@@ -125,11 +135,11 @@ export function makeLayoutHandlers(M) {
       if (prev) opts.init = prev;
     }
     const t0 = performance.now();
-    const obj = make(p.method, t, opts);
+    const obj = make(p.method, t, opts, true);
     const ms = performance.now() - t0;
-    runs.set(key, { obj, method: p.method, rows, normalise: !!p.normalise, ms });
+    runs.set(key, { obj, method: p.method, rows, normalise: !!p.normalise, ms, prepared: false, prepareMs: 0 });
     const umap = p.method === 'umap';
-    return { rows, total: umap ? obj.totalEpochs() : obj.totalIterations(), phase: umap ? 'epoch' : 'iteration', info: obj.info(), ms };
+    return { rows, total: umap ? obj.totalEpochs() : obj.totalIterations(), preparing: true, phase: obj.phase(), progress: obj.progress(), ms };
   }
 
   function layoutStep(p) {
@@ -140,6 +150,20 @@ export function makeLayoutHandlers(M) {
     const umap = r.method === 'umap';
     const total = umap ? r.obj.totalEpochs() : r.obj.totalIterations();
     const t0 = performance.now();
+    if (!r.prepared) {
+      try {
+        r.prepared = r.obj.prepare(budget);
+      } catch (err) {
+        stop(key);
+        throw err;
+      }
+      r.ms += performance.now() - t0;
+      if (!r.prepared) {
+        return { points: null, preparing: true, phase: r.obj.phase(), progress: r.obj.progress(), done: 0, total, finished: false, kl: null, ms: r.ms };
+      }
+      r.prepareMs = r.ms;
+    }
+    const t1 = performance.now();
     let done = umap ? r.obj.epoch() : r.obj.iteration();
     try {
       while (done < total) {
@@ -151,11 +175,11 @@ export function makeLayoutHandlers(M) {
       throw err;
     }
     const coords = r.obj.coordinates();
-    r.ms += performance.now() - t0;
+    r.ms += performance.now() - t1;
     last.set(key, { coords, method: r.method, rows: r.rows, normalise: r.normalise });
     return {
-      points: centred(coords), done, total, phase: umap ? 'epoch' : 'iteration', finished: done >= total,
-      kl: umap ? null : r.obj.kl(), ms: r.ms,
+      points: centred(coords), preparing: false, done, total, phase: umap ? 'epoch' : 'iteration', finished: done >= total,
+      kl: umap ? null : r.obj.kl(), info: r.obj.info(), prepareMs: r.prepareMs, ms: r.ms,
     };
   }
 

@@ -17,7 +17,7 @@ import { ImportMap } from './import-map.js';
 import { visibleText } from '../plots/chips.js';
 import { formatNumber } from '../plots/scales.js';
 import { ImportAnalysis, NORMALISED } from './import-analysis.js';
-import { METHOD_NAMES, MapChoice } from './map-choice.js';
+import { METHOD_NAMES, MapChoice, preparingText } from './map-choice.js';
 
 const STEP_MS = 35; // engine time of one frame of a UMAP / t-SNE run
 const nextFrame = () => new Promise((r) => requestAnimationFrame(() => r()));
@@ -217,17 +217,33 @@ export class ImportView {
     this.lastLayout = null;
     this.running = true;
     this.choice.running(true);
-    this.choice.status(`${name}: neighbours, graph and initial layout of ${this.last.rows.toLocaleString('en')} rows in the worker (one engine call, no progress inside it)…`);
+    this.choice.status(`${name}: starting on ${this.last.rows.toLocaleString('en')} rows in the worker…`);
     Object.assign(this.root.dataset, { mapMethod: method, mapFrames: '0', mapDone: '0', mapState: 'starting' });
     let p = null;
+    this.preparing = null;
     try {
-      const s = await this.engine.request('layoutStart', payload);
+      let s = await this.engine.request('layoutStart', payload);
       if (gen !== this.layoutGen) return;
+      this.root.dataset.mapState = 'preparing';
+      this.preparing = s;
+      this.choice.progress(s, method);
+      // the construction (neighbours, graph, init) in the worker's slices: progress, no frame
+      for (;;) {
+        p = await this.engine.request('layoutStep', { source: 'import', budgetMs: STEP_MS });
+        if (gen !== this.layoutGen) return;
+        if (!p.preparing) break;
+        this.preparing = p;
+        this.choice.progress(p, method); // no frame to wait for: the line repaints between replies
+      }
+      this.preparing = null;
+      s = { ...s, info: p.info, ms: p.prepareMs };
       this.mapTitle.textContent = `every row placed by ${name}`;
       this.root.dataset.mapState = 'running';
       for (let frames = 1; ; frames++) {
-        p = await this.engine.request('layoutStep', { source: 'import', budgetMs: STEP_MS });
-        if (gen !== this.layoutGen) return;
+        if (frames > 1) {
+          p = await this.engine.request('layoutStep', { source: 'import', budgetMs: STEP_MS });
+          if (gen !== this.layoutGen) return;
+        }
         this.mapMethod = method;
         this.map.update(p.points, method, { note: frames === 1 || p.finished ? this.layoutNote(method, s, p, p.finished ? 'Finished' : 'Running') : null });
         this.choice.progress(p, method);
@@ -265,11 +281,12 @@ export class ImportView {
   cancelLayout() {
     if (!this.stopLayout()) return;
     const l = this.lastLayout && this.root.dataset.mapState === 'running' ? this.lastLayout.p : null;
+    const prep = this.root.dataset.mapState === 'preparing' ? this.preparing : null;
     this.root.dataset.mapState = 'cancelled';
     const name = METHOD_NAMES[this.runPayload.method];
     this.choice.status(l
       ? `${name} cancelled at ${l.phase} ${l.done} / ${l.total}; the map shows that frame (Run starts again).`
-      : `${name} cancelled before its first frame; the map shows the previous one.`);
+      : `${name} cancelled before its first frame${prep ? ` (${preparingText(prep)})` : ''}; the map shows the previous one.`);
     if (l && this.shownQuery !== null) this.neighbours(this.shownQuery);
   }
 

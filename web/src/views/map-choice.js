@@ -10,9 +10,21 @@
 //   mc.method();                      // 'pca' | 'umap' | 'tsne'
 //   mc.payload();                     // {method, nNeighbors, minDist, metric, perplexity} for layoutStart
 //   mc.running(true); mc.progress({phase: 'epoch', done: 120, total: 500}); mc.status('Cancelled at …');
+//   mc.progress({preparing: true, phase: 'knn', progress: 0.4});   // "UMAP: finding neighbours… 40%"
 import { formatNumber } from '../plots/scales.js';
 
 export const METHOD_NAMES = { pca: 'PCA', umap: 'UMAP', tsne: 't-SNE' };
+// the engine's construction phases (layout-handler.js layoutStep while preparing) -> what the line says
+export const PHASE_NAMES = {
+  knn: 'finding neighbours', neighbours: 'finding neighbours', graph: 'building the neighbour graph',
+  affinities: 'calibrating affinities', init: 'initial layout',
+};
+
+// {phase, progress} of a construction step -> "finding neighbours… 40%" (no share for the init: one unit)
+export function preparingText(p) {
+  const name = PHASE_NAMES[p.phase] ?? p.phase;
+  return p.phase === 'init' ? `${name}…` : `${name}… ${Math.floor(100 * (p.progress ?? 0))}%`;
+}
 
 function el(tag, props = {}, ...children) {
   const e = document.createElement(tag);
@@ -120,9 +132,17 @@ export class MapChoice {
     if (!on) this.bar.hidden = true;
   }
 
-  // {phase: 'epoch' | 'iteration', done, total, kl?, ms?} -> "UMAP epoch 120 / 500" on the line and the bar
+  // {phase: 'epoch' | 'iteration', done, total, kl?, ms?} -> "UMAP epoch 120 / 500" on the line and the bar;
+  // {preparing: true, phase: 'knn' | ..., progress} -> "UMAP: finding neighbours… 40%", the bar at the phase's share
   progress(p, method = this.values.map) {
     this.bar.hidden = false;
+    if (p.preparing) {
+      this.bar.value = p.progress ?? 0;
+      this.status(`${METHOD_NAMES[method]}: ${preparingText(p)}`);
+      this.box.dataset.phase = p.phase;
+      return;
+    }
+    this.box.dataset.phase = p.phase;
     this.bar.value = p.total > 0 ? p.done / p.total : 0;
     const kl = p.kl != null && Number.isFinite(p.kl) ? `, KL ${p.kl.toFixed(2)}` : '';
     const secs = p.ms != null ? ` (${formatNumber(p.ms / 1000)} s of engine time)` : '';

@@ -34,7 +34,7 @@ import { colorDomain, formatNumber, makeLut } from '../plots/scales.js';
 import { summarize } from '../arrays.js';
 import { CompareView } from './compare-view.js';
 import { TableExports } from './table-exports.js';
-import { METHOD_NAMES, MapChoice } from './map-choice.js';
+import { METHOD_NAMES, MapChoice, preparingText } from './map-choice.js';
 
 const LAYOUT_STEP_MS = 35; // engine time of one frame of a UMAP / t-SNE run
 const AXES = { umap: ['UMAP 1', 'UMAP 2'], tsne: ['t-SNE 1', 't-SNE 2'] };
@@ -346,17 +346,26 @@ export class TrainView {
     this.lastLayout = null;
     this.layoutRunning = true;
     this.choice.running(true);
-    this.choice.status(`${name}: neighbours and initial layout in the worker…`);
+    this.choice.status(`${name}: starting in the worker…`);
     this.root.dataset.mapState = 'starting';
+    this.preparing = null;
     if (!from) this.scatter.clearTrails();
     const step = Number(this.root.dataset.steps || 0);
     try {
-      await this.engine.request('layoutStart', payload);
+      this.preparing = await this.engine.request('layoutStart', payload);
       if (gen !== this.layoutGen) return;
-      this.root.dataset.mapState = 'running';
+      this.root.dataset.mapState = 'preparing';
+      this.choice.progress(this.preparing, payload.method);
       for (;;) {
         const p = await this.engine.request('layoutStep', { source: 'train', budgetMs: LAYOUT_STEP_MS });
         if (gen !== this.layoutGen) return;
+        if (p.preparing) { // the construction (neighbours, graph, init): progress, no frame
+          this.preparing = p;
+          this.choice.progress(p, payload.method);
+          continue;
+        }
+        this.preparing = null;
+        this.root.dataset.mapState = 'running';
         this.drawMap({ ...p, method: payload.method }, step);
         this.choice.progress(p, payload.method);
         this.lastLayout = p;
@@ -392,9 +401,11 @@ export class TrainView {
   cancelLayout() {
     if (!this.stopLayout()) return;
     const p = this.lastLayout;
+    const prep = this.root.dataset.mapState === 'preparing' ? this.preparing : null;
     this.root.dataset.mapState = 'cancelled';
     const name = METHOD_NAMES[this.layoutMethod];
-    this.choice.status(p ? `${name} cancelled at ${p.phase} ${p.done} / ${p.total}; the map shows that frame.` : `${name} cancelled before its first frame.`);
+    this.choice.status(p ? `${name} cancelled at ${p.phase} ${p.done} / ${p.total}; the map shows that frame.`
+      : `${name} cancelled before its first frame${prep ? ` (${preparingText(prep)})` : ''}.`);
   }
 
   drawSim(hm, grid) {
