@@ -7,9 +7,11 @@
 #include <cstring>
 #include <limits>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "core/rng.hpp"
+#include "kernels/dense.hpp"
 #include "limits.hpp"
 #include "project/knn.hpp"
 #include "project/umap.hpp"
@@ -227,6 +229,18 @@ TEST_CASE("UMAP is deterministic for a seed", "[umap]") {
     UmapOptions p = o;
     p.seed = 10;
     CHECK_FALSE(same_bits(umap(t, n, D, o), umap(t, n, D, p)));
+  }
+  SECTION("the 4-lane layout kernel (SSE2, as wasm's) gives the AVX2 / AVX-512 bits") {
+    // the widest kernel this CPU has, then the 4-lane one the wasm build also runs (the dense
+    // kernels' AVX2 switch turns the AVX2 and AVX-512 layout kernels off too)
+    const std::string widest = umap_layout_isa();
+    const std::vector<float> wide = umap(t, n, D, o);
+    dense::detail::set_avx2_enabled(false);
+    const std::string narrow = umap_layout_isa();
+    const std::vector<float> four = umap(t, n, D, o);
+    dense::detail::set_avx2_enabled(true);
+    INFO(widest << " vs " << narrow);
+    CHECK(same_bits(wide, four));
   }
   SECTION("NN-descent, cosine and PCA init are deterministic too") {
     o.knn = KnnMethod::Descent;
