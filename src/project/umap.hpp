@@ -75,13 +75,12 @@
 // vectors; layout O(n_epochs * (edges + samples * negative_sample_rate)). Memory: the working
 // copy of the table (n D float32), the heaps and candidate lists (n * (9 k + 16 * 30) bytes),
 // the graph (n k entries, twice), the Lanczos basis (n m doubles), all planned first.
-// Measured (the commands of scripts/bench umap run one by one, 2026-11-25 03:58 UTC, 2-core
-// machine shared with other jobs, load average 2.9 falling to 2.4, one thread; 50 Gaussian
-// clusters, cosine, n_neighbors 15): 10,000 x 768, 500 epochs: native (AVX2) 3.38 s (knn 0.69,
-// graph 0.05, init 0.04, layout 2.60), wasm in Node 20 4.82 s (knn 1.31, layout 3.30), Embedding
-// Atlas 0.26.0's wasm UMAP 25.75 s in the same run. Earlier, 50,257 x 768, 200 epochs: native
-// 18.8 s, wasm 29.6 s (knn 15.8). See the
-// README's UMAP section (and the targets it still misses).
+// Measured (scripts/bench umap umap-large, 2026-11-25 06:22 UTC, quiet 2-core AMD EPYC, one
+// thread; 50 Gaussian clusters, cosine, n_neighbors 15): 10,000 x 768, 500 epochs: native 2.42 s
+// (knn 0.60, graph 0.05, init 0.04, layout 1.74 with AVX-512), wasm in Node 20 3.87 s (knn 0.90,
+// layout 2.83), Embedding Atlas 0.26.0's wasm UMAP 24.13 s in the same run; 50,257 x 768, 200
+// epochs: native 11.85 s, wasm 18.21 s. See the README's UMAP section (quality against Atlas:
+// 1% fewer neighbours kept, still missed).
 //
 // It does not: output more than 2 dimensions, run densMAP, supervised or inverse transforms,
 // use threads, or search an index for transform (it scans all fitted rows).
