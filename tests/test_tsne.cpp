@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "core/rng.hpp"
 #include "limits.hpp"
+#include "slices.hpp"
 #include "project/pca.hpp"
 #include "project/tsne.hpp"
 
@@ -349,17 +350,10 @@ TEST_CASE("tsne's construction in slices gives the one-call map's bits", "[tsne]
       TsneRun r = TsneRun::start(table, rows, D, o);
       CHECK_FALSE(r.prepared());
       CHECK(r.coordinates().empty());
-      std::vector<std::string> phases{r.phase()};
-      int64_t slices = 0;
-      while (!r.prepare(1, work)) {
-        ++slices;
-        if (phases.back() != r.phase()) phases.push_back(r.phase());
-        CHECK(r.progress() >= 0.0);
-        CHECK(r.progress() <= 1.0);
-      }
+      const testing::Sliced sliced = testing::prepare_in_slices(r, work);
       if (work == 1) {
-        CHECK(slices > 10);  // product blocks, sorted blocks and calibrated blocks one by one
-        CHECK(phases == std::vector<std::string>{"neighbours", "affinities", "init"});
+        CHECK(sliced.slices > 10);  // product blocks, sorted blocks and calibrated blocks one by one
+        CHECK(sliced.phases == std::vector<std::string>{"neighbours", "affinities", "init"});
       }
       CHECK(std::string(r.phase()) == "iteration");
       CHECK(r.affinities().cols == whole.affinities().cols);

@@ -13,6 +13,7 @@
 #include "core/rng.hpp"
 #include "kernels/dense.hpp"
 #include "limits.hpp"
+#include "slices.hpp"
 #include "project/knn.hpp"
 #include "project/umap.hpp"
 #include "project/umap_detail.hpp"
@@ -430,17 +431,10 @@ TEST_CASE("UMAP's construction in slices gives the one-call map's bits", "[umap]
       CHECK_FALSE(r.prepared());
       CHECK(std::string(r.phase()) == "knn");
       CHECK(r.coordinates().empty());
-      std::vector<std::string> phases{r.phase()};
-      int64_t slices = 0;
-      while (!r.prepare(1, work)) {
-        ++slices;
-        if (phases.back() != r.phase()) phases.push_back(r.phase());
-        CHECK(r.progress() >= 0.0);
-        CHECK(r.progress() <= 1.0);
-      }
+      const testing::Sliced sliced = testing::prepare_in_slices(r, work);
       if (work == 1) {
-        CHECK(slices > 100);  // the kNN search's units and the smooth rows one by one
-        CHECK(phases == std::vector<std::string>{"knn", "graph", "init"});
+        CHECK(sliced.slices > 100);  // the kNN search's units and the smooth rows one by one
+        CHECK(sliced.phases == std::vector<std::string>{"knn", "graph", "init"});
       }
       CHECK(std::string(r.phase()) == "layout");
       CHECK(r.info().edges == whole.info().edges);
