@@ -1,9 +1,11 @@
 // AVX-512 variant of umap_detail::forces for x86-64 (chosen at run time by layout_epoch): the
-// 16 lanes in one pass where AVX2 takes two 8-lane ones and SSE2 and wasm four 4-lane ones. Each lane
-// runs the same float operations in the same order as forces_scalar (no FMA: this file enables
-// "avx512f" only and the build passes -ffp-contract=off; _mm512_min_ps/_mm512_max_ps have SSE's
-// operand order; the masked multiply and add give
-// the blends' results), so the bits equal the other variants'. forces_scalar on other targets.
+// 16 lanes in one pass where AVX2 takes two 8-lane ones and SSE2 and wasm four 4-lane ones.
+// Each lane runs the same float operations in the same order as forces_scalar (no FMA: this
+// file enables "avx512f" only and the build passes -ffp-contract=off; _mm512_min_ps and
+// _mm512_max_ps have SSE's operand order; the masked multiply, add and move give the SSE
+// blends' results), so the bits equal the other variants'. forces_scalar on other targets.
+// It keeps the AVX2 file's shape line for line (different intrinsics, masks for blends) so the
+// two can be read side by side.
 #include "project/umap_detail.hpp"
 
 #if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
