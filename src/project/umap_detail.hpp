@@ -75,11 +75,11 @@ void layout_epoch(Layout& L, float* head, float* tail, int64_t n_tail, int64_t e
 //   attract: coeff = -two_ab (pw / x) / (a pw + 1), 0 at x = 0
 //   repel:   coeff = two_gamma_b / ((0.001 + x) (a pw + 1))
 //   gx = clip4(coeff ox) alpha, gy = clip4(coeff oy) alpha   (clip4: to [-4, 4])
-// Every variant runs the same float operations in the same order in each lane (pseudo-min/max
-// for the clamps, no FMA, the exponent's bits built without a float -> int conversion), so
-// their bits equal forces_scalar's (tests/test_umap.cpp): forces takes 4 lanes at a time
-// (wasm_simd128 or SSE2), forces_avx2 8 (umap_layout_avx2.cpp), forces_avx512 16
-// (umap_layout_avx512.cpp); layout_epoch picks the widest the CPU has at run time. The AVX
+// One kernel, forces_n<N> (umap_forces.hpp, GCC/Clang vector extensions), runs the same float
+// operations in the same order in each lane as forces_scalar, so every variant's bits equal
+// its (tests/test_umap.cpp): forces takes 4 lanes at a time (wasm_simd128 or SSE2),
+// forces_avx2 8 and forces_avx512 16 (umap_layout_x86.cpp, compiled for those ISAs);
+// layout_epoch picks the widest the CPU has at run time. The AVX
 // variants are forces_scalar on other targets, and have_forces_avx2/avx512 false there. Only
 // the first `lanes` (1 to kLanes) results are defined: the narrower variants skip the passes
 // past them (a round's last batches are often part full).

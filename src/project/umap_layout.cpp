@@ -8,12 +8,8 @@
 #include "core/memory.hpp"
 #include "kernels/dense.hpp"
 #include "project/umap_detail.hpp"
+#include "project/umap_forces.hpp"
 
-#if defined(__wasm_simd128__)
-#include <wasm_simd128.h>
-#elif defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 namespace embedlab::umap_detail {
 
@@ -37,117 +33,9 @@ void forces_scalar(const float* x, const float* ox, const float* oy, const Force
   }
 }
 
-#if defined(__wasm_simd128__)
-namespace {
-// 4 lanes of forces_scalar, the same operations in the same order
-inline void forces4(const float* x, const float* ox, const float* oy, const ForceConsts& k, float* gx, float* gy) {
-  v128_t v = wasm_f32x4_pmax(wasm_v128_load(x), wasm_f32x4_splat(1.17549435e-38f));
-  v128_t bits = v;
-  v128_t e = wasm_i32x4_sub(wasm_i32x4_shr(bits, 23), wasm_i32x4_splat(127));
-  v128_t m = wasm_v128_or(wasm_v128_and(bits, wasm_i32x4_splat(0x007fffff)), wasm_i32x4_splat(0x3f800000));
-  const v128_t big = wasm_f32x4_gt(m, wasm_f32x4_splat(1.41421356f));
-  m = wasm_v128_bitselect(wasm_f32x4_mul(m, wasm_f32x4_splat(0.5f)), m, big);
-  e = wasm_i32x4_sub(e, big);  // big is -1 where true
-  const v128_t f = wasm_f32x4_sub(m, wasm_f32x4_splat(1.0f));
-  const v128_t f2 = wasm_f32x4_mul(f, f), f4 = wasm_f32x4_mul(f2, f2);
-#define LIN(c0, c1) wasm_f32x4_add(wasm_f32x4_splat(c0), wasm_f32x4_mul(wasm_f32x4_splat(c1), f))
-  const v128_t q0 = LIN(3.3333331174E-1f, -2.4999993993E-1f), q1 = LIN(2.0000714765E-1f, -1.6668057665E-1f);
-  const v128_t q2 = LIN(1.4249322787E-1f, -1.2420140846E-1f), q3 = LIN(1.1676998740E-1f, -1.1514610310E-1f);
-#undef LIN
-  const v128_t p = wasm_f32x4_add(
-      wasm_f32x4_add(wasm_f32x4_add(q0, wasm_f32x4_mul(q1, f2)), wasm_f32x4_mul(wasm_f32x4_add(q2, wasm_f32x4_mul(q3, f2)), f4)),
-      wasm_f32x4_mul(wasm_f32x4_splat(7.0376836292E-2f), wasm_f32x4_mul(f4, f4)));
-  const v128_t ln1f = wasm_f32x4_add(
-      f, wasm_f32x4_sub(wasm_f32x4_mul(wasm_f32x4_mul(f, f2), p), wasm_f32x4_mul(wasm_f32x4_splat(0.5f), f2)));
-  v128_t t = wasm_f32x4_mul(wasm_f32x4_splat(k.y),
-                            wasm_f32x4_add(wasm_f32x4_mul(ln1f, wasm_f32x4_splat(1.44269504f)), wasm_f32x4_convert_i32x4(e)));
-  t = wasm_f32x4_pmax(t, wasm_f32x4_splat(-126.0f));
-  t = wasm_f32x4_pmin(t, wasm_f32x4_splat(126.0f));
-  const v128_t rnd = wasm_f32x4_splat(12582912.0f);
-  const v128_t u = wasm_f32x4_add(t, rnd), n = wasm_f32x4_sub(u, rnd);
-  const v128_t r = wasm_f32x4_sub(t, n), r2 = wasm_f32x4_mul(r, r), r4 = wasm_f32x4_mul(r2, r2);
-  const v128_t s0 = wasm_f32x4_add(wasm_f32x4_splat(1.0f), wasm_f32x4_mul(wasm_f32x4_splat(0.693147181f), r));
-  const v128_t s1 = wasm_f32x4_add(wasm_f32x4_splat(0.240226507f), wasm_f32x4_mul(wasm_f32x4_splat(0.0555041087f), r));
-  const v128_t s2 = wasm_f32x4_add(wasm_f32x4_splat(0.00961812911f), wasm_f32x4_mul(wasm_f32x4_splat(0.00133335581f), r));
-  const v128_t poly = wasm_f32x4_add(wasm_f32x4_add(s0, wasm_f32x4_mul(s1, r2)),
-                                     wasm_f32x4_mul(wasm_f32x4_add(s2, wasm_f32x4_mul(wasm_f32x4_splat(0.000154035304f), r2)), r4));
-  // 2^n from u's bits: u = 1.5 2^23 + n exactly, so bits(u) = 0x4b400000 + n and
-  // (n + 127) << 23 = (bits(u) - 0x4b3fff81) << 23, with no float -> int conversion
-  const v128_t scale = wasm_i32x4_shl(wasm_i32x4_sub(u, wasm_i32x4_splat(0x4b3fff81)), 23);
-  const v128_t pw = wasm_f32x4_mul(poly, scale);
-  const v128_t xv = wasm_v128_load(x);
-  const v128_t den = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_splat(k.a), pw), wasm_f32x4_splat(1.0f));
-  v128_t coeff;
-  if (k.attract) {  // 0 at distance 0
-    const v128_t att = wasm_f32x4_div(wasm_f32x4_mul(wasm_f32x4_splat(-k.two_ab), wasm_f32x4_div(pw, xv)), den);
-    coeff = wasm_v128_and(att, wasm_f32x4_gt(xv, wasm_f32x4_splat(0.0f)));
-  } else {
-    coeff = wasm_f32x4_div(wasm_f32x4_splat(k.two_gamma_b), wasm_f32x4_mul(wasm_f32x4_add(wasm_f32x4_splat(0.001f), xv), den));
-  }
-  // clip4(v) = v > 4 ? 4 : (v < -4 ? -4 : v) = pmax(pmin(v, 4), -4)
-  const v128_t four = wasm_f32x4_splat(4.0f), minus4 = wasm_f32x4_splat(-4.0f), va = wasm_f32x4_splat(k.alpha);
-  const v128_t cx = wasm_f32x4_pmax(wasm_f32x4_pmin(wasm_f32x4_mul(coeff, wasm_v128_load(ox)), four), minus4);
-  const v128_t cy = wasm_f32x4_pmax(wasm_f32x4_pmin(wasm_f32x4_mul(coeff, wasm_v128_load(oy)), four), minus4);
-  wasm_v128_store(gx, wasm_f32x4_mul(cx, va));
-  wasm_v128_store(gy, wasm_f32x4_mul(cy, va));
-}
-}  // namespace
-#elif defined(__SSE2__)
-namespace {
-// 4 lanes of forces_scalar, the same operations in the same order
-inline void forces4(const float* x, const float* ox, const float* oy, const ForceConsts& k, float* gx, float* gy) {
-  // _mm_max_ps(a, b) = a > b ? a : b, so max(c, x) = x < c ? c : x as in pow_float
-  const __m128 v = _mm_max_ps(_mm_set1_ps(1.17549435e-38f), _mm_loadu_ps(x));
-  const __m128i bits = _mm_castps_si128(v);
-  __m128i e = _mm_sub_epi32(_mm_srai_epi32(bits, 23), _mm_set1_epi32(127));
-  __m128 m = _mm_castsi128_ps(_mm_or_si128(_mm_and_si128(bits, _mm_set1_epi32(0x007fffff)), _mm_set1_epi32(0x3f800000)));
-  const __m128 big = _mm_cmpgt_ps(m, _mm_set1_ps(1.41421356f));
-  m = _mm_or_ps(_mm_and_ps(big, _mm_mul_ps(m, _mm_set1_ps(0.5f))), _mm_andnot_ps(big, m));
-  e = _mm_sub_epi32(e, _mm_castps_si128(big));
-  const __m128 f = _mm_sub_ps(m, _mm_set1_ps(1.0f));
-  const __m128 f2 = _mm_mul_ps(f, f), f4 = _mm_mul_ps(f2, f2);
-#define LIN(c0, c1) _mm_add_ps(_mm_set1_ps(c0), _mm_mul_ps(_mm_set1_ps(c1), f))
-  const __m128 q0 = LIN(3.3333331174E-1f, -2.4999993993E-1f), q1 = LIN(2.0000714765E-1f, -1.6668057665E-1f);
-  const __m128 q2 = LIN(1.4249322787E-1f, -1.2420140846E-1f), q3 = LIN(1.1676998740E-1f, -1.1514610310E-1f);
-#undef LIN
-  const __m128 p = _mm_add_ps(_mm_add_ps(_mm_add_ps(q0, _mm_mul_ps(q1, f2)), _mm_mul_ps(_mm_add_ps(q2, _mm_mul_ps(q3, f2)), f4)),
-                              _mm_mul_ps(_mm_set1_ps(7.0376836292E-2f), _mm_mul_ps(f4, f4)));
-  const __m128 ln1f = _mm_add_ps(f, _mm_sub_ps(_mm_mul_ps(_mm_mul_ps(f, f2), p), _mm_mul_ps(_mm_set1_ps(0.5f), f2)));
-  __m128 t = _mm_mul_ps(_mm_set1_ps(k.y), _mm_add_ps(_mm_mul_ps(ln1f, _mm_set1_ps(1.44269504f)), _mm_cvtepi32_ps(e)));
-  t = _mm_max_ps(_mm_set1_ps(-126.0f), t);  // t < -126 ? -126 : t
-  t = _mm_min_ps(_mm_set1_ps(126.0f), t);   // t > 126 ? 126 : t
-  const __m128 rnd = _mm_set1_ps(12582912.0f);
-  const __m128 u = _mm_add_ps(t, rnd), n = _mm_sub_ps(u, rnd);
-  const __m128 r = _mm_sub_ps(t, n), r2 = _mm_mul_ps(r, r), r4 = _mm_mul_ps(r2, r2);
-  const __m128 s0 = _mm_add_ps(_mm_set1_ps(1.0f), _mm_mul_ps(_mm_set1_ps(0.693147181f), r));
-  const __m128 s1 = _mm_add_ps(_mm_set1_ps(0.240226507f), _mm_mul_ps(_mm_set1_ps(0.0555041087f), r));
-  const __m128 s2 = _mm_add_ps(_mm_set1_ps(0.00961812911f), _mm_mul_ps(_mm_set1_ps(0.00133335581f), r));
-  const __m128 poly = _mm_add_ps(_mm_add_ps(s0, _mm_mul_ps(s1, r2)),
-                                 _mm_mul_ps(_mm_add_ps(s2, _mm_mul_ps(_mm_set1_ps(0.000154035304f), r2)), r4));
-  const __m128i scale = _mm_slli_epi32(_mm_sub_epi32(_mm_castps_si128(u), _mm_set1_epi32(0x4b3fff81)), 23);  // as above
-  const __m128 pw = _mm_mul_ps(poly, _mm_castsi128_ps(scale));
-  const __m128 xv = _mm_loadu_ps(x);
-  const __m128 den = _mm_add_ps(_mm_mul_ps(_mm_set1_ps(k.a), pw), _mm_set1_ps(1.0f));
-  __m128 coeff;
-  if (k.attract) {  // 0 at distance 0
-    const __m128 att = _mm_div_ps(_mm_mul_ps(_mm_set1_ps(-k.two_ab), _mm_div_ps(pw, xv)), den);
-    coeff = _mm_and_ps(att, _mm_cmpgt_ps(xv, _mm_setzero_ps()));
-  } else {
-    coeff = _mm_div_ps(_mm_set1_ps(k.two_gamma_b), _mm_mul_ps(_mm_add_ps(_mm_set1_ps(0.001f), xv), den));
-  }
-  // clip4(v) = v > 4 ? 4 : (v < -4 ? -4 : v) = max(-4, min(4, v)) (min(a, b) = a < b ? a : b)
-  const __m128 four = _mm_set1_ps(4.0f), minus4 = _mm_set1_ps(-4.0f), va = _mm_set1_ps(k.alpha);
-  const __m128 cx = _mm_max_ps(minus4, _mm_min_ps(four, _mm_mul_ps(coeff, _mm_loadu_ps(ox))));
-  const __m128 cy = _mm_max_ps(minus4, _mm_min_ps(four, _mm_mul_ps(coeff, _mm_loadu_ps(oy))));
-  _mm_storeu_ps(gx, _mm_mul_ps(cx, va));
-  _mm_storeu_ps(gy, _mm_mul_ps(cy, va));
-}
-}  // namespace
-#endif
-
 void forces(const float* x, const float* ox, const float* oy, const ForceConsts& k, float* gx, float* gy, int lanes) {
 #if defined(__wasm_simd128__) || defined(__SSE2__)
-  for (int h = 0; h < lanes; h += 4) forces4(x + h, ox + h, oy + h, k, gx + h, gy + h);
+  for (int h = 0; h < lanes; h += 4) forces_n<4>(x + h, ox + h, oy + h, k, gx + h, gy + h);
 #else
   forces_scalar(x, ox, oy, k, gx, gy, lanes);
 #endif
