@@ -145,9 +145,10 @@ const char* forces_isa() {
 }
 
 void layout_epoch(Layout& L, float* head, float* tail, int64_t n_tail, int64_t e, bool move_other) {
-  // alpha of epoch e: learning_rate before the first epoch, then lr (1 - (e - 1) / n_epochs)
-  const double alpha_d = e == 0 ? L.learning_rate
-                                : L.learning_rate * (1.0 - static_cast<double>(e - 1) / static_cast<double>(L.n_epochs));
+  // alpha of epoch e: lr (1 - e / n_epochs), as in umappp and Embedding Atlas (umap-learn's
+  // loop sets it after each epoch, so its epoch e runs at lr (1 - (e - 1) / n_epochs) and its
+  // last epochs at twice this rate: see "learning rate" in umap.hpp)
+  const double alpha_d = L.learning_rate * (1.0 - static_cast<double>(e) / static_cast<double>(L.n_epochs));
   const float alpha = static_cast<float>(alpha_d);
   const float a = L.a, b = L.b;
   const float two_ab = 2.0f * a * b, two_gamma_b = 2.0f * L.gamma * b;
