@@ -95,6 +95,22 @@ if (uw && !uw.skipped) {
   }
   if (un) check('umap native speed-up over wasm', uw.seconds.total / un.seconds.total, 1.5);
 }
+// umap-seeds: mean +- sd over the seeds each implementation ran
+const seedStats = (impl, key) => {
+  const v = Object.entries(rows).filter(([k, r]) => k.startsWith(`umap_seeds.${impl}.`) && r && !r.skipped)
+    .map(([, r]) => r.quality[key]);
+  if (!v.length) return null;
+  const mean = v.reduce((a, b) => a + b, 0) / v.length;
+  const sd = v.length > 1 ? Math.sqrt(v.reduce((a, b) => a + (b - mean) ** 2, 0) / (v.length - 1)) : 0;
+  return { n: v.length, mean, sd, min: Math.min(...v), max: Math.max(...v) };
+};
+for (const key of ['neighbours_kept', 'label_share']) {
+  const ours = seedStats('wasm', key), atlas = seedStats('atlas', key);
+  for (const [name, st] of [['wasm', ours], ['atlas', atlas]]) {
+    if (st) lines.push(`umap seeds ${name.padEnd(5)} ${key.padEnd(15)} mean ${fmt(st.mean, 5)} +- ${fmt(st.sd, 5)} (${fmt(st.min, 4)}-${fmt(st.max, 4)}, ${st.n} seeds)`);
+  }
+  if (ours && atlas) check(`umap wasm / atlas ${key}, mean of seeds`, ours.mean / atlas.mean, 1);
+}
 const ln = rows['umap_large.native'], lw = rows['umap_large.wasm'];
 umapLine('native', ln);
 umapLine('wasm', lw);

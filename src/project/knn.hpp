@@ -25,8 +25,9 @@
 //   Exact    every pair once (n^2 / 2 dot products of length D), kept in per-row max-heaps.
 //   Descent  NN-descent (Dong, Moses & Li 2011, "Efficient k-nearest neighbor graph
 //            construction for generic similarity measures") as pynndescent 0.5 runs it for
-//            umap-learn: a forest of random-projection trees (angular hyperplanes for cosine,
-//            euclidean ones otherwise; leaves of at most max(10, k + 1) rows) gives each row
+//            umap-learn: a forest of min(64, 5 + round(sqrt(n) / 20)) random-projection trees
+//            (umap-learn's n_trees; angular hyperplanes for cosine, euclidean ones otherwise;
+//            leaves of at most max(10, k + 1) rows) gives each row
 //            candidates from its leaves, then rounds of local joins over sampled new/old
 //            candidate lists (at most kMaxCandidates each; forward and reverse neighbours) until
 //            a round changes fewer than delta k n = 0.001 k n entries or after
@@ -37,11 +38,13 @@
 // 768 (50 clusters, cosine; scripts/bench umap, 2026-11-25 03:25 UTC, shared 2-core machine):
 // 4 rounds, 4.9 M distances (Exact: 50 M), 0.84 s native (AVX2), 1.19 s wasm (an earlier run
 // under more load: 1.0 s and 2.1 s); recall 0.9953 against Exact there (k 14, seed 0; measured
-// 2026-11-25 with a throwaway program calling knn_graph both ways), so more trees, candidates
-// or rounds would not change the map much; 50,257 x 768: 7 rounds, 37 M distances (see the README's
-// UMAP section for the latest times). The UMAP maps made from Descent's and Exact's graphs
-// kept the same share of input neighbours (0.0798 and 0.0789, PCA init, before the
-// multi-component init).
+// 2026-11-25 with a throwaway program calling knn_graph both ways); 50,257 x 768: 7 rounds,
+// 37 M distances (see the README's UMAP section for the latest times). subtle: recall is not
+// the whole story. With 7 trees (2 + round(sqrt(n) / 20)) recall was the same 0.995, yet in 8
+// of 30 seeds one row ended with all 14 neighbours in another cluster: a list without a single
+// true neighbour cannot be repaired by local joins, which only meet the neighbours'
+// neighbours, and that row's edges pulled two clusters together in the map. With umap-learn's
+// 10 trees: none in 30 seeds, kNN 0.54 -> 0.58 s native.
 //
 // It does not: search an index for new points (knn_query scans all rows: O(m n D)), use more
 // than one thread, or support metrics other than cosine and euclidean.
