@@ -90,8 +90,10 @@ if (uw && !uw.skipped) {
   for (const [name, p] of [['umap-js', uj], ['atlas', ua]]) {
     if (!p || p.skipped) continue;
     check(`umap wasm speed-up over ${name}`, p.seconds.total / uw.seconds.total, 5);
-    check(`umap wasm / ${name} neighbours kept`, uw.quality.neighbours_kept / p.quality.neighbours_kept, 1);
-    check(`umap wasm / ${name} same label`, uw.quality.label_share / p.quality.label_share, 1);
+    // one seed's score moves by about +-0.001 (1%): these two ratios are for information; the
+    // umap-seeds section compares means over ten seeds
+    lines.push(`umap wasm / ${name}, one seed: neighbours kept ${fmt(uw.quality.neighbours_kept / p.quality.neighbours_kept)}, ` +
+      `same label ${fmt(uw.quality.label_share / p.quality.label_share)} (noise ~0.01; see umap-seeds)`);
   }
   if (un) check('umap native speed-up over wasm', uw.seconds.total / un.seconds.total, 1.5);
 }
