@@ -205,6 +205,11 @@ await test('Cancel during the construction (t-SNE neighbours of 12,000 rows) sto
   await page.setInputFiles('#import-file', { name: 'big.npy', mimeType: 'application/octet-stream', buffer: npy(big, [N2, D2]) });
   await page.waitForFunction(() => document.querySelector('#import-card').dataset.rows === '12000', null, { timeout: 30000 });
   await page.check('#import-map-tsne');
+  // the import's own PCA map of the 12,000 rows drawn first (its frame can arrive after the
+  // row count; drawing it is the import's work, not the construction's), then two frames
+  await page.waitForFunction(([sel, n]) => document.querySelector(sel)?.glScatter?.data?.points?.length === n,
+    [MAP, 2 * N2], { timeout: 30000 });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   await watchLongTasks(page);
   await page.click('#import-map-run');
   // the construction reports its phase and share as it goes
