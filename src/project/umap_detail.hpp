@@ -97,9 +97,6 @@ bool have_forces_avx512();
 // The variant layout_epoch runs here: "avx512", "avx2", "sse2", "wasm_simd128" or "scalar".
 const char* forces_isa();
 
-// Deterministic float log (Cephes logf) for x > 0.
-float log_float(float x);
-
 // x^y = 2^(y log2 x) for x > 0 (x below FLT_MIN counts as FLT_MIN), with short dependency
 // chains (Estrin's scheme, no branches) so that independent calls overlap: log2 from Cephes
 // logf's polynomial on m - 1, m in [sqrt(1/2), sqrt 2); 2^r for r in [-1/2, 1/2] from the

@@ -41,46 +41,6 @@ void forces(const float* x, const float* ox, const float* oy, const ForceConsts&
 #endif
 }
 
-// Cephes logf (S. L. Moshier): x = m 2^e with m in [sqrt(1/2), sqrt 2), then a degree-9
-// polynomial in m - 1; relative error below 2e-7. x must be > 0 and finite.
-float log_float(float x) {
-  int32_t bits;
-  std::memcpy(&bits, &x, 4);
-  int32_t e = 0;
-  if (bits < 0x00800000) {  // subnormal: scale up by 2^25
-    x *= 33554432.0f;
-    std::memcpy(&bits, &x, 4);
-    e = -25;
-  }
-  e += ((bits >> 23) & 0xff) - 126;
-  bits = (bits & 0x807fffff) | 0x3f000000;  // m in [0.5, 1)
-  float m;
-  std::memcpy(&m, &bits, 4);
-  if (m < 0.707106781186547524f) {
-    e -= 1;
-    m = m + m - 1.0f;
-  } else {
-    m = m - 1.0f;
-  }
-  const float z = m * m;
-  float y = 7.0376836292E-2f;
-  y = y * m - 1.1514610310E-1f;
-  y = y * m + 1.1676998740E-1f;
-  y = y * m - 1.2420140846E-1f;
-  y = y * m + 1.4249322787E-1f;
-  y = y * m - 1.6668057665E-1f;
-  y = y * m + 2.0000714765E-1f;
-  y = y * m - 2.4999993993E-1f;
-  y = y * m + 3.3333331174E-1f;
-  y = y * m * z;
-  const float fe = static_cast<float>(e);
-  y = y + -2.12194440e-4f * fe;
-  y = y + -0.5f * z;
-  float r = m + y;
-  r = r + 0.693359375f * fe;
-  return r;
-}
-
 Layout make_layout(const Graph& g, int64_t n_epochs, const AbParams& ab, const UmapOptions& o, double learning_rate,
                    uint64_t seed) {
   const int64_t E = g.nnz();
