@@ -27,7 +27,7 @@ const { consoleErrors, foreignRequests, shot } = h;
 const only = process.env.KEYBOARD_ONLY ? new RegExp(process.env.KEYBOARD_ONLY) : null;
 const test = (title, fn) => (only && !only.test(title) ? Promise.resolve() : h.test(title, fn));
 
-const VIEWS = ['table', 'positions', 'text', 'windows', 'bpe', 'train'];
+const VIEWS = ['table', 'text', 'bpe', 'windows', 'positions', 'train']; // the tabs' order (the notebooks')
 const settle = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 // Marks every control the keyboard must reach in the page as it is now: visible (rendered, not in

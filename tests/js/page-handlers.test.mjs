@@ -9,6 +9,7 @@ import { makeTableHandler } from '../../web/src/engine/table-handler.js';
 import { makePositionsHandler } from '../../web/src/engine/positions-handler.js';
 import { failedField } from '../../web/src/error-target.js';
 import { POSITION_KEYS } from '../../web/src/views/positions-view.js';
+import { TABLE_KEYS } from '../../web/src/views/table-view.js';
 import { TRAIN_KEYS } from '../../web/src/views/train-view.js';
 
 let dispatch;
@@ -101,7 +102,7 @@ describe('positions handler', () => {
   });
 
   it('the sqrt(D) demonstration: lengths ~ sqrt(D), D, 1, sqrt(D) against sqrt(D/2) for positions', async () => {
-    const r = (await call(22, 'scaleDemo', { seed: 1, T: 32, D: 64 })).result;
+    const r = (await call(22, 'scaleDemo', { seed: 1, D: 64 })).result;
     const med = (a) => Float32Array.from(a).sort()[a.length >> 1];
     const m = Object.fromEntries(r.groups.map((g) => [g.key, med(g.lengths)]));
     assert.ok(Math.abs(r.peLength - Math.sqrt(32)) < 1e-5);
@@ -136,11 +137,20 @@ describe('positions handler', () => {
     });
   });
 
-  it('the sqrt(D) demonstration refuses a width the page cannot copy, on pd', async () => {
-    const r = await call(26, 'scaleDemo', { seed: 1, T: 32, D: 100000 }, { D: 'pd' });
+  it('the sqrt(D) demonstration refuses a width the page cannot copy, on the table width D', async () => {
+    const r = await call(26, 'scaleDemo', { seed: 1, D: 100000 });
     assert.equal(r.message, 'scale demo: token table 2000 x 100000 float32 need 762.9 MiB; this page draws at most 256.0 MiB (the engine allows buffers up to 2.0 GiB; use the CLI for bigger ones)');
-    assert.deepEqual(r.fields, ['pd']);
-    assert.equal((await call(27, 'scaleDemo', { seed: 1, T: 32, D: 3 }, { D: 'pd' })).fields[0], 'pd');
+    assert.deepEqual(r.fields, ['D']);
+    assert.equal(failedField(r, TABLE_KEYS, null), 'D');
+  });
+
+  it('the sqrt(D) demonstration at an odd table width (the default D = 3) measures a sinusoidal row of width D + 1', async () => {
+    const r = await call(27, 'scaleDemo', { seed: 1, D: 3 });
+    assert.equal(r.ok, true, r.message);
+    assert.equal(r.result.D, 3);
+    assert.equal(r.result.peD, 4);
+    assert.ok(Math.abs(r.result.peLength - Math.sqrt(2)) < 1e-5, String(r.result.peLength));
+    for (const g of r.result.groups) assert.equal(g.lengths.length, 2000);
   });
 });
 

@@ -61,7 +61,7 @@ describe('state.parseHash', () => {
     assert.equal(state.scale, false);
     assert.deepEqual(ignored.map((i) => i.key), ['zzz', 'view', 'scale']);
     assert.equal(ignored[0].reason, "unknown setting 'zzz'");
-    assert.match(ignored[1].reason, /^view must be one of table, positions/);
+    assert.match(ignored[1].reason, /^view must be one of table, text, bpe, windows, positions, train/);
     assert.equal(ignored[2].reason, 'scale must be 0 or 1');
   });
 

@@ -36,7 +36,7 @@ import { PARAMS, describeIgnored, formatValue, paramSpec, parseHash, setPosition
 import { Controls } from './views/controls.js';
 import { PlotError } from './views/plot-error.js';
 import { JobProgress } from './views/job-progress.js';
-import { cardName, showOnlyCardIn } from './views/embed.js';
+import { cardName, movedCardView, showOnlyCardIn } from './views/embed.js';
 import { VIEW_KEYS, viewControls } from './views/view-keys.js';
 import { buildPositionFields } from './views/position-fields.js';
 import { LEFT_OUT_CARDS, WIDGET_VIEWS } from './element-views.js';
@@ -294,6 +294,7 @@ export class EmbedlabView extends HTMLElement {
       if (!this.widget) this.status.textContent = 'embedlab: loading the engine…';
       const info = await ready;
       const { state, ignored } = this.readState();
+      state.view = movedCardView(state.view, this.getAttribute('card')); // a card that moved: its new view
       if (!WIDGET_VIEWS[state.view]) throw new Error(`view=${state.view} cannot be shown as a widget`);
       if (!this.widget || this.widget.name !== state.view) this.mount(state.view, info.positionalKinds);
       const w = this.widget;

@@ -27,7 +27,8 @@ import { ImportView } from './views/import-view.js';
 import { TableExports } from './views/table-exports.js';
 import { setExportNamer } from './plots/plot-export.js';
 import { fileName } from './file-names.js';
-import { installEmbed, showEmbedControls, showOnlyCard } from './views/embed.js';
+import { installEmbed, movedCardView, showEmbedControls, showOnlyCard } from './views/embed.js';
+import { installReadLinks } from './views/read-links.js';
 import { viewControls } from './views/view-keys.js';
 import { Session } from './session.js';
 import { applyDisplay } from './plots/theme.js';
@@ -369,6 +370,7 @@ document.querySelector('.tabs').addEventListener('keydown', (e) => {
 // Reads the link into the state, the controls and the views, then draws the view it names.
 function readLink() {
   ({ state, ignored } = parseHash(location.hash));
+  state.view = movedCardView(state.view, state.card); // a card that moved: its new view
   // embed mode with controls=a,b: fields for those settings above the card (the view's only)
   const embedded = state.embed ? viewControls(views[state.view] ? state.view : 'table', state.controls) : { keys: [], ignored: [] };
   ignored.push(...embedded.ignored);
@@ -429,6 +431,7 @@ async function start(kinds) {
   TRAIN_KEYS.push(...keys);
   for (const f of buildPositionFields(controls.form, kinds)) controls.bind(f);
   views.train.view.setKinds(kinds);
+  installReadLinks(document.querySelector('main'));
   installEmbed({ state: () => state, hash: () => location.hash });
   // an address without settings gets the autosaved ones (a link keeps its own)
   const saved = await session.restoreHash(location.hash);

@@ -23,7 +23,7 @@
 // parameter of every kind, "<kind>.<param>" (e.g. "rope.base"), so no kind is named here.
 // Ranges here are "could ever make sense" bounds, not engine limits.
 export const PARAMS = [
-  { key: 'view', kind: 'enum', def: 'table', values: ['table', 'positions', 'text', 'windows', 'bpe', 'train'] },
+  { key: 'view', kind: 'enum', def: 'table', values: ['table', 'text', 'bpe', 'windows', 'positions', 'train'] },
   { key: 'seed', kind: 'int', def: 123, min: 0, max: Number.MAX_SAFE_INTEGER },
   { key: 'V', kind: 'int', def: 6, min: 1, max: 2147483647 },
   { key: 'D', kind: 'int', def: 3, min: 1, max: 65536 },

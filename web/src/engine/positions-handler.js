@@ -38,7 +38,6 @@ import { sampleIndices, strideSample } from '../arrays.js';
 import { NO_JOB, blame } from '../protocol.js';
 import { PAGE_BYTES, checkPageBudget } from './limits.js';
 
-const SCALE_ROWS = 2000; // rows of the table in the sqrt(D) demonstration
 const CHUNK_MS = 40; // work between two yields of a long job
 const BIAS_HEADS = 8;
 const BIAS_T = 32;
@@ -242,47 +241,6 @@ export function makePositionsHandler(M, imported = null) {
     return { D, span, offsets, distances: Float64Array.from({ length: span }, (_, d) => d), dots, qk: plain, maxDiff, maxAbs };
   }
 
-  // Why multiply token rows by sqrt(D)? Row lengths of a (SCALE_ROWS, D) table drawn like
-  // nn.Embedding (N(0, 1)) and of the same table rescaled to std 1/sqrt(D) (the Transformer's
-  // init), each before and after the engine's sqrt(D) lookup scale, against the length of the
-  // sinusoidal rows (sqrt(D/2) exactly: D/2 pairs of sin^2 + cos^2 = 1).
-  //   payload {seed, D} -> {D, rows, groups: [{key, lengths (rows)}], peLength}
-  function scaleDemo(p) {
-    const D = Number(p.D);
-    const ids = Int32Array.from({ length: SCALE_ROWS }, (_, i) => i);
-    // the JS side holds these tables too (weight(), the rescaled copy, the lookups)
-    blame(['D'], () => checkPageBudget('scale demo', 'token table', [SCALE_ROWS, D]));
-    blame(['seed'], () => M.manualSeed(p.seed));
-    const plain = blame(['D'], () => new M.Embedding(SCALE_ROWS, D, { scale: true }));
-    let small = null;
-    try {
-      const w = plain.weight();
-      small = M.Embedding.fromPretrained(w.map((v) => v / Math.sqrt(D)), SCALE_ROWS, D, { scale: true });
-      const lengths = (x) => {
-        const out = new Float32Array(SCALE_ROWS);
-        for (let r = 0; r < SCALE_ROWS; r++) {
-          let s2 = 0;
-          for (let c = 0; c < D; c++) s2 += x[r * D + c] ** 2;
-          out[r] = Math.sqrt(s2);
-        }
-        return out;
-      };
-      const pe = lengths(blame(['D'], () => M.sinusoidal(SCALE_ROWS, D)));
-      return {
-        D, rows: SCALE_ROWS, peLength: pe.reduce((a, b) => Math.max(a, b), 0),
-        groups: [
-          { key: 'normal', lengths: lengths(w) },
-          { key: 'normalScaled', lengths: lengths(plain.forward(ids)) },
-          { key: 'small', lengths: lengths(small.weight()) },
-          { key: 'smallScaled', lengths: lengths(small.forward(ids)) },
-        ],
-      };
-    } finally {
-      plain.delete();
-      if (small) small.delete();
-    }
-  }
-
   // The position table of the user's imported file (GPT-2's wpe), drawn like the other kinds
   // (kindGrids, the same distance check) plus the PCA of its rows (Table.pca). The table is the
   // file's own: nothing is trained or initialised here.
@@ -319,5 +277,5 @@ export function makePositionsHandler(M, imported = null) {
     };
   }
 
-  return { positions, scaleDemo, biases, ropeDemo, importedPositions };
+  return { positions, biases, ropeDemo, importedPositions };
 }

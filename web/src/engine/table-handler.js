@@ -12,6 +12,9 @@
 //            row (D): forward([tok]) = W[tok] * s,   oneHot (D): (one_hot(tok, V) @ W) * s,
 //            identical: bitwise equal?, maxAbsDiff, drawMs,
 //            checksum: FNV-1a of all V*D stored float32 values (arrays.js fnv1a)}
+//   scaleDemo {seed, D} -> {D, peD, rows, groups: [{key, lengths (rows)}], peLength}
+//            why multiply token rows by sqrt(D): the row lengths of a (SCALE_ROWS, D) table
+//            before and after the lookup scale, against a sinusoidal row (see the function)
 //
 // subtle: oneHotForward returns the unscaled product; the sqrt(D) factor is applied here in
 // float32 (scaleFloat32), the same single rounding the C++ lookup does, so "identical" is a
@@ -25,6 +28,7 @@ import { blame } from '../protocol.js';
 import { checkPageBudget } from './limits.js';
 
 const AROUND = 48; // rows shown exactly around the picked token of a downsampled table
+const SCALE_ROWS = 2000; // rows of the table in the sqrt(D) demonstration
 
 export function makeTableHandler(M) {
   let cache = null; // {key, emb, weight, drawMs}
@@ -85,5 +89,48 @@ export function makeTableHandler(M) {
     };
   }
 
-  return { table };
+  // Why multiply token rows by sqrt(D)? Row lengths of a (SCALE_ROWS, D) table drawn like
+  // nn.Embedding (N(0, 1)) and of the same table rescaled to std 1/sqrt(D) (the Transformer's
+  // init), each before and after the engine's sqrt(D) lookup scale, against the length of the
+  // sinusoidal rows (sqrt(peD/2) exactly: peD/2 pairs of sin^2 + cos^2 = 1). Sinusoidal rows need
+  // an even width: for an odd D the reference row is the one of width peD = D + 1 (the reply says so).
+  //   payload {seed, D} -> {D, peD, rows, groups: [{key, lengths (rows)}], peLength}
+  function scaleDemo(p) {
+    const D = Number(p.D);
+    const ids = Int32Array.from({ length: SCALE_ROWS }, (_, i) => i);
+    // the JS side holds these tables too (weight(), the rescaled copy, the lookups)
+    blame(['D'], () => checkPageBudget('scale demo', 'token table', [SCALE_ROWS, D]));
+    blame(['seed'], () => M.manualSeed(p.seed));
+    const plain = blame(['D'], () => new M.Embedding(SCALE_ROWS, D, { scale: true }));
+    let small = null;
+    try {
+      const w = plain.weight();
+      small = M.Embedding.fromPretrained(w.map((v) => v / Math.sqrt(D)), SCALE_ROWS, D, { scale: true });
+      const lengths = (x, width) => {
+        const out = new Float32Array(SCALE_ROWS);
+        for (let r = 0; r < SCALE_ROWS; r++) {
+          let s2 = 0;
+          for (let c = 0; c < width; c++) s2 += x[r * width + c] ** 2;
+          out[r] = Math.sqrt(s2);
+        }
+        return out;
+      };
+      const peD = D % 2 === 0 ? D : D + 1;
+      const pe = lengths(blame(['D'], () => M.sinusoidal(SCALE_ROWS, peD)), peD);
+      return {
+        D, peD, rows: SCALE_ROWS, peLength: pe.reduce((a, b) => Math.max(a, b), 0),
+        groups: [
+          { key: 'normal', lengths: lengths(w, D) },
+          { key: 'normalScaled', lengths: lengths(plain.forward(ids), D) },
+          { key: 'small', lengths: lengths(small.weight(), D) },
+          { key: 'smallScaled', lengths: lengths(small.forward(ids), D) },
+        ],
+      };
+    } finally {
+      plain.delete();
+      if (small) small.delete();
+    }
+  }
+
+  return { table, scaleDemo };
 }

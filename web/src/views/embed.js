@@ -29,6 +29,16 @@ export function cardName(card) {
   return text.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'card';
 }
 
+// Cards that moved to another view (issue 21: the sqrt(D) card went from the positions view to
+// the table view, where the scale is introduced): 'old view/card name' -> the view that has it
+// now. A link or a widget that names the old view still shows the card (main.js, element.js).
+export const MOVED_CARDS = { 'positions/why-multiply-token-vectors-by-d': 'table' };
+
+// (view, card name) -> the view that shows that card: movedCardView('positions', 'why-multiply-token-vectors-by-d') -> 'table'
+export function movedCardView(view, card) {
+  return (card && MOVED_CARDS[`${view}/${card}`]) || view;
+}
+
 // The page's address for one card in embed mode: the current settings plus embed=1&card=name
 // (and controls=a,b when the reader gets fields).
 export function embedUrl(href, hash, name, controls = []) {

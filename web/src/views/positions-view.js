@@ -3,7 +3,7 @@
 // distance" check; RoPE applied to a real pair q, k (q·k against m − n at several absolute
 // offsets); one attention-bias panel per kind of the engine's registry that provides a bias
 // (per-head bias matrices, bias against distance, slopes when linear). Draws the worker's
-// 'positions', 'ropeDemo', 'biases' and 'scaleDemo' replies (engine/positions-handler.js), and
+// 'positions', 'ropeDemo' and 'biases' replies (engine/positions-handler.js), and
 // 'importedPositions': GPT-2's learned position table from a file imported in the table view,
 // as an extra card (imported-positions-card.js) when there is one.
 // The 'positions' job is long at large T: main.js shows its progress and Cancel.
@@ -16,16 +16,8 @@ import { LineChart } from '../plots/line-chart.js';
 import { OKABE_ITO } from '../plots/loss-chart.js';
 import { colorDomain, colormap, formatNumber, makeLut } from '../plots/scales.js';
 import { summarize } from '../arrays.js';
-import { LengthStrips } from '../plots/length-strips.js';
 import { EncodingCard } from './encoding-card.js';
 import { ImportedPositionsCard } from './imported-positions-card.js';
-
-const SCALE_LABELS = {
-  normal: 'N(0, 1) rows (nn.Embedding)',
-  normalScaled: 'N(0, 1) rows × √D',
-  small: 'std 1/√D rows (Transformer init)',
-  smallScaled: 'std 1/√D rows × √D',
-};
 
 export const POSITION_KEYS = ['seed', 'T', 'pd', 'sim'];
 
@@ -219,24 +211,22 @@ export class PositionsView {
   // payload argument -> page field, where the names differ (a failure blamed on D is shown on pd)
   static FIELDS = { D: 'pd' };
 
-  // engine -> state -> Promise<reply | null>: the encodings (a long job at large T), the sqrt(D)
-  // demonstration, RoPE on a real pair, the attention biases and the imported positions (the
+  // engine -> state -> Promise<reply | null>: the encodings (a long job at large T), RoPE on a real pair, the attention biases and the imported positions (the
   // worker answers {unchanged} when the page already holds them: `have`).
   static fetch(engine) {
     let have = null;
     return async (state) => {
       const p = PositionsView.payload(state);
       const f = PositionsView.FIELDS;
-      const [r, scale, rope, bias, imported] = await Promise.all([
+      const [r, rope, bias, imported] = await Promise.all([
         engine.latest('positions', 'positions', p, f),
-        engine.request('scaleDemo', p, f),
         engine.request('ropeDemo', { seed: p.seed, D: p.D }, f),
         engine.request('biases', { seed: p.seed }),
         engine.latest('positions-imported', 'importedPositions', { sim: p.sim, maxSide: p.maxSide, have })
           .catch((err) => ({ error: err.message })),
       ]);
       if (imported && imported.key) have = imported.key;
-      return r && { ...r, scale, rope, bias, imported };
+      return r && { ...r, rope, bias, imported };
     };
   }
 
@@ -249,8 +239,6 @@ export class PositionsView {
     holder.after(importedHolder);
     this.imported = new ImportedPositionsCard(importedHolder);
     this.importedLast = null; // the last full importedPositions reply (kept while the worker says unchanged)
-    this.strips = new LengthStrips(root.querySelector('#scale-plot'));
-    this.scaleNote = root.querySelector('#scale-note');
     this.rope = new RopeDemo(root.querySelector('#positions-rope'));
     this.biasHolder = root.querySelector('#positions-bias');
     this.biasPanels = new Map(); // kind name -> BiasPanel
@@ -267,7 +255,6 @@ export class PositionsView {
     this.root.dataset.renders = String(Number(this.root.dataset.renders || 0) + 1);
     for (const kind of r.kinds) this.cards[kind.name].render(kind, state, r.sim);
     if (r.imported) this.renderImported(r.imported, state);
-    if (r.scale) this.renderScale(r.scale);
     if (r.rope) this.rope.render(r.rope);
     if (r.bias) {
       for (const kind of r.bias.kinds) {
@@ -284,20 +271,6 @@ export class PositionsView {
     }
     if (!im.unchanged) this.importedLast = im.none ? null : im;
     this.imported.render(this.importedLast || { none: true }, state);
-  }
-
-  renderScale(sc) {
-    const med = (a) => Float32Array.from(a).sort()[a.length >> 1];
-    this.strips.setData({
-      groups: sc.groups.map((g) => ({ label: SCALE_LABELS[g.key], lengths: g.lengths })),
-      reference: { value: sc.peLength, label: 'sinusoidal rows √(D/2)' },
-    });
-    const m = Object.fromEntries(sc.groups.map((g) => [g.key, med(g.lengths)]));
-    this.scaleNote.textContent =
-      `D = ${sc.D}: a sinusoidal row has length ${formatNumber(sc.peLength)}. Rows initialised with std 1/√D have length ≈ ${formatNumber(m.small)}, ` +
-      `so without scaling the position signal would swamp them; × √D brings them to ≈ ${formatNumber(m.smallScaled)}, the same order as the positions. ` +
-      `With torch's default N(0, 1) rows (the seed notebooks) the factor goes the other way: ≈ ${formatNumber(m.normal)} becomes ≈ ${formatNumber(m.normalScaled)}. ` +
-      'All lengths come from the engine (Embedding.forward with scale on).';
   }
 
   recolor(state) {

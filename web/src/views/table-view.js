@@ -6,6 +6,8 @@
 // When V is the vocabulary size of the text settings' tokenizer (50,257 for GPT-2), rows are
 // tokens: the hover, the window title and the lookup card name each row's token string
 // (asked of the worker through `labels`, after the plot is drawn).
+// The "Why multiply token vectors by √D?" card (scale-card.js) draws the 'scaleDemo' reply that
+// fetch asks for beside the table (once per seed and D: the picked token does not change it).
 //
 //   const view = new TableView(document.getElementById('view-table'), {onPick: (row) => ..., labels: (V, ids) => Promise<[text] | null>});
 //   view.render(reply, state);   // reply of TableView.fetch(engine)(state)
@@ -16,6 +18,7 @@ import { Heatmap } from '../plots/heatmap.js';
 import { Legend } from '../plots/legend.js';
 import { colorDomain, colormap, formatNumber, makeLut } from '../plots/scales.js';
 import { visibleText } from '../plots/chips.js';
+import { ScaleCard } from './scale-card.js';
 
 const MAX_LISTED_DIMS = 256;
 
@@ -36,9 +39,20 @@ export class TableView {
     return { seed: state.seed, V: state.V, D: state.D, pad: state.pad, scale: state.scale, tok: state.tok, maxRows: 600, maxCols: 512 };
   }
 
-  // engine -> state -> Promise<reply | null> (null: a newer request is on its way)
+  // engine -> state -> Promise<reply | null> (null: a newer request is on its way); the reply
+  // carries `scale`: the sqrt(D) demonstration of the same seed and D, or {error} (the card says it)
   static fetch(engine) {
-    return (state) => engine.latest('table', 'table', TableView.payload(state));
+    let memo = null; // {key, reply}: the last sqrt(D) demonstration
+    return async (state) => {
+      const key = `${state.seed}/${state.D}`;
+      const scale = memo && memo.key === key ? Promise.resolve(memo.reply)
+        : engine.request('scaleDemo', { seed: state.seed, D: state.D }).then(
+          (reply) => ((memo = { key, reply }), reply),
+          (err) => ({ error: err.message }),
+        );
+      const [r, sc] = await Promise.all([engine.latest('table', 'table', TableView.payload(state)), scale]);
+      return r && { ...r, scale: sc };
+    };
   }
 
   constructor(root, { onPick, labels = null }) {
@@ -80,6 +94,7 @@ export class TableView {
       exportName: 'around',
     });
     this.around.setLegend(this.legend);
+    this.scaleCard = new ScaleCard(root);
     this.last = null;
     this.clampNote = null; // {from, to, V}: shown until the picked token changes
   }
@@ -153,6 +168,7 @@ export class TableView {
       `Drawn by the engine in ${formatNumber(r.drawMs)} ms; fingerprint of all ${r.V * r.D} values (FNV-1a of the float32 bytes): ${r.checksum}.` +
       (r.paddingIdx !== null ? ` Row ${r.paddingIdx} is padding_idx: all zeros.` : '');
     this.renderRow(r, state);
+    this.scaleCard.render(r.scale, r);
     const c = this.clampNote;
     this.el.tokNote.hidden = !c || c.to !== r.tok;
     if (c && c.to === r.tok) this.el.tokNote.textContent = `picked token moved from ${c.from} to ${c.to}: V = ${c.V} has rows 0 to ${c.V - 1}.`;
@@ -191,17 +207,10 @@ export class TableView {
       }
       body.append(tr);
     }
-    let sq = 0;
-    for (const v of r.row) sq += v * v;
-    const stored = Math.sqrt(sq) / r.scaleFactor;
-    const peNorm = Math.sqrt(Math.floor(r.D / 2));
     this.el.rowCaption.textContent =
       (n < r.D ? `First ${n} of ${r.D} dimensions listed; the check covers all ${r.D}. ` : '') +
-      `Both columns come from the wasm engine; "same bits" compares the float32 bit patterns, not a rounded value. ` +
-      `Why √D? The stored row has length ${formatNumber(stored)} (≈ √D = ${formatNumber(Math.sqrt(r.D))} for N(0, 1) entries)` +
-      (r.scaleFactor !== 1 ? ` and ${formatNumber(stored * r.scaleFactor)} after × √D` : '') +
-      `; a sinusoidal position row always has length √(D/2) = ${formatNumber(peNorm)}. Transformers that initialise the table with ` +
-      `std 1/√D get rows of length ≈ 1, and × √D brings them back to the scale of the position signal they are added to.`;
+      'Both columns come from the wasm engine; "same bits" compares the float32 bit patterns, not a rounded value.' +
+      (r.scaleFactor !== 1 ? ` Both are multiplied by √${r.D} = ${formatNumber(r.scaleFactor)}: why, in the next card.` : '');
   }
 
   // Re-colour without a new engine call (colour map changed).
