@@ -71,7 +71,7 @@ await test('the second widget starts once scrolled near, draws the whole positio
   const kinds = await page.$eval('#second', (el) => [...el.shadowRoot.querySelectorAll('#positions-cards [data-kind]')].map((c) => c.dataset.kind));
   assert(kinds.join() === 'sinusoidal,learned,rope', `expected the three encoding cards, got ${kinds.join()}`);
   const cards = await shownCards(page, 'second');
-  for (const want of ['RoPE on real vectors', 'alibi', 'Why multiply token vectors by √D?']) {
+  for (const want of ['RoPE on real vectors', 'alibi']) {
     assert(cards.some((c) => c.startsWith(want)), `the view's ${want} panel is not shown: ${cards.join(' | ')}`);
   }
   const stats = await heatmaps(page, 'second');
@@ -126,7 +126,7 @@ await test('controls="T,seed" offers exactly those fields; changing one sets the
   console.log(`     (fields ${fields.join(', ')}; T set to 40 through the field)`);
 });
 
-await test('card= the √D card: only that card of the positions view, its length strips drawn', async () => {
+await test('card= the √D card: only that card of the table view, its length strips drawn; no link to learn.html in a widget', async () => {
   await page.$eval('#sqrtd', (el) => el.scrollIntoView());
   await waitRenders(page, 'sqrtd', 0);
   const cards = await shownCards(page, 'sqrtd');
@@ -134,6 +134,16 @@ await test('card= the √D card: only that card of the positions view, its lengt
   const strips = await heatmaps(page, 'sqrtd', 'strips-canvas');
   assert(strips.length === 1 && strips[0].w > 200 && strips[0].variance > 50 && strips[0].colors > 5, `strips: ${JSON.stringify(strips)}`);
   assert((await notesOf(page, 'sqrtd')) === '', `notes: ${await notesOf(page, 'sqrtd')}`);
+  assert(/^D = 64: a sinusoidal row has length 5\.657/.test(await page.$eval('#sqrtd', (el) => el.shadowRoot.querySelector('#scale-note').textContent)), 'the card does not measure the widget\'s D');
+  // the widget's files sit on the article's site, where no learn.html is: no "Read:" links in widgets
+  for (const id of ['first', 'sqrtd']) assert(await page.$eval(`#${id}`, (el) => el.shadowRoot.querySelectorAll('.read-link, a[href*="learn.html"]').length) === 0, `${id}: a widget links learn.html`);
+  // the card's old address (view="positions", before it moved to the table view) still shows it
+  const n = await renders(page, 'sqrtd');
+  await page.$eval('#sqrtd', (el) => el.setAttribute('view', 'positions'));
+  await waitRenders(page, 'sqrtd', n);
+  const moved = await shownCards(page, 'sqrtd');
+  assert(moved.length === 1 && moved[0] === 'Why multiply token vectors by √D?', `view=positions card=why-…: cards shown: ${moved.join(' | ')}`);
+  await page.$eval('#sqrtd', (el) => el.setAttribute('view', 'table'));
 });
 
 await test('table widget: one card, controls="V,D" fields redraw it; an unknown card and a setting the view does not read are listed', async () => {
@@ -164,7 +174,7 @@ await test('table widget: one card, controls="V,D" fields redraw it; an unknown 
   });
   await waitRenders(page, 'table', m);
   const notes = await notesOf(page, 'table');
-  assert(/ignored card=no-such-card \(the table view has no card named 'no-such-card' \(its cards: embedding-table-w, lookup-one-hot-w-for-token\); showing every card\)/.test(notes), `notes: ${notes}`);
+  assert(/ignored card=no-such-card \(the table view has no card named 'no-such-card' \(its cards: embedding-table-w, lookup-one-hot-w-for-token, why-multiply-token-vectors-by-d\); showing every card\)/.test(notes), `notes: ${notes}`);
   assert(/ignored controls=T \(the table view does not read T \(it reads seed, V, D, pad, scale, tok, cmap\)\)/.test(notes), `notes: ${notes}`);
   assert((await shownCards(page, 'table')).length === 2, 'an unknown card should show the whole view');
   const k = await renders(page, 'table');

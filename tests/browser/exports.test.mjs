@@ -176,11 +176,15 @@ await test('PNG and SVG of uPlot line charts (positions: RoPE q·k) and of the l
     texts: ['Sinusoidal', 'position n', 'position m', 'similarity'],
     name: /^embedlab-positions-sinusoidal-T16-D8-seed42-similarity\.(png|svg)$/,
   });
-  await exportPlot(p, '#scale-plot', 'length strips', {
-    texts: ['Why multiply token vectors by √D?', 'vector length ‖x‖ (log scale)'],
-    name: /^embedlab-positions-T16-D8-seed42-lengths\.(png|svg)$/,
-  });
   await p.close();
+  // the √D card sits in the table view (issue 21): its file is named after the table
+  const t = await openPage('#view=table&D=8&seed=42');
+  await t.waitForFunction(() => /^D = 8:/.test(document.querySelector('#scale-note').textContent), null, { timeout: 30000 });
+  await exportPlot(t, '#scale-plot', 'length strips', {
+    texts: ['Why multiply token vectors by √D?', 'vector length ‖x‖ (log scale)'],
+    name: /^embedlab-table-V6-D8-seed42-lengths\.(png|svg)$/,
+  });
+  await t.close();
 });
 
 // In the page: the PNG's bytes -> the RGB of its top-left pixel
@@ -198,7 +202,11 @@ await test('in the dark theme at large labels the downloads are light (white, th
   await p.waitForFunction(() => Number(document.querySelector('#view-positions').dataset.renders || 0) > 0, null, { timeout: 30000 });
   await p.waitForTimeout(300);
   assert(await p.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--plot-theme').trim()) === 'dark', 'the page is not dark');
-  for (const [container, kind] of [['.card[data-kind="sinusoidal"] [data-plot="similarity"]', 'dark-page heatmap'], ['#positions-rope', 'dark-page line chart'], ['#scale-plot', 'dark-page length strips']]) {
+  for (const [container, kind, view] of [['.card[data-kind="sinusoidal"] [data-plot="similarity"]', 'dark-page heatmap'], ['#positions-rope', 'dark-page line chart'], ['#scale-plot', 'dark-page length strips', 'table']]) {
+    if (view) { // the √D card is in the table view
+      await p.click(`#tab-${view}`);
+      await p.waitForFunction(() => /^D = /.test(document.querySelector('#scale-note').textContent), null, { timeout: 30000 });
+    }
     const { png, svg } = await exportPlot(p, container, kind, { texts: kind.includes('heatmap') ? ['position n'] : [], name: /\.(png|svg)$/ });
     const text = svg.bytes.toString('utf8');
     const corner = await p.evaluate(pngCorner, png.bytes.toString('base64'));

@@ -65,6 +65,38 @@ await test('lookup and one-hot x W are bitwise identical, also with sqrt(D) scal
   await waitRenders(page, 'table', n + 1);
 });
 
+await test('the √D card follows the lookup cards in the table view and measures the table\'s own D and seed', async () => {
+  const p = await openPage('#view=table&D=64&seed=123');
+  await waitRenders(p, 'table', 0);
+  await p.waitForFunction(() => /^D = 64:/.test(document.querySelector('#scale-note').textContent), null, { timeout: 15000 });
+  const order = await p.$$eval('#view-table > article.card h3', (hs) => hs.map((h) => h.textContent.trim()));
+  assert(/^Lookup = one-hot × W/.test(order[1]) && order[2] === 'Why multiply token vectors by √D?', `table view cards: ${order.join(' | ')}`);
+  const strips = await p.$eval('#scale-plot canvas', canvasStats);
+  assert(strips.variance > 20, 'sqrt(D) length histograms blank');
+  const note = await p.textContent('#scale-note');
+  assert(/^D = 64: a sinusoidal row has length 5\.657/.test(note) && /The picked token 2's stored row has length/.test(note), note);
+  // one explanation: the lookup card's caption points to the √D card instead of repeating it
+  assert(!/sinusoidal/.test(await p.textContent('#row-caption')), await p.textContent('#row-caption'));
+  // the old address of the card (view=positions) opens it in the table view
+  await p.goto(p.url().replace(/#.*/, '#view=positions&embed=1&card=why-multiply-token-vectors-by-d&D=8'));
+  await p.waitForFunction(() => /^D = 8:/.test(document.querySelector('#scale-note').textContent), null, { timeout: 15000 });
+  assert(!(await p.isHidden('#scale-plot')) && (await p.isHidden('#import-card')), 'the moved card is not shown alone');
+  await p.close();
+});
+
+await test('each view\'s first card links to its section of learn.html; the header links the article', async () => {
+  const want = { table: 'learn.html#table', text: 'learn.html#text', bpe: 'learn.html#text', windows: 'learn.html#text', positions: 'learn.html#encodings', train: 'learn.html#training' };
+  const links = await page.$$eval('section.view', (secs) => secs.map((s) => {
+    const a = s.querySelector('article.card').querySelector('.read-link a');
+    return [s.dataset.view, a && a.getAttribute('href'), a && a.textContent, a && new URL(a.href).origin === location.origin];
+  }));
+  for (const [view, href, text, same] of links) {
+    assert(href === want[view] && same, `${view}: first card links ${href}`);
+    assert(/^Read: .+ →$/.test(text), `${view}: link text "${text}"`);
+  }
+  assert((await page.getAttribute('.topbar a[href="learn.html"]', 'href')) === 'learn.html', 'no Learn link in the header');
+});
+
 await test('seed 123, 6 x 3 gives torch numbers; changing the seed changes the table', async () => {
   const first = await page.$$eval('#row-values tbody tr', (trs) => trs.map((tr) => tr.children[1].textContent));
   // /usr/bin/python3: torch.manual_seed(123); nn.Embedding(6, 3).weight[2] -> 1.275301 -0.200953 -0.160564 (torch 1.13)
@@ -149,9 +181,7 @@ await test('the positions view draws six non-blank plots and checks distance dep
   await waitRenders(page, 'positions', n);
   const stats = await page.$$eval('#view-positions .cards3 .heatmap-canvas', (els, fn) => els.map((el) => new Function(`return (${fn})`)()(el)), canvasStats.toString());
   assert(stats.length === 6, `${stats.length} heatmaps`); // the encoding cards (the bias panels: positions.test.mjs)
-  const strips = await page.$eval('#scale-plot canvas', canvasStats);
-  assert(strips.variance > 20, 'sqrt(D) length histograms blank');
-  assert(/^D = 64: a sinusoidal row has length 5\.657/.test(await page.textContent('#scale-note')), await page.textContent('#scale-note'));
+  assert(!(await page.$('#view-positions #scale-plot')), 'the √D card is still in the positions view');
   for (const [i, s] of stats.entries()) assert(s.variance > 50 && s.colors > 10, `heatmap ${i} blank (variance ${s.variance.toFixed(1)})`);
   const checks = await page.$$eval('#view-positions .check-line', (els) => els.map((e) => e.textContent));
   assert(/yes/.test(checks[0]) && /no/.test(checks[1]) && /yes/.test(checks[2]), `checks: ${checks.join(' | ')}`);
@@ -567,6 +597,7 @@ await test('#embed=1 shows only the view (for an iframe)', async () => {
   assert(await page.isHidden('.panel') && await page.isHidden('.tabs') && await page.isHidden('.topbar'), 'chrome still visible');
   const s = await page.$eval('#view-positions .heatmap-canvas', canvasStats);
   assert(s.variance > 50, 'embedded plot blank');
+  assert(await page.isHidden('#view-positions .read-link'), 'an embedded card shows the link to learn.html');
   await page.close();
 });
 

@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseField } from '../../web/src/views/controls.js';
-import { CHIP_COLORS, chipColor, hexBytes, visibleText } from '../../web/src/plots/chips.js';
+import { CHIP_COLORS, SPACE_MARK, chipColor, hexBytes, leadingSpaces, spokenLead, visibleText } from '../../web/src/plots/chips.js';
 
 describe('controls.parseField', () => {
   it('passes any integer through, out-of-range ones included, so the engine can name the limit', () => {
@@ -32,6 +32,16 @@ describe('chips helpers', () => {
   it('makes newlines, tabs and carriage returns visible', () => {
     assert.equal(visibleText('a\nb\tc\r'), 'a↵b⇥c␍');
     assert.equal(visibleText(' H'), ' H');
+  });
+  it('a token\'s leading spaces are counted apart from its text (drawn as a muted ·, said as "space +")', () => {
+    assert.deepEqual(leadingSpaces(' the'), { count: 1, rest: 'the' });
+    assert.deepEqual(leadingSpaces('   '), { count: 3, rest: '' });
+    assert.deepEqual(leadingSpaces('the '), { count: 0, rest: 'the ' });
+    assert.deepEqual(leadingSpaces('\tx'), { count: 0, rest: '\tx' }); // a tab is ⇥ already (visibleText)
+    assert.equal(SPACE_MARK, '·');
+    assert.equal(spokenLead(0), '');
+    assert.equal(spokenLead(1), 'space + ');
+    assert.equal(spokenLead(3), '3 spaces + ');
   });
   it('writes bytes as two-digit hex', () => {
     assert.equal(hexBytes(new Uint8Array([32, 72, 0, 255])), '20 48 00 ff');

@@ -1,7 +1,9 @@
 // Token chips: each token drawn as a small coloured box with its text and id, and a shared
 // hover tooltip with the position, id and raw bytes. Used by the text and windows views.
 // Text always goes in through textContent (user text is never parsed as HTML). Whitespace is
-// made visible: a newline shows as ↵, a tab as ⇥, and spaces keep their width (white-space: pre).
+// made visible: a newline shows as ↵, a tab as ⇥, a token's leading spaces as a muted · each
+// (GPT-2 keeps the space before a word in the word's token: " the"; screen readers hear
+// "space + the"), and other spaces keep their width (white-space: pre).
 // Characters that change the reading order or draw nothing (bidi controls, zero-width
 // characters, the soft hyphen, U+FEFF) are shown as marks: "evil" after U+202E reads
 // "⟨RLO⟩evil", never "live" (Unicode TR9; the list follows CVE-2021-42574 "Trojan Source").
@@ -55,6 +57,21 @@ export function visibleText(s) {
     .replace(INVISIBLE, markOf);
 }
 
+// A token's leading spaces, drawn as SPACE_MARK in chips (makeChip) rather than as blank width:
+//   leadingSpaces(' the') -> {count: 1, rest: 'the'};  leadingSpaces('  ') -> {count: 2, rest: ''}
+//   leadingSpaces('the ') -> {count: 0, rest: 'the '}
+export const SPACE_MARK = '·';
+export function leadingSpaces(s) {
+  const m = /^ +/.exec(s);
+  const count = m ? m[0].length : 0;
+  return { count, rest: s.slice(count) };
+}
+
+// What a chip says to a screen reader before its text: '' | 'space + ' | '3 spaces + '
+export function spokenLead(count) {
+  return count === 0 ? '' : count === 1 ? 'space + ' : `${count} spaces + `;
+}
+
 export function hexBytes(bytes) {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join(' ');
 }
@@ -65,7 +82,19 @@ export function makeChip(id, text, extraClass = '') {
   chip.style.background = chipColor(id);
   const t = document.createElement('span');
   t.className = 'chip-text';
-  t.textContent = visibleText(text) || '∅';
+  const { count, rest } = leadingSpaces(text);
+  if (count) {
+    const said = document.createElement('span');
+    said.className = 'sr-only';
+    said.textContent = spokenLead(count);
+    chip.append(said);
+    const mark = document.createElement('span');
+    mark.className = 'chip-space';
+    mark.setAttribute('aria-hidden', 'true');
+    mark.textContent = SPACE_MARK.repeat(count);
+    t.append(mark);
+  }
+  t.append(visibleText(rest) || (count ? '' : '∅'));
   const n = document.createElement('span');
   n.className = 'chip-id';
   n.textContent = String(id);
