@@ -1,7 +1,7 @@
 // Colour and axis scales of the page plots (web/src/plots/scales.js).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { COLORMAPS, colorDomain, formatNumber, histogramBins, indexTicks, lutIndex, makeLut, valueTicks } from '../../web/src/plots/scales.js';
+import { COLORMAPS, colorDomain, formatNumber, histogramBins, indexTicks, lutIndex, makeLut, scaleRange, similarityScale, valueTicks } from '../../web/src/plots/scales.js';
 
 describe('scales.colorDomain', () => {
   const stats = { min: -2, max: 1, absMax: 2 };
@@ -81,5 +81,51 @@ describe('scales.histogramBins', () => {
   it('equal values make one bin; no values, none', () => {
     assert.deepEqual(histogramBins([1, 1, 1]), [{ x0: 1, x1: 1, count: 3 }]);
     assert.deepEqual(histogramBins([]), []);
+  });
+});
+
+describe('scales.similarityScale (position similarity colours that show the structure)', () => {
+  // cosine between sinusoidal rows m and n of width D (Vaswani et al. 2017, sec. 3.5): the mean of cos((m - n) w_i)
+  const sinCos = (T, D) => {
+    const out = new Float64Array(T * T);
+    for (let m = 0; m < T; m++) {
+      for (let n = 0; n < T; n++) {
+        let s = 0;
+        for (let i = 0; i < D / 2; i++) s += Math.cos((m - n) * 10000 ** (-2 * i / D));
+        out[m * T + n] = s / (D / 2);
+      }
+    }
+    return out;
+  };
+  const stats = (a) => ({ min: Math.min(...a), max: Math.max(...a), absMax: Math.max(...a.map(Math.abs)) });
+
+  it('a non-negative matrix (sinusoidal cosines, about 0.4 to 1) gets a sequential map fitted to its range', () => {
+    const sim = sinCos(64, 64);
+    const st = stats(Array.from(sim));
+    assert.ok(st.min > 0.3 && st.min < 0.6 && st.max === 1, JSON.stringify(st));
+    const sc = similarityScale(st, 'puor');
+    assert.deepEqual(sc, { name: 'viridis', domain: [st.min, 1], fitted: true });
+    assert.equal(similarityScale(st, 'cividis').name, 'cividis'); // a sequential choice is kept
+    // the structure shows: the cells span the whole colour table, against less than a third of it on -1..1
+    const span = (lo, hi) => {
+      const idx = Array.from(sim, (v) => lutIndex(v, lo, hi));
+      return Math.max(...idx) - Math.min(...idx);
+    };
+    assert.equal(span(...sc.domain), 255);
+    assert.ok(span(-1, 1) < 85, `-1..1: the cells span ${span(-1, 1)} of 255 colour steps`);
+    // the legend's ticks describe the same mapping: inside the domain, and the words name its ends
+    for (const t of valueTicks(...sc.domain)) assert.ok(t >= sc.domain[0] && t <= 1);
+    assert.equal(scaleRange(sc, 'cosine'), `cosine from ${formatNumber(st.min)} (dark) to 1 (light), this matrix's range`);
+  });
+
+  it('a signed matrix (learned positions, dot products) keeps the chosen map, symmetric about 0 when diverging', () => {
+    assert.deepEqual(similarityScale({ min: -0.3, max: 1, absMax: 1 }, 'puor'), { name: 'puor', domain: [-1, 1], fitted: false });
+    assert.equal(scaleRange({ name: 'puor', domain: [-1, 1], fitted: false }, 'cosine'), 'cosine from -1 to 1, 0 at the light middle');
+    assert.deepEqual(similarityScale({ min: -2, max: 5, absMax: 5 }, 'viridis'), { name: 'viridis', domain: [-2, 5], fitted: false });
+    assert.equal(scaleRange({ name: 'viridis', domain: [-2, 5], fitted: false }, 'dot product'), 'dot product from -2 (dark) to 5 (light)');
+  });
+
+  it('a constant matrix falls back to the usual domain (never an empty one)', () => {
+    assert.deepEqual(similarityScale({ min: 1, max: 1, absMax: 1 }, 'puor'), { name: 'puor', domain: [-1, 1], fitted: false });
   });
 });

@@ -60,6 +60,32 @@ export function colorDomain(stats, name) {
   return [lo, hi];
 }
 
+// The colour scale of a similarity matrix (position x position), chosen to show its structure.
+// All values >= 0 (sinusoidal and RoPE cosines span about 0.4 to 1): a sequential map fitted to
+// the matrix's [min, max] (the chosen map when it is sequential, else viridis: a diverging map
+// would put a meaningless middle at 0.7, and a fixed -1..1 scale draws the whole matrix in one
+// pale half). Signed values: the chosen map's usual domain (diverging: symmetric about 0).
+// stats {min, max, absMax}, name -> {name (the map to draw with), domain: [lo, hi], fitted}
+//   similarityScale({min: 0.41, max: 1, absMax: 1}, 'puor') -> {name: 'viridis', domain: [0.41, 1], fitted: true}
+//   similarityScale({min: -0.3, max: 1, absMax: 1}, 'puor') -> {name: 'puor', domain: [-1, 1], fitted: false}
+export function similarityScale(stats, name) {
+  if (stats.min >= 0 && stats.max > stats.min) {
+    return { name: colormap(name).diverging ? 'viridis' : name, domain: [stats.min, stats.max], fitted: true };
+  }
+  return { name, domain: colorDomain(stats, name), fitted: false };
+}
+
+// The words for a scale of similarityScale: what the colours span (the legend's ticks and this
+// text describe the same mapping).
+//   scaleRange({name: 'viridis', domain: [0.41, 1], fitted: true}, 'cosine')
+//     -> 'cosine from 0.41 (dark) to 1 (light), this matrix's range'
+//   scaleRange({name: 'puor', domain: [-1, 1], fitted: false}, 'cosine') -> 'cosine from -1 to 1, 0 at the light middle'
+export function scaleRange(scale, what) {
+  const [lo, hi] = scale.domain.map(formatNumber);
+  if (colormap(scale.name).diverging) return `${what} from ${lo} to ${hi}, 0 at the light middle`;
+  return `${what} from ${lo} (dark) to ${hi} (light)${scale.fitted ? ", this matrix's range" : ''}`;
+}
+
 // value -> index into the LUT, clamped; NaN -> -1 (drawn as the "missing" colour).
 export function lutIndex(v, lo, hi, n = LUT_SIZE) {
   if (Number.isNaN(v)) return -1;

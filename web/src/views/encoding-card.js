@@ -8,7 +8,7 @@
 //   card.render(kind, state, 'cos');
 import { Heatmap } from '../plots/heatmap.js';
 import { Legend } from '../plots/legend.js';
-import { colorDomain, colormap, formatNumber, makeLut } from '../plots/scales.js';
+import { colorDomain, colormap, formatNumber, makeLut, scaleRange, similarityScale } from '../plots/scales.js';
 import { summarize } from '../arrays.js';
 
 const INFO = {
@@ -76,11 +76,14 @@ export class EncodingCard {
     this.table.setData(kind.table, { domain: tDomain, lut });
     this.tableLegend.set({ domain: tDomain, lut, note: diverging ? 'symmetric about 0' : 'min to max' });
     const sStats = summarize(kind.similarity.data);
-    // cosine lives in [-1, 1]: keep that fixed scale so the three cards compare directly
-    const sDomain = simName === 'cos' && diverging ? [-1, 1] : colorDomain(sStats, state.cmap);
-    this.sim.setData(kind.similarity, { domain: sDomain, lut });
-    this.simLegend.set({ domain: sDomain, lut, note: simName === 'cos' ? 'cosine' : 'dot product' });
-    this.t2.textContent = `${simName === 'cos' ? 'cosine similarity' : 'dot product'}: position m vs position n`;
+    // a scale that shows the structure (cosines of 0.4 to 1 get the whole colour map), its range stated
+    const sc = similarityScale(sStats, state.cmap);
+    const sLut = makeLut(sc.name);
+    const what = simName === 'cos' ? 'cosine' : 'dot product';
+    this.sim.setData(kind.similarity, { domain: sc.domain, lut: sLut });
+    this.simLegend.set({ domain: sc.domain, lut: sLut, note: `${what}, ${sc.fitted ? 'fitted to this matrix' : colormap(sc.name).diverging ? 'symmetric about 0' : 'min to max'}` });
+    this.t2.textContent = `${simName === 'cos' ? 'cosine similarity' : 'dot product'}: position m vs position n; colour: ${scaleRange(sc, what)}`;
+    this.sim.root.dataset.domain = sc.domain.join(' ');
     const sampled = kind.table.sampled || kind.similarity.sampled
       ? ` Drawn downsampled (every cell shown is a real value)${kind.toeplitz === null ? '' : `; the check covers all ${kind.similarity.totalRows} × ${kind.similarity.totalRows} pairs`}.`
       : '';

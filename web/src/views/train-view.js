@@ -30,7 +30,7 @@ import { Legend } from '../plots/legend.js';
 import { LossChart } from '../plots/loss-chart.js';
 import { Scatter } from '../plots/scatter.js';
 import { visibleText } from '../plots/chips.js';
-import { colorDomain, formatNumber, makeLut } from '../plots/scales.js';
+import { colorDomain, colormap, formatNumber, makeLut, scaleRange, similarityScale } from '../plots/scales.js';
 import { summarize } from '../arrays.js';
 import { CompareView } from './compare-view.js';
 import { TableExports } from './table-exports.js';
@@ -89,6 +89,12 @@ export class TrainView {
     this.heatmap.setLegend(this.legend);
     this.learnedSim = new Heatmap($('train-pos-learned'), { xLabel: 'position n', yLabel: 'position m', square: true, maxHeight: 260, exportName: 'learned-similarity' });
     this.sinSim = new Heatmap($('train-pos-sin'), { xLabel: 'position n', yLabel: 'position m', square: true, maxHeight: 260, exportName: 'sinusoidal-similarity' });
+    // learned vs sinusoidal: a colour bar and the stated range under each (scales.js similarityScale)
+    for (const [hm, id] of [[this.learnedSim, 'train-pos-learned'], [this.sinSim, 'train-pos-sin']]) {
+      hm.simLegend = new Legend($(`${id}-legend`), { caption: 'cosine similarity', width: 220 });
+      hm.setLegend(hm.simLegend);
+      hm.rangeNote = $(`${id}-range`);
+    }
     this.kinds = []; // the engine's positional kinds (setKinds)
     this.compare = new CompareView(root, engine, { onError });
     this.scatter = new Scatter($('train-map'), { labelled: 30 });
@@ -408,8 +414,13 @@ export class TrainView {
       : `${name} cancelled before its first frame${prep ? ` (${preparingText(prep)})` : ''}.`);
   }
 
+  // one position-similarity panel: a scale that shows its structure, with its colour bar and range in words
   drawSim(hm, grid) {
-    hm.setData(grid, { domain: [-1, 1], lut: makeLut(this.state.cmap) });
+    const sc = similarityScale(summarize(grid.data), this.state.cmap);
+    const lut = makeLut(sc.name);
+    hm.setData(grid, { domain: sc.domain, lut });
+    hm.simLegend.set({ domain: sc.domain, lut, note: sc.fitted ? 'fitted to this panel' : colormap(sc.name).diverging ? 'symmetric about 0' : 'min to max' });
+    hm.rangeNote.textContent = `colour: ${scaleRange(sc, 'cosine')}`;
   }
 
   drawTables(r) {
