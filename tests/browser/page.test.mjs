@@ -581,8 +581,14 @@ await test('word2vec with frozen PCA axes: the basis stays, the view rescales so
   await p.click('#train-play');
   await p.waitForFunction(() => /^Finished after/.test(document.querySelector('#train-message').textContent), null, { timeout: 60000 });
   await p.waitForTimeout(1500); // the view eases to the new scale
+  await p.waitForFunction(() => document.querySelector('#train-map .heatmap').dataset.easing === 'false', null, { timeout: 20000 });
   const inView = Number(await p.$eval('#train-map .heatmap', (el) => el.dataset.inView));
   assert(inView >= 0.95, `only ${(inView * 100).toFixed(1)}% of the points are in the frame`);
+  // the trails (issue 21): the 10 most frequent words only, not a tangle of 30, and every trail point in the frame
+  const trails = await p.$eval('#train-map .heatmap', (el) => ({ rows: Number(el.dataset.trailRows), inView: Number(el.dataset.trailsInView), cut: Number(el.dataset.trailsCut) }));
+  assert(trails.rows > 0 && trails.rows <= 10, `${trails.rows} trails drawn`);
+  assert(trails.inView === 1 && trails.cut === 0, `trails: ${(100 * trails.inView).toFixed(1)}% of their points in the frame, ${trails.cut} cut at the edge`);
+  assert(/trails of the 10 most frequent words, faint where older/.test(await p.textContent('#map-note')), 'the note does not say which rows have trails');
   assert(/axes frozen: the PCA basis stays fixed, so motion is motion in the table, while the view follows the cloud smoothly/.test(await p.textContent('#map-note')), 'the page does not say what freezing does');
   const map = await p.$eval('#train-map canvas', canvasStats);
   assert(map.variance > 5 && map.colors > 5, 'map blank');

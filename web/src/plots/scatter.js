@@ -4,7 +4,11 @@
 // coordinates. Each axis spans the 99th percentile of its |coordinate|, so outliers are clipped.
 // With frozen axes (a fixed PCA basis) the view still follows the points, but smoothly: each
 // frame moves its centre and scale a fifth of the way to the new ones, so the cloud and its
-// trails stay in the frame as the vectors grow (word2vec starts at +-0.5/D) without jumping. Redraws at most once
+// trails stay in the frame as the vectors grow (word2vec starts at +-0.5/D) without jumping.
+// Trails (frozen axes or a moving layout): only the TRAIL_ROWS most frequent rows get one, fading
+// with age (faint: older), and the view's target covers those trails as well as the cloud. While
+// the view is still easing towards it, a trail whose point is outside the frame is cut at the
+// edge and marked there with an arrow pointing to where it went. Redraws at most once
 // per frame. It does not compute the projection (the worker's M.pca does).
 //
 //   const sc = new Scatter(el, {labelled: 30});
@@ -24,7 +28,7 @@ const FONT_PX = 11;
 const M0 = { left: 48, right: 12, top: 10, bottom: 40 }; // at medium labels; paint() scales the ones that hold text
 const MAX_TRAIL = 60; // frames of history per labelled point
 const MAX_LAYOUT_TRAIL = 10; // of a moving UMAP / t-SNE layout (its updates jitter; older ones only add noise)
-const LAYOUT_TRAIL_ROWS = 10; // rows (the most frequent first) that get a trail on a moving layout
+export const TRAIL_ROWS = 10; // rows (the most frequent first) that get a trail (more only tangle)
 const EASE = 0.2; // frozen axes: the fraction of the way to the new extent per frame
 
 export class Scatter {
@@ -100,19 +104,47 @@ export class Scatter {
   // squeeze the cloud into a corner; points beyond are clipped), padded by 15%. On frozen axes
   // the cloud may drift from 0 (the table's mean moves), so the centre is the middle of the
   // 0.5th..99.5th percentiles and the half-width half their distance, padded by 15%.
+  // With trails, the range also covers every point of the drawn trails (trailExtent).
   targetView() {
     const p = this.data.points;
     const n = p.length / 2;
     const frozen = !!(this.data.frozen || this.data.trails);
+    const trails = frozen ? this.trailExtent() : null;
     return [0, 1].map((k) => {
       const a = new Float32Array(n);
       for (let i = 0; i < n; i++) a[i] = frozen ? p[2 * i + k] : Math.abs(p[2 * i + k]);
       a.sort();
       if (!frozen) return [0, Math.max(1e-6, a[Math.max(0, Math.floor(0.99 * (n - 1)))] * 1.15)];
-      const lo = a[Math.floor(0.005 * (n - 1))];
-      const hi = a[Math.ceil(0.995 * (n - 1))];
+      let lo = a[Math.floor(0.005 * (n - 1))];
+      let hi = a[Math.ceil(0.995 * (n - 1))];
+      if (trails) {
+        lo = Math.min(lo, trails[k][0]);
+        hi = Math.max(hi, trails[k][1]);
+      }
       return [(lo + hi) / 2, Math.max(1e-6, ((hi - lo) / 2) * 1.15)];
     });
+  }
+
+  // The rows that get a trail: the first TRAIL_ROWS of the kept frames (labelledRows order).
+  trailRows() {
+    return this.trails.length > 1 ? Math.min(this.trails[0].length / 2, TRAIL_ROWS) : 0;
+  }
+
+  // -> [[xmin, xmax], [ymin, ymax]] of every point of the drawn trails, or null (none drawn)
+  trailExtent() {
+    const m = this.trailRows();
+    if (!m) return null;
+    const e = [[Infinity, -Infinity], [Infinity, -Infinity]];
+    for (const f of this.trails) {
+      for (let i = 0; i < m; i++) {
+        for (let k = 0; k < 2; k++) {
+          const v = f[2 * i + k];
+          if (v < e[k][0]) e[k][0] = v;
+          if (v > e[k][1]) e[k][1] = v;
+        }
+      }
+    }
+    return e;
   }
 
   // Refitted axes jump to the target; frozen ones ease towards it (and ask for another frame
@@ -120,11 +152,13 @@ export class Scatter {
   view() {
     const target = this.targetView();
     if (!(this.data.frozen || this.data.trails) || !this.shown) {
+      this.easing = false;
       this.shown = target;
       return target;
     }
     this.shown = this.shown.map((v, k) => v.map((x, j) => x + (target[k][j] - x) * EASE));
-    if (this.shown.some((v, k) => Math.abs(v[0] - target[k][0]) + Math.abs(v[1] - target[k][1]) > 1e-3 * target[k][1])) this.schedule();
+    this.easing = this.shown.some((v, k) => Math.abs(v[0] - target[k][0]) + Math.abs(v[1] - target[k][1]) > 1e-3 * target[k][1]);
+    if (this.easing) this.schedule();
     return this.shown;
   }
 
@@ -143,6 +177,11 @@ export class Scatter {
     const r = this.paint(ctx, width, this.height, view, plotTheme(this.root));
     this.map = r.map;
     this.root.dataset.inView = String(r.inView); // for the browser tests
+    // trails: rows drawn, the fraction of their points in the frame, the trails cut at the edge (marked)
+    this.root.dataset.trailRows = String(r.trail.rows);
+    this.root.dataset.trailsInView = String(r.trail.vertices ? r.trail.inside / r.trail.vertices : 1);
+    this.root.dataset.trailsCut = String(r.trail.cut);
+    this.root.dataset.easing = String(!!this.easing);
     this.root.dataset.labelled = JSON.stringify(r.shownRows); // for the browser tests
   }
 
@@ -208,13 +247,14 @@ export class Scatter {
       ctx.fillStyle = `rgba(${r}, ${g}, ${b}, ${th.dark ? 0.55 : 0.4})`; // Okabe-Ito blue (sky blue on dark)
       for (let i = 0; i < n; i++) ctx.fillRect(sx(p[2 * i]) - 1.5, sy(p[2 * i + 1]) - 1.5, 3, 3);
     }
-    // trails: where the labelled points were in earlier frames (frozen axes or a moving layout)
-    if (this.trails.length > 1 && this.data.trails) {
-      // a moving UMAP / t-SNE layout: each update also jitters (negative sampling), so only the
-      // LAYOUT_TRAIL_ROWS most frequent rows get a trail, fading with age: the path reads from
-      // faint (older) to strong (the latest step)
+    // trails: where the most frequent rows were in earlier frames (frozen axes or a moving layout).
+    // A moving UMAP / t-SNE layout also jitters (negative sampling), and 30 trails of 60 frames
+    // tangle: only TRAIL_ROWS rows get one, fading with age (faint: older, strong: the latest step).
+    const m = this.trailRows();
+    const trail = { vertices: 0, inside: 0, cut: 0 };
+    const inFrame = (x, y) => Math.abs(x - cx) <= ex && Math.abs(y - cy) <= ey;
+    if (m) {
       ctx.lineWidth = 1.4;
-      const m = Math.min(this.trails[0].length / 2, LAYOUT_TRAIL_ROWS);
       const last = this.trails.length - 1;
       for (let k = 1; k <= last; k++) {
         ctx.strokeStyle = `rgba(213, 94, 0, ${(0.12 + 0.7 * (k / last)).toFixed(3)})`;
@@ -226,16 +266,41 @@ export class Scatter {
         }
         ctx.stroke();
       }
-    } else if (this.trails.length > 1) {
-      ctx.strokeStyle = 'rgba(213, 94, 0, 0.55)';
-      ctx.lineWidth = 1.2;
-      const m = this.trails[0].length / 2;
-      for (let i = 0; i < m; i++) {
-        ctx.beginPath();
-        this.trails.forEach((f, k) => (k ? ctx.lineTo(sx(f[2 * i]), sy(f[2 * i + 1])) : ctx.moveTo(sx(f[2 * i]), sy(f[2 * i + 1]))));
-        ctx.stroke();
+      for (const f of this.trails) {
+        for (let i = 0; i < m; i++) {
+          trail.vertices++;
+          if (inFrame(f[2 * i], f[2 * i + 1])) trail.inside++;
+        }
       }
     }
+    ctx.restore();
+    // a trail whose latest point is outside the frame (the view is still easing out): an arrow at the
+    // edge, on the line from the frame's centre to that point, pointing out (drawn over the clip)
+    if (m) {
+      const f = this.trails[this.trails.length - 1];
+      ctx.fillStyle = '#D55E00';
+      for (let i = 0; i < m; i++) {
+        const [x, y] = [f[2 * i], f[2 * i + 1]];
+        if (inFrame(x, y)) continue;
+        trail.cut++;
+        const dx = (x - cx) / ex;
+        const dy = (y - cy) / ey;
+        const t = 1 / Math.max(Math.abs(dx), Math.abs(dy)); // to the frame's edge
+        const px = sx(cx + dx * t * ex);
+        const py = sy(cy + dy * t * ey);
+        const ang = Math.atan2(py - sy(cy), px - sx(cx));
+        ctx.beginPath();
+        ctx.moveTo(px + 7 * Math.cos(ang), py + 7 * Math.sin(ang));
+        ctx.lineTo(px + 5 * Math.cos(ang + 2.3), py + 5 * Math.sin(ang + 2.3));
+        ctx.lineTo(px + 5 * Math.cos(ang - 2.3), py + 5 * Math.sin(ang - 2.3));
+        ctx.closePath();
+        ctx.fill();
+      }
+    }
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(M.left, M.top, w, h);
+    ctx.clip();
     // labels for the first rows of the order, skipping any that would overlap one already placed
     ctx.textAlign = 'left';
     ctx.textBaseline = 'bottom';
@@ -257,7 +322,7 @@ export class Scatter {
       ctx.fillText(text, x + 4, y - 2);
     }
     ctx.restore();
-    return { map: { sx, sy }, inView: n ? inside / n : 1, shownRows };
+    return { map: { sx, sy }, inView: n ? inside / n : 1, shownRows, trail: { rows: m, ...trail } };
   }
 
   // Row i joined to row i + 1, each segment and point in the colour of its row (data.path, a LUT).

@@ -28,7 +28,7 @@ import { renderStatList } from './stat-list.js';
 import { Heatmap } from '../plots/heatmap.js';
 import { Legend } from '../plots/legend.js';
 import { LossChart } from '../plots/loss-chart.js';
-import { Scatter } from '../plots/scatter.js';
+import { Scatter, TRAIL_ROWS } from '../plots/scatter.js';
 import { visibleText } from '../plots/chips.js';
 import { colorDomain, colormap, formatNumber, makeLut, scaleRange, similarityScale } from '../plots/scales.js';
 import { summarize } from '../arrays.js';
@@ -282,7 +282,8 @@ export class TrainView {
     this.mapNote.textContent =
       'Each dot is one row of the table projected on its two main directions of variation (PCA by the engine, ' +
       (map.frozen
-        ? 'axes frozen: the PCA basis stays fixed, so motion is motion in the table, while the view follows the cloud smoothly, its centre and its scale, so the points and the trails of the labelled rows stay in the frame as the vectors grow). '
+        ? 'axes frozen: the PCA basis stays fixed, so motion is motion in the table, while the view follows the cloud smoothly, its centre and its scale, framing the points and the trails as the vectors grow). ' +
+          `Orange lines: the trails of the ${TRAIL_ROWS} most frequent ${this.state.model === 'next' ? 'tokens' : 'words'}, faint where older; an arrow on the edge marks a trail that left the frame while the view catches up. `
         : 'refitted every 250 ms while training, signs kept from the previous frame). ') +
       `Labelled: the 30 most frequent ${this.state.model === 'next' ? 'tokens of the text' : 'words'} where they do not overlap; each axis spans 99% of the points. Step ${step}.`;
   }
@@ -304,7 +305,7 @@ export class TrainView {
       ? `${name} of the table at step ${step} (${opts}, ${o.metric}, seed 0), drawn while it runs: ${map.phase} ${map.done} / ${map.total}`
       : `${name} while training (${opts}, ${o.metric}, seed 0): each update runs a few ${map.method === 'umap' ? 'epochs' : 'iterations'} from the previous update's layout${map.continued ? '' : ' (this first one from the engine\'s own start)'}, so points move rather than jump; step ${step}`;
     this.mapNote.textContent =
-      `Each dot is one row of the table, placed by ${how}. ${training ? 'The orange lines are the trails of the labelled rows over the last updates' : 'Labelled: the 30 most frequent'} (${this.state.model === 'next' ? 'tokens of the text' : 'words'}). ` +
+      `Each dot is one row of the table, placed by ${how}. ${training ? `The orange lines are the trails of the ${TRAIL_ROWS} most frequent rows over the last updates, faint where older` : 'Labelled: the 30 most frequent'} (${this.state.model === 'next' ? 'tokens of the text' : 'words'}). ` +
       `${name} keeps rows near their nearest neighbours; distances between clusters, cluster sizes and the axes mean little, and another seed gives another picture. Pause or the end of training draws the whole ${name} run.`;
   }
 
