@@ -58,6 +58,48 @@ await test('positions view: every heatmap, the RoPE chart and the length strips 
   await page.close();
 });
 
+// In the page: every shown heatmap under root -> {card title, whether its card has a drawn colour bar}
+async function heatmapLegends(page, root) {
+  return page.$$eval(`${root} canvas.heatmap-canvas`, (canvases) => canvases.filter((c) => c.offsetParent !== null).map((c) => {
+    const card = c.closest('article.card');
+    const bars = [...card.querySelectorAll('canvas.legend-canvas')].filter((l) => l.offsetParent !== null && l.width > 0);
+    const drawn = bars.some((l) => {
+      const d = l.getContext('2d').getImageData(0, 0, l.width, l.height).data;
+      let ink = 0;
+      for (let i = 3; i < d.length; i += 4) if (d[i] > 0) ink++;
+      return ink > 100;
+    });
+    return { card: card.querySelector('h3').textContent.trim(), drawn };
+  }));
+}
+
+await test('a colour bar on every heatmap: table, BPE, positions (tables, similarities, attention biases), learned vs sinusoidal', async () => {
+  for (const [hash, view, min] of [['#view=table&D=8', 'table', 1], ['#view=bpe', 'bpe', 1], ['#view=positions&T=16&pd=8&seed=42', 'positions', 6 + 16], ['#view=train', 'train', 3]]) {
+    const page = await openPage(hash);
+    await waitRenders(page, view, 0, 30000);
+    if (view === 'train') await page.waitForFunction(() => !document.querySelector('#train-pos-card').hidden && /^colour: cosine from/.test(document.querySelector('#train-pos-sin-range').textContent), null, { timeout: 30000 });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const maps = await heatmapLegends(page, `#view-${view}`);
+    assert(maps.length >= min, `${view}: ${maps.length} heatmaps shown, expected at least ${min}`);
+    const bare = maps.filter((m) => !m.drawn).map((m) => m.card);
+    assert(bare.length === 0, `${view}: heatmaps without a drawn colour bar in: ${[...new Set(bare)].join(', ')}`);
+    if (view === 'positions') {
+      // sinusoidal cosines span about 0.4 to 1: a scale fitted to them, the range said over the plot and drawn by the bar
+      const r = await page.$eval('.card[data-kind="sinusoidal"]', (c) => ({ title: c.querySelectorAll('.subplot-title')[1].textContent, domain: c.querySelector('[data-plot="similarity"] .heatmap').dataset.domain }));
+      const m = /colour: cosine from (0\.\d+) \(dark\) to 1 \(light\), this matrix's range$/.exec(r.title);
+      assert(m, r.title);
+      const [lo, hi] = r.domain.split(' ').map(Number);
+      assert(Math.abs(lo - Number(m[1])) < 1e-3 * Math.abs(lo) && hi === 1 && lo > 0.2, `drawn domain ${r.domain}, stated ${m[1]} to 1`);
+    }
+    if (view === 'train') {
+      // learned vs sinusoidal: each panel states its range; sinusoidal cosines (all > 0) get a fitted scale
+      assert(/^colour: cosine from 0\.\d+ \(dark\) to 1 \(light\), this matrix's range$/.test(await page.textContent('#train-pos-sin-range')), await page.textContent('#train-pos-sin-range'));
+      await page.locator('#train-pos-card').screenshot({ path: shot('train-learned-vs-sinusoidal.png') });
+    }
+    await page.close();
+  }
+});
+
 await test('no console errors and no requests to other origins', async () => {
   assert(consoleErrors.length === 0, consoleErrors.join('\n'));
   assert(foreignRequests.length === 0, foreignRequests.join('\n'));

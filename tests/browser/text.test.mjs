@@ -104,6 +104,13 @@ await test('windows: on The Verdict (L=4, stride 4, B=4) windows 1284–1285 are
 await test('text -> table: clicking a chip shows its row (lookup = one-hot x W) and nearest rows; the table view then names rows by token', async () => {
   const page = await openPage('#view=text');
   await waitRenders(page, 'text', 0);
+  // a leading space is a muted · (not blank width), said as "space + H" to a screen reader
+  const lead = await page.$eval('#chips-holder .chip:nth-child(2)', (c) => ({
+    text: c.querySelector('.chip-text').textContent, mark: c.querySelector('.chip-space')?.textContent, hidden: c.querySelector('.chip-space')?.getAttribute('aria-hidden'),
+    said: c.querySelector('.sr-only')?.textContent, muted: getComputedStyle(c.querySelector('.chip-space')).color !== getComputedStyle(c.querySelector('.chip-text')).color,
+  }));
+  assert(lead.text === '·H' && lead.mark === '·' && lead.hidden === 'true' && lead.said === 'space + ' && lead.muted, `chip " H": ${JSON.stringify(lead)}`);
+  assert(await page.$eval('#chips-holder .chip:nth-child(1)', (c) => !c.querySelector('.chip-space') && c.querySelector('.chip-text').textContent === 'I'), 'the first chip "I" has a space mark');
   await page.click('#chips-holder .chip:nth-child(2)'); // " H", id 367
   await page.waitForSelector('#token-card:not([hidden])', { timeout: 10000 });
   await page.waitForFunction(() => document.querySelectorAll('#token-nn tbody tr').length > 0, null, { timeout: 10000 });
