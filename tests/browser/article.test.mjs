@@ -129,6 +129,9 @@ await test('controls="T,seed" offers exactly those fields; changing one sets the
 await test('card= the √D card: only that card of the table view, its length strips drawn; no link to learn.html in a widget', async () => {
   await page.$eval('#sqrtd', (el) => el.scrollIntoView());
   await waitRenders(page, 'sqrtd', 0);
+  // the lengths come after the table (the card draws when the engine's scaleDemo reply arrives)
+  await page.waitForFunction(() => /^D = 64:/.test(document.getElementById('sqrtd').shadowRoot.querySelector('#scale-note').textContent), null, { timeout: 20000 });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const cards = await shownCards(page, 'sqrtd');
   assert(cards.length === 1 && cards[0] === 'Why multiply token vectors by √D?', `cards shown: ${cards.join(' | ')}`);
   const strips = await heatmaps(page, 'sqrtd', 'strips-canvas');
@@ -176,7 +179,7 @@ await test('table widget: one card, controls="V,D" fields redraw it; an unknown 
   const notes = await notesOf(page, 'table');
   assert(/ignored card=no-such-card \(the table view has no card named 'no-such-card' \(its cards: embedding-table-w, lookup-one-hot-w-for-token, why-multiply-token-vectors-by-d\); showing every card\)/.test(notes), `notes: ${notes}`);
   assert(/ignored controls=T \(the table view does not read T \(it reads seed, V, D, pad, scale, tok, cmap\)\)/.test(notes), `notes: ${notes}`);
-  assert((await shownCards(page, 'table')).length === 2, 'an unknown card should show the whole view');
+  assert((await shownCards(page, 'table')).length === 3, 'an unknown card should show the whole view (its three cards)');
   const k = await renders(page, 'table');
   await page.$eval('#table', (el) => {
     el.setAttribute('card', 'embedding-table-w');
