@@ -311,7 +311,7 @@ function histogramSpan(canvas) {
 
 await test('at 375 px the √D chart is not crushed: the histograms span at least half of a chart as wide as the card', async () => {
   const page = await openView('table', PHONE);
-  await page.waitForSelector('#scale-plot canvas', { timeout: 15000 });
+  await page.waitForFunction(() => /^D = /.test(document.querySelector('#scale-note').textContent), null, { timeout: 15000 });
   await page.$eval('#scale-plot', (el) => el.scrollIntoView());
   await page.waitForTimeout(200);
   const r = await page.$eval('#scale-plot canvas', histogramSpan);

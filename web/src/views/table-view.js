@@ -40,7 +40,8 @@ export class TableView {
   }
 
   // engine -> state -> Promise<reply | null> (null: a newer request is on its way); the reply
-  // carries `scale`: the sqrt(D) demonstration of the same seed and D, or {error} (the card says it)
+  // carries `scale`: a promise of the sqrt(D) demonstration of the same seed and D, or of {error}
+  // (the card says it). The table draws without waiting for it.
   static fetch(engine) {
     let memo = null; // {key, reply}: the last sqrt(D) demonstration
     return async (state) => {
@@ -50,8 +51,8 @@ export class TableView {
           (reply) => ((memo = { key, reply }), reply),
           (err) => ({ error: err.message }),
         );
-      const [r, sc] = await Promise.all([engine.latest('table', 'table', TableView.payload(state)), scale]);
-      return r && { ...r, scale: sc };
+      const r = await engine.latest('table', 'table', TableView.payload(state));
+      return r && { ...r, scale };
     };
   }
 
@@ -168,7 +169,9 @@ export class TableView {
       `Drawn by the engine in ${formatNumber(r.drawMs)} ms; fingerprint of all ${r.V * r.D} values (FNV-1a of the float32 bytes): ${r.checksum}.` +
       (r.paddingIdx !== null ? ` Row ${r.paddingIdx} is padding_idx: all zeros.` : '');
     this.renderRow(r, state);
-    this.scaleCard.render(r.scale, r);
+    Promise.resolve(r.scale).then((sc) => {
+      if (this.last === r) this.scaleCard.render(sc, r); // not a newer table's card
+    });
     const c = this.clampNote;
     this.el.tokNote.hidden = !c || c.to !== r.tok;
     if (c && c.to === r.tok) this.el.tokNote.textContent = `picked token moved from ${c.from} to ${c.to}: V = ${c.V} has rows 0 to ${c.V - 1}.`;
