@@ -95,6 +95,7 @@ await test('an attribute change re-renders and fires embedlab-change with the pa
   }));
   assert(detail.T === 24 && detail.pd === 32 && detail.seed === 8 && detail.ignored === 0, `event detail: ${JSON.stringify(detail)}`);
   assert((await renders(page, 'second')) === before + 1, 'two attributes set together should render once');
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))); // heatmaps draw on the next frame
   const after = await heatmaps(page, 'second');
   assert(after[0].hash !== hashBefore, 'the table heatmap did not change');
 });
