@@ -574,7 +574,7 @@ await test('the map labels the most frequent tokens (next-token rows by count, n
 });
 
 await test('word2vec with frozen PCA axes: the basis stays, the view rescales so the trained points stay in the frame', async () => {
-  const p = await openPage('#view=train&model=skipgram&enc=whitespace&lower=1&minc=2&tD=32&ep=5');
+  const p = await openPage('#view=train&model=skipgram&enc=whitespace&lower=1&minc=2&tD=32&ep=40'); // 40 epochs: several map frames, so trails
   await waitRenders(p, 'train', 0);
   await p.check('#map-freeze');
   await p.waitForTimeout(300);
