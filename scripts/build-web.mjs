@@ -4,6 +4,7 @@
 //   web/index.html, web/style.css   -> OUT/
 //   web/docs.html, web/docs.css, web/docs/*.js -> OUT/ (the API examples page; its scripts copied
 //                                       as written, since the page shows their source)
+//   web/learn.{html,css,js}          -> OUT/ (the interactive article: <embedlab-view> widgets, copied as written)
 //   web/embedlab.d.ts, web/package/*.js -> OUT/, and OUT/package.json: the site is also the npm-style
 //                                       package 'embedlab' (import { createEmbedlab } from 'embedlab')
 //   node_modules/uplot/dist/uPlot.min.css -> OUT/uplot.css (the loss chart's stylesheet)
@@ -120,7 +121,7 @@ async function main() {
 
   copy(path.join(root, 'web', 'index.html'), path.join(out, 'index.html'));
   copy(path.join(root, 'web', 'style.css'), path.join(out, 'style.css'));
-  for (const f of ['docs.html', 'docs.css', 'embedlab.d.ts']) copy(path.join(root, 'web', f), path.join(out, f));
+  for (const f of ['docs.html', 'docs.css', 'learn.html', 'learn.css', 'learn.js', 'embedlab.d.ts']) copy(path.join(root, 'web', f), path.join(out, f));
   for (const f of fs.readdirSync(path.join(root, 'web', 'docs')).sort()) copy(path.join(root, 'web', 'docs', f), path.join(out, 'docs', f));
   for (const f of fs.readdirSync(path.join(root, 'web', 'package')).sort()) copy(path.join(root, 'web', 'package', f), path.join(out, f));
   writePackageJson(out);

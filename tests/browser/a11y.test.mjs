@@ -254,8 +254,9 @@ await test('at 375 px the settings are in a collapsed drawer with aria-expanded,
   assert(await toggle.isVisible(), 'the drawer button is not visible at 375 px');
   assert((await toggle.getAttribute('aria-expanded')) === 'false', 'the drawer starts open on a phone');
   assert(!(await page.isVisible('#f-T')), 'the settings are visible while the drawer is closed');
-  const plotTop = await page.$eval('#positions-cards', (el) => el.getBoundingClientRect().top);
-  assert(plotTop < PHONE.height, `the first plot starts at ${Math.round(plotTop)} px, below the first screen (${PHONE.height} px)`);
+  // the view's first card (since issue 21 "Why positions?", with its strip plot) starts on the first screen
+  const plotTop = await page.$eval('#view-positions article.card', (el) => el.getBoundingClientRect().top);
+  assert(plotTop < PHONE.height, `the first card starts at ${Math.round(plotTop)} px, below the first screen (${PHONE.height} px)`);
   await toggle.click();
   assert((await toggle.getAttribute('aria-expanded')) === 'true', 'aria-expanded did not turn true');
   assert(await page.isVisible('#f-T'), 'the T field is not visible in the open drawer');

@@ -45,7 +45,7 @@ import siteCss from '../style.css';
 import uplotCss from 'uplot/dist/uPlot.min.css'; // the loss and line charts' own rules (the page links uplot.css)
 
 const DEFAULT_VIEW = 'positions'; // what an element without `view` shows (the first widget's view)
-const OWN_ATTRIBUTES = new Set(['view', 'card', 'id', 'class', 'style', 'hidden', 'title', 'lang', 'dir', 'tabindex']);
+const OWN_ATTRIBUTES = new Set(['view', 'card', 'id', 'class', 'style', 'hidden', 'title', 'lang', 'dir', 'tabindex', 'role']);
 
 // The one engine of the page: {engine, ready (a Promise of the worker's ready info)}.
 let shared = null;
@@ -107,6 +107,11 @@ function styleSheet() {
     sheet.replaceSync(`${uplotCss}
 ${siteCss.replaceAll(':root', ':host')}
 :host { display: block; font: inherit; color: inherit; background: none; }
+/* until the first render the cards are laid out but not shown and the status line takes no
+   space: the widget appears whole, nothing inside it moves while it computes (no layout shift) */
+:host { position: relative; }
+:host(:not([data-renders])) .embedlab-cards { visibility: hidden; }
+:host(:not([data-renders])) p.embedlab-status { position: absolute; top: 0; left: 0; right: 0; }
 /* a dark widget on a light article: the view's own text (intros, fields) sits on the widget's
    dark background, not on the article's, so it keeps its contrast */
 :host([theme=dark]) { background: var(--bg); color: var(--ink); border-radius: 8px; padding: 8px; }
@@ -296,7 +301,12 @@ export class EmbedlabView extends HTMLElement {
       const { state, ignored } = this.readState();
       state.view = movedCardView(state.view, this.getAttribute('card')); // a card that moved: its new view
       if (!WIDGET_VIEWS[state.view]) throw new Error(`view=${state.view} cannot be shown as a widget`);
-      if (!this.widget || this.widget.name !== state.view) this.mount(state.view, info.positionalKinds);
+      if (!this.widget || this.widget.name !== state.view) {
+        this.mount(state.view, info.positionalKinds);
+        // only the named card from the start: while it computes, the widget is never taller than
+        // that card (an article reserving the card's height does not shift); notes come after the render
+        this.showCard(state.view, []);
+      }
       const w = this.widget;
       const shown = viewControls(state.view, state.controls);
       ignored.push(...shown.ignored);

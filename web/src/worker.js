@@ -18,6 +18,7 @@ import { makeCompareHandlers } from './engine/compare-handler.js';
 import { makeImportHandlers } from './engine/import-handler.js';
 import { ImportedPositions } from './engine/imported-positions.js';
 import { makeLayoutHandlers } from './engine/layout-handler.js';
+import { makeWhyPositionsHandler } from './engine/why-positions-handler.js';
 
 // Built-in corpora are served next to the page (build/web/corpora/, credited in README.md there).
 async function loadCorpus(name) {
@@ -40,6 +41,7 @@ const loading = createEmbedlab().then(
     dispatch = makeDispatcher({
       ...makeTableHandler(M),
       ...makePositionsHandler(M, importedPositions),
+      ...makeWhyPositionsHandler(M, loadCorpus),
       ...text.handlers,
       ...makeTrainHandlers(M, text.ensureTokens, undefined, layout),
       ...makeCompareHandlers(M, text.ensureTokens),

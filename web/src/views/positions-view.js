@@ -3,7 +3,7 @@
 // distance" check; RoPE applied to a real pair q, k (q·k against m − n at several absolute
 // offsets); one attention-bias panel per kind of the engine's registry that provides a bias
 // (per-head bias matrices, bias against distance, slopes when linear). Draws the worker's
-// 'positions', 'ropeDemo' and 'biases' replies (engine/positions-handler.js), and
+// 'positions', 'whyPositions' (the first card, why-positions-card.js), 'ropeDemo' and 'biases' replies (engine/positions-handler.js), and
 // 'importedPositions': GPT-2's learned position table from a file imported in the table view,
 // as an extra card (imported-positions-card.js) when there is one.
 // The 'positions' job is long at large T: main.js shows its progress and Cancel.
@@ -18,6 +18,7 @@ import { colorDomain, colormap, formatNumber, makeLut } from '../plots/scales.js
 import { summarize } from '../arrays.js';
 import { EncodingCard } from './encoding-card.js';
 import { ImportedPositionsCard } from './imported-positions-card.js';
+import { WhyPositionsCard } from './why-positions-card.js';
 
 export const POSITION_KEYS = ['seed', 'T', 'pd', 'sim'];
 
@@ -218,21 +219,23 @@ export class PositionsView {
     return async (state) => {
       const p = PositionsView.payload(state);
       const f = PositionsView.FIELDS;
-      const [r, rope, bias, imported] = await Promise.all([
+      const [r, why, rope, bias, imported] = await Promise.all([
         engine.latest('positions', 'positions', p, f),
+        engine.request('whyPositions', {}),
         engine.request('ropeDemo', { seed: p.seed, D: p.D }, f),
         engine.request('biases', { seed: p.seed }),
         engine.latest('positions-imported', 'importedPositions', { sim: p.sim, maxSide: p.maxSide, have })
           .catch((err) => ({ error: err.message })),
       ]);
       if (imported && imported.key) have = imported.key;
-      return r && { ...r, rope, bias, imported };
+      return r && { ...r, why, rope, bias, imported };
     };
   }
 
   constructor(root) {
     this.root = root;
     this.stale = root.querySelector('#positions-stale');
+    this.why = new WhyPositionsCard(root.querySelector('.why-card'));
     const holder = root.querySelector('#positions-cards');
     this.cards = Object.fromEntries(['sinusoidal', 'learned', 'rope'].map((n) => [n, new EncodingCard(holder, n)]));
     const importedHolder = document.createElement('div');
@@ -253,6 +256,7 @@ export class PositionsView {
   render(r, state) {
     this.last = r;
     this.root.dataset.renders = String(Number(this.root.dataset.renders || 0) + 1);
+    if (r.why) this.why.render(r.why);
     for (const kind of r.kinds) this.cards[kind.name].render(kind, state, r.sim);
     if (r.imported) this.renderImported(r.imported, state);
     if (r.rope) this.rope.render(r.rope);
