@@ -300,9 +300,10 @@ await test('BPE view: each merge adds a token and an embedding row', async () =>
 const dataNum = (p, key) => p.$eval('#view-train', (el, k) => Number(el.dataset[k] || 0), key);
 
 await test('train view: a character-level next-token model trains a few hundred steps; loss falls, curve and table change', async () => {
-  page = await openPage('#view=train&enc=char');
+  page = await openPage('#view=train&enc=char'); // an older link: trains on characters of The Verdict (tCorpus=the-verdict, tEnc=char)
   await waitRenders(page, 'train', 0);
-  assert(/Cost before you press play: 62 table rows/.test(await page.textContent('#train-estimate')), 'no cost estimate');
+  // 66 rows: the char vocabulary of The Verdict with its 4 special tokens, as `embedlab train` has (issue 21; was 62 remapped rows)
+  assert(/Cost before you press play: 66 table rows/.test(await page.textContent('#train-estimate')), 'no cost estimate');
   const table0 = await page.$eval('#train-table .heatmap-canvas', canvasStats);
   await page.click('#train-play');
   await page.waitForFunction(() => Number(document.querySelector('#view-train').dataset.steps) >= 300, null, { timeout: 30000 });
@@ -525,7 +526,7 @@ await test('train view: word2vec skip-gram on lower-cased words runs to the end'
 });
 
 await test('the map labels the most frequent tokens (next-token rows by count, not punctuation by id)', async () => {
-  const p = await openPage('#view=train');
+  const p = await openPage('#view=train&tCorpus=the-verdict&tEnc=gpt2'); // the default trains on characters since issue 21
   await waitRenders(p, 'train', 0);
   await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const labelled = JSON.parse(await p.$eval('#train-map .heatmap', (el) => el.dataset.labelled));

@@ -98,6 +98,17 @@ describe('the page\'s held-out loss is the CLI\'s valid_loss', () => {
     tok.delete();
   });
 
+  it('a held-out tail shorter than one window has no held-out loss, and says why', async () => {
+    const short = await T({ id: 6, type: 'trainStart', payload: { corpus: 'custom', enc: 'char', lower: false, bpeV: 300, model: 'next', ...SETTINGS, ctx: 1000, tB: 1 } });
+    assert.equal(short.ok, true, short.message);
+    const h = short.result.heldOut;
+    assert.equal(h.points, null);
+    assert.equal(h.reason, 'the held-out tenth of the text has 800 tokens, fewer than context 1000 + 1');
+    assert.equal(h.chance, Math.log(h.vocab));
+    const s = await T({ id: 7, type: 'trainStep', payload: { budgetMs: 1e6, maxSteps: 50 } });
+    assert.deepEqual(s.result.held, []);
+  });
+
   it('word2vec runs have no held-out part', async () => {
     const start = await T({ id: 4, type: 'trainStart', payload: { corpus: 'custom', enc: 'whitespace', lower: true, bpeV: 300, model: 'skipgram', tD: 8, win: 2, minc: 1, ep: 1, alpha: 0.025, seed: 1, pos: 'learned', ctx: 8, tB: 2, opt: 'sgd', lr: 0.1 } });
     assert.equal(start.ok, true, start.message);

@@ -5,7 +5,7 @@
 //                (the page sends its training text keys tCorpus, tEnc, tLower as corpus, enc, lower)
 //                -> info {settings, rows, tokens, labels (of the drawn table rows), estimate {bytes, msPerStep, tokensPerStep}, remapped,
 //                   heldOut (next-token: {tokens, evaluated, trainTokens, every, vocab, chance, points: [[0, loss]]},
-//                   or {reason} when the tail is shorter than a window; word2vec: null)}
+//                   or {reason, trainTokens, vocab, chance, points: null} when the tail is shorter than a window; word2vec: null)}
 //   trainStep    {budgetMs = 40, maxSteps} -> {points: [[step, loss]...], held: [[step, loss]...] (held-out
 //                evaluations of the slice), stats (of the last step), slice: {steps, tokens} (of the whole
 //                slice), table grid, checksum (FNV-1a of the whole input table), positions?}
@@ -165,7 +165,7 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
     return {
       settings: s, rows, tokens: run.tokens, labels, remapped: run.model === 'next' && run.remapped ? run.rowIds.length : null,
       estimate: { bytes: paramBytes(s, rows), msPerStep, tokensPerStep: st.tokens, totalSteps: s.totalSteps ?? null },
-      heldOut: run.heldOut ? { ...run.heldOut, points: run.probe ? [[0, heldOutLoss()]] : [] } : null,
+      heldOut: run.heldOut ? { ...run.heldOut, points: run.probe ? [[0, heldOutLoss()]] : null } : null,
     };
   }
 
