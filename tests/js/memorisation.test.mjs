@@ -31,9 +31,17 @@ describe('memorisationVerdict', () => {
     assert.match(verdictText(v, 1416), /^The model is memorising this text: held-out loss 12\.20 is above chance ln 1,416 = 7\.26 while training loss is 0\.10\. .*Tiny Shakespeare/);
   });
 
+  it('held-out at chance with training loss just as high is not learning, not memorising (a tiny learning rate)', () => {
+    const v = memorisationVerdict(curve(400, () => CHANCE + 0.2), evals(400, () => CHANCE + 0.25), CHANCE);
+    assert.equal(v.state, 'not-learning');
+    assert.match(verdictText(v, 1416), /^Not learning yet: held-out loss 7\.51 is at or above chance ln 1,416 = 7\.26 while training loss is 7\.46\. Try more steps or a higher learning rate\.$/);
+  });
+
   it('one held-out loss above chance is not enough', () => {
     const held = evals(400, (s) => (s === 400 ? CHANCE + 0.1 : 5));
-    assert.equal(memorisationVerdict(curve(400, () => 4.8), held, CHANCE).state, 'learning');
+    const v = memorisationVerdict(curve(400, () => 4.8), held, CHANCE);
+    assert.equal(v.state, 'watching');
+    assert.match(verdictText(v, 1416), /^Held-out loss 7\.36 rose to or above chance ln 1,416 = 7\.26 at step 400 while training loss is 4\.80: if it stays there/);
   });
 
   it('memorising when the gap passes 1 nat and grows over the last three evaluations', () => {

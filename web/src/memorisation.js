@@ -7,9 +7,13 @@
 //   no verdict before the held-out loss has been evaluated at step MIN_STEPS or later;
 //   memorising when
 //     (a) above chance: the last ABOVE_EVALS held-out evaluations are all >= chance (the model
-//         predicts text it has not seen worse than a uniform guess), or
+//         predicts text it has not seen worse than a uniform guess) while its training loss is
+//         more than GAP_NATS below them (it did fit its own text), or
 //     (b) a growing gap: held-out minus training loss is above GAP_NATS at each of the last
 //         GAP_EVALS evaluations and larger at the last than at the first of them;
+//   else, with the last held-out loss at or above chance: not learning when training loss is as
+//   high (within GAP_NATS: nothing learned yet, e.g. a tiny learning rate), watching when it is
+//   not (one evaluation above chance: memorising if the next one is too);
 //   else learning. The training loss at an evaluation is the mean of the step losses since the
 //   previous evaluation (one step's batch loss is too noisy to compare).
 //
@@ -23,7 +27,7 @@ export const GAP_NATS = 1;
 export const GAP_EVALS = 3;
 
 // trainCurve [[step, loss]...] (ascending steps), heldCurve [[step, loss]...] (ascending), chance
-// -> {state: 'early' | 'learning' | 'memorising', reason: null | 'above-chance' | 'gap', step,
+// -> {state: 'early' | 'learning' | 'watching' | 'not-learning' | 'memorising', reason: null | 'above-chance' | 'gap', step,
 //     heldOut, train, gap, chance} (the numbers of the last evaluation; null when there is none)
 export function memorisationVerdict(trainCurve, heldCurve, chance) {
   const evals = heldCurve.filter(([, v]) => Number.isFinite(v));
@@ -38,12 +42,14 @@ export function memorisationVerdict(trainCurve, heldCurve, chance) {
   if (last[0] < MIN_STEPS) return out;
   const tail = (k) => (gaps.length >= k ? gaps.slice(-k) : null);
   const above = tail(ABOVE_EVALS);
-  if (above && above.every((e) => e.heldOut >= chance)) return { ...out, state: 'memorising', reason: 'above-chance' };
+  const fitted = (e) => e.gap !== null && e.gap > GAP_NATS;
+  if (above && above.every((e) => e.heldOut >= chance && fitted(e))) return { ...out, state: 'memorising', reason: 'above-chance' };
   const wide = tail(GAP_EVALS);
-  if (wide && wide.every((e) => e.gap !== null && e.gap > GAP_NATS) && wide[wide.length - 1].gap > wide[0].gap) {
+  if (wide && wide.every(fitted) && wide[wide.length - 1].gap > wide[0].gap) {
     return { ...out, state: 'memorising', reason: 'gap' };
   }
-  return { ...out, state: 'learning' };
+  if (last[1] < chance) return { ...out, state: 'learning' };
+  return { ...out, state: fitted(g) ? 'watching' : 'not-learning' };
 }
 
 // The mean training loss before each evaluation: of the steps in (previous eval step, step];
@@ -81,6 +87,12 @@ export function verdictText(v, V) {
   if (v.state === 'memorising') {
     return `The model is memorising this text: held-out loss ${f2(v.heldOut)} is ${f2(v.gap)} nats above training loss ${f2(v.train)}, ` +
       `and the gap has grown over the last ${GAP_EVALS} evaluations (${chance}). Try a bigger text (Tiny Shakespeare), characters or fewer steps.`;
+  }
+  if (v.state === 'watching') {
+    return `Held-out loss ${f2(v.heldOut)} rose to or above ${chance} at step ${v.step}${train}: if it stays there at the next evaluation, the model is memorising this text.`;
+  }
+  if (v.state === 'not-learning') {
+    return `Not learning yet: held-out loss ${f2(v.heldOut)} is at or above ${chance}${train}. Try more steps or a higher learning rate.`;
   }
   const gap = v.gap === null ? '' : `, ${f2(Math.abs(v.gap))} ${v.gap >= 0 ? 'above' : 'below'} training loss ${f2(v.train)}`;
   return `Learning: held-out loss ${f2(v.heldOut)} on text it never trained on is ${f2(v.chance - v.heldOut)} nats below ${chance}${gap}.`;
