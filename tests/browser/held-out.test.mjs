@@ -10,10 +10,20 @@
 //   naming the lowest encoding.
 // Every wait is on state the page exposes (data attributes of #train-loss and #view-train).
 // Shared setup: harness.mjs.
-import { assert, screenshotStats, startHarness, waitRenders } from './harness.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
+import { assert, repo, screenshotStats, startHarness, waitRenders } from './harness.mjs';
 
 const h = await startHarness('held-out tests');
 const { test, openPage, consoleErrors, foreignRequests, shot } = h;
+
+const AXE = fs.readFileSync(path.join(repo, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+// axe-core's serious and critical violations on the page as it is (a11y.test.mjs does the same)
+async function axeViolations(page) {
+  await page.evaluate(AXE);
+  return page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`));
+}
 
 const chart = (page) => page.$eval('#train-loss', (el) => ({ ...el.dataset }));
 // plays until the chart's data attributes satisfy cond (a function of them, run in the page)
@@ -73,6 +83,22 @@ await test('GPT-2 ids of The Verdict (an older link): the chart says the model i
   // the link now names the training text, so it is not read as an older one again
   const hash = await page.evaluate(() => location.hash);
   assert(/tCorpus=the-verdict/.test(hash) && /tEnc=gpt2/.test(hash), `hash ${hash}`);
+  const found = await axeViolations(page);
+  assert(found.length === 0, `axe: ${found.join('; ')}`);
+  await page.close();
+});
+
+await test('the memorising message at 375 px in the dark theme: readable, clean under axe-core', async () => {
+  const page = await openPage('#view=train&tCorpus=the-verdict&tEnc=gpt2&theme=dark');
+  await page.setViewportSize({ width: 375, height: 800 });
+  await waitRenders(page, 'train', 0, 60000);
+  await playUntil(page, () => document.querySelector('#train-loss').dataset.memorising === 'true', 120000);
+  const box = await page.$eval('#train-verdict', (el) => el.getBoundingClientRect().right);
+  assert(box <= 375, `the message runs off the screen (right ${box})`);
+  const found = await axeViolations(page);
+  assert(found.length === 0, `axe: ${found.join('; ')}`);
+  await page.$eval('#train-loss', (el) => el.scrollIntoView({ block: 'start' }));
+  await page.screenshot({ path: shot('held-out-memorising-dark-375.png') });
   await page.close();
 });
 

@@ -634,9 +634,9 @@ export class TrainView {
       this.el.lossNote.textContent = `No held-out line: ${h.reason}; training uses the first ${fmt(h.trainTokens)} tokens. ${chance}`;
       return;
     }
-    const part = h.evaluated < h.tokens ? `, measured on its first ${fmt(h.evaluated)} tokens to keep each evaluation short` : '';
-    this.el.lossNote.textContent = `Held out: the last tenth of the text (${fmt(h.tokens)} tokens, never trained on; the CLI's --valid-fraction 0.1)${part}, ` +
-      `its loss measured at step 0 and after every ${h.every}th step. Training uses the first ${fmt(h.trainTokens)} tokens. ${chance}`;
+    const part = h.evaluated < h.tokens ? ` on its first ${fmt(h.evaluated)} tokens, to keep each evaluation short` : '';
+    this.el.lossNote.textContent = `Held out: the last tenth of the text (${fmt(h.tokens)} tokens, never trained on; the CLI's --valid-fraction 0.1), ` +
+      `evaluated at step 0 and after every ${h.every}th step${part}. Training uses the first ${fmt(h.trainTokens)} tokens. ${chance}`;
   }
 
   // Draws the loss lines; verdict: also judge the run again (memorisation.js), after new
