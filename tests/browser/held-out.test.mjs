@@ -62,6 +62,13 @@ await test('the default run draws training, held-out and chance lines, and says 
   assert(px.hues[6] > 50 && px.hues[0] > 20, `lines not drawn: hues ${px.hues.join(',')}`);
   await page.$eval('#train-loss', (el) => el.scrollIntoView({ block: 'center' }));
   await page.screenshot({ path: shot('held-out-default.png') });
+  // the autosave keeps the held-out curve: a reload restores the run with the same points and verdict
+  await page.waitForFunction(() => { const v = document.querySelector('#view-train').dataset; return v.savedStep === v.steps; }, null, { timeout: 30000 });
+  const saved = await chart(page);
+  await page.reload();
+  await page.waitForFunction(() => document.querySelector('#view-train').dataset.restored !== undefined, null, { timeout: 60000 });
+  const back = await chart(page);
+  assert(back.heldPoints === saved.heldPoints && back.heldOut === saved.heldOut && back.verdict === 'learning', `restored ${JSON.stringify(back)}, saved ${JSON.stringify(saved)}`);
   await page.close();
 });
 

@@ -233,7 +233,7 @@ views.text = {
       customDownload.hidden = true;
       controls.fill({ ...state, corpus: 'custom' });
       document.getElementById('f-corpus').value = 'custom';
-      onChange('corpus', 'custom'); // marks text, windows, bpe and train for a refresh
+      onChange('corpus', 'custom'); // marks text, windows and bpe for a refresh (training has its own text: tCorpus)
       await views.text.view.nextRender();
       const kept = await engine.request('keepText', {}).catch((err) => ({ error: err.message }));
       state.txt = kept.txt || '';

@@ -20,14 +20,9 @@
 // trails; paused or finished, the whole run is drawn frame by frame (layoutStart / layoutStep,
 // from the last layout when there is one), with progress and Cancel.
 //
-// The loss chart (issue 21): next-token runs draw the training loss, the held-out loss (the last
-// tenth of the text, never trained on, measured by the worker at step 0 and every 50 steps:
-// train-handler.js) and chance, ln V for the V rows of the output layer; under it the verdict of
-// memorisation.js in words (learning, or "the model is memorising this text"), also as data
-// attributes of #train-loss: data-series, data-held-out, data-chance, data-vocab,
-// data-held-points, data-verdict, data-memorising. word2vec has no held-out loss: only its
-// training loss, and the note says why. The training text is the view's own (tCorpus, tEnc,
-// tLower: state.js), sent to the worker as corpus, enc, lower.
+// The loss chart (issue 21: training loss, held-out loss, chance ln V and the verdict in words)
+// is train-loss.js. The training text is the view's own (tCorpus, tEnc, tLower: state.js), sent
+// to the worker as corpus, enc, lower.
 //
 // Autosave (session.js; option autosave: true on the page, off in widgets): while playing the run
 // is saved every AUTOSAVE_MS by the worker (trainSave), and on pause and at the end; a trainStart
@@ -36,7 +31,6 @@
 import { renderStatList } from './stat-list.js';
 import { Heatmap } from '../plots/heatmap.js';
 import { Legend } from '../plots/legend.js';
-import { LossChart } from '../plots/loss-chart.js';
 import { Scatter } from '../plots/scatter.js';
 import { visibleText } from '../plots/chips.js';
 import { colorDomain, formatNumber, makeLut } from '../plots/scales.js';
@@ -44,7 +38,7 @@ import { summarize } from '../arrays.js';
 import { CompareView } from './compare-view.js';
 import { TableExports } from './table-exports.js';
 import { METHOD_NAMES, MapChoice, preparingText } from './map-choice.js';
-import { memorisationVerdict, verdictText } from '../memorisation.js';
+import { TrainLoss } from './train-loss.js';
 
 const LAYOUT_STEP_MS = 35; // engine time of one frame of a UMAP / t-SNE run
 const AXES = { umap: ['UMAP 1', 'UMAP 2'], tsne: ['t-SNE 1', 't-SNE 2'] };
@@ -52,7 +46,6 @@ const AXES = { umap: ['UMAP 1', 'UMAP 2'], tsne: ['t-SNE 1', 't-SNE 2'] };
 export const TRAIN_KEYS = ['tCorpus', 'tEnc', 'tLower', 'bpeV', 'model', 'pos', 'tD', 'ctx', 'tB', 'opt', 'lr', 'alpha', 'win', 'minc', 'ep', 'seed'];
 // payload key -> the page field (the worker's text keys are the text views' names)
 const TRAIN_FIELDS = { corpus: 'tCorpus', enc: 'tEnc', lower: 'tLower' };
-const CHANCE_COLOR = '#3b4450'; // the compare card's chance line
 const RATE_WINDOW_MS = 2000; // tokens / s: the average over this much wall time
 const AUTOSAVE_MS = 2000; // while playing, the run is autosaved at most this often
 
@@ -98,11 +91,8 @@ export class TrainView {
       play: $('train-play'), step: $('train-step'), reset: $('train-reset'), message: $('train-message'),
       logy: $('train-logy'), posCard: $('train-pos-card'),
       tableNote: $('train-table-note'), saved: $('train-saved'),
-      lossTitle: $('train-loss-title'), lossNote: $('train-loss-note'), verdict: $('train-verdict'),
     };
-    this.chart = new LossChart($('train-loss'), { series: ['training loss'], empty: 'No steps yet: press ▶ Play or Step, and the loss of every step is drawn here as the table trains.' });
-    this.held = []; // [[step, held-out loss]...]
-    this.heldOut = null; // the run's held-out part (trainStart reply)
+    this.loss = new TrainLoss(root); // the loss chart, its note and verdict
     this.heatmap = new Heatmap($('train-table'), { xLabel: 'dimension', yLabel: 'table row', maxHeight: 380, minHeight: 160, exportName: 'table',
       formatTip: (c) => `${this.labels[this.rowPos(c.row)] ?? `row ${c.row}`}, dim ${c.col}: ${formatNumber(c.value)}` });
     this.legend = new Legend($('train-legend'), { caption: 'weight value', width: 220 });
@@ -182,15 +172,13 @@ export class TrainView {
     const restored = r.restored && r.restored.step >= 0 && !r.restored.error ? r.restored : null;
     this.steps = restored && restored.curve ? Array.from(restored.curve.steps) : [];
     this.losses = restored && restored.curve ? Array.from(restored.curve.losses) : [];
-    this.heldOut = r.heldOut || null;
-    this.held = restored && restored.curve && restored.curve.held ? restored.curve.held.map(([x, y]) => [x, y]) : (this.heldOut && this.heldOut.points) || [];
     this.root.dataset.steps = String(restored ? restored.step : 0);
     this.showChecksum(r.checksum);
     this.restoreNote = '';
     if (this.el.saved) this.el.saved.textContent = '';
-    this.chart.setLog(state.logy);
-    this.setLossSeries(state.model);
-    this.drawLoss(true);
+    this.loss.setLog(state.logy);
+    this.loss.start(r.heldOut, restored && restored.curve ? restored.curve.held : null, state, r.remapped);
+    this.loss.draw(this.steps, this.losses, true);
     this.compare.setLog(state.logy);
     this.compare.setState(state);
     const s = r.settings;
@@ -256,7 +244,7 @@ export class TrainView {
     }
     this.lastSave = performance.now();
     const gen = this.playGen;
-    this.saving = this.engine.request('trainSave', { curve: { steps: this.steps, losses: this.losses, held: this.held } })
+    this.saving = this.engine.request('trainSave', { curve: { steps: this.steps, losses: this.losses, held: this.loss.held } })
       .then((s) => {
         if (gen === this.playGen || this.playing) this.showSaved(s);
       }, (err) => {
@@ -470,9 +458,9 @@ export class TrainView {
     }
     const items = stats
       ? [['step', `${stats.totalSteps}`], ['loss', Number.isFinite(stats.lastLoss) ? stats.lastLoss.toFixed(4) : '–'],
-        ...this.heldItem(), [perS, rate ? Math.round(rate.tokensPerSecond).toLocaleString('en') : '–'], [stats.finished ? 'finished' : 'time', stats.finished ? '–' : eta],
+        ...this.loss.heldItem(), [perS, rate ? Math.round(rate.tokensPerSecond).toLocaleString('en') : '–'], [stats.finished ? 'finished' : 'time', stats.finished ? '–' : eta],
         ['learning rate', Number.isFinite(stats.learningRate) ? formatNumber(stats.learningRate) : '–'], ['table fingerprint', this.root.dataset.checksum]]
-      : [['step', '0'], ['loss', '–'], ...this.heldItem(), [perS, '–'], ['time', '–'], ['learning rate', '–'], ['table fingerprint', this.root.dataset.checksum]];
+      : [['step', '0'], ['loss', '–'], ...this.loss.heldItem(), [perS, '–'], ['time', '–'], ['learning rate', '–'], ['table fingerprint', this.root.dataset.checksum]];
     renderStatList(this.el.readout, items);
     if (rate) this.root.dataset.tokensPerSecond = String(rate.tokensPerSecond);
   }
@@ -482,8 +470,8 @@ export class TrainView {
       this.steps.push(x);
       this.losses.push(y);
     }
-    for (const p of r.held || []) this.held.push(p);
-    this.drawLoss((r.held || []).length > 0);
+    this.loss.add(r.held || []);
+    this.loss.draw(this.steps, this.losses, (r.held || []).length > 0);
     this.showChecksum(r.checksum);
     const rate = r.slice && this.playing ? this.rate(r.slice) : null;
     if (rate) this.lastRate = rate; // a slice that lands after a pause keeps the last rate
@@ -604,88 +592,10 @@ export class TrainView {
       : this.tableExports.note.textContent;
   }
 
-  // The held-out loss in the readout (next-token runs with a held-out part): [[name, value]] or [].
-  heldItem() {
-    if (!this.heldOut || !this.heldOut.points) return [];
-    const last = this.held[this.held.length - 1];
-    return [['held-out loss', last ? `${last[1].toFixed(4)} (step ${last[0]})` : '–']];
-  }
-
-  // The chart's lines for this model: next-token runs draw training loss, held-out loss and
-  // chance ln V (no held-out line when the tail is shorter than a window); word2vec only its loss.
-  setLossSeries(model) {
-    const h = this.heldOut;
-    const lines = [{ label: 'training loss' }];
-    if (model === 'next' && h) {
-      if (h.points) lines.push({ label: 'held-out loss', color: 3, dash: [6, 3], points: true, width: 2 });
-      lines.push({ label: `chance ln ${h.vocab.toLocaleString('en')} = ${h.chance.toFixed(2)}`, color: CHANCE_COLOR, dash: [2, 4], width: 1.4, value: () => h.chance.toFixed(4) });
-    }
-    this.chart.setSeries(lines);
-    this.el.lossTitle.textContent = model === 'next' ? 'training loss per step, held-out loss and chance' : 'training loss per step (word2vec)';
-    const fmt = (n) => n.toLocaleString('en');
-    if (model !== 'next' || !h) {
-      this.el.lossNote.textContent = 'word2vec’s loss is gensim’s negative-sampling loss on the training words (each true pair against sampled ones). ' +
-        'It has no held-out next-token loss and no ln V chance level, so neither is drawn: whether the vectors mean something shows in the nearest neighbours below.';
-      return;
-    }
-    const chance = `Chance: ln V = ln ${fmt(h.vocab)} = ${h.chance.toFixed(2)}, the loss of a uniform guess over the ${fmt(h.vocab)} rows of the output layer` +
-      (this.last && this.last.remapped && this.state.tEnc === 'gpt2' ? ' (the GPT-2 ids that occur in the text, not all 50,257).' : '.');
-    if (!h.points) {
-      this.el.lossNote.textContent = `No held-out line: ${h.reason}; training uses the first ${fmt(h.trainTokens)} tokens. ${chance}`;
-      return;
-    }
-    const part = h.evaluated < h.tokens ? ` on its first ${fmt(h.evaluated)} tokens, to keep each evaluation short` : '';
-    this.el.lossNote.textContent = `Held out: the last tenth of the text (${fmt(h.tokens)} tokens, never trained on; the CLI's --valid-fraction 0.1), ` +
-      `evaluated at step 0 and after every ${h.every}th step${part}. Training uses the first ${fmt(h.trainTokens)} tokens. ${chance}`;
-  }
-
-  // Draws the loss lines; verdict: also judge the run again (memorisation.js), after new
-  // held-out points. Exposes the numbers as data attributes of the chart's element.
-  drawLoss(verdict) {
-    const h = this.heldOut && this.state.model === 'next' ? this.heldOut : null;
-    const el = this.chart.parent;
-    if (!h) {
-      this.chart.setData([this.steps, this.losses]);
-      for (const k of ['heldOut', 'chance', 'vocab', 'heldPoints', 'verdict', 'memorising']) delete el.dataset[k];
-      this.el.verdict.hidden = true;
-      return;
-    }
-    const xs = [];
-    const cols = h.points ? [[], []] : [[]];
-    const heldAt = new Map(this.held);
-    if (this.steps.length) {
-      if (heldAt.has(0) && this.steps[0] > 0 && h.points) {
-        xs.push(0);
-        cols[0].push(null);
-        cols[1].push(heldAt.get(0));
-      }
-      for (let i = 0; i < this.steps.length; i++) {
-        xs.push(this.steps[i]);
-        cols[0].push(this.losses[i]);
-        if (h.points) cols[1].push(heldAt.has(this.steps[i]) ? heldAt.get(this.steps[i]) : null);
-      }
-    }
-    this.chart.setData([xs, ...cols, xs.map(() => h.chance)]);
-    el.dataset.chance = String(h.chance);
-    el.dataset.vocab = String(h.vocab);
-    el.dataset.heldPoints = String(this.held.length);
-    const last = this.held[this.held.length - 1];
-    if (last) el.dataset.heldOut = String(last[1]);
-    else delete el.dataset.heldOut;
-    if (!verdict) return;
-    const v = memorisationVerdict(this.steps.map((x, i) => [x, this.losses[i]]), this.held, h.chance);
-    el.dataset.verdict = v.state;
-    el.dataset.memorising = String(v.state === 'memorising');
-    const text = h.points ? verdictText(v, h.vocab) : '';
-    this.el.verdict.textContent = text;
-    this.el.verdict.hidden = !text;
-    this.el.verdict.classList.toggle('memorising', v.state === 'memorising');
-  }
-
   recolor(state) {
     this.state = { ...this.state, cmap: state.cmap, logy: state.logy };
-    this.chart.setLog(state.logy);
+    this.loss.setLog(state.logy);
     this.compare.setLog(state.logy);
-    if (this.steps) this.drawLoss(false);
+    if (this.steps) this.loss.draw(this.steps, this.losses, false);
   }
 }
