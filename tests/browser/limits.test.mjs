@@ -88,7 +88,7 @@ await test('#view=train&ctx=4096&tB=256: the attention buffer the engine refuses
   await typeInto(page, 'f-ctx', '16');
   await waitRenders(page, 'train', 0);
   assert((await fieldError(page, 'ctx')) === '' && (await page.isHidden('#view-train .plot-error')), 'not cleared');
-  assert(/Cost before you press play: 62 table rows/.test(await page.textContent('#train-estimate')), 'no run after the fix');
+  assert(/Cost before you press play: 66 table rows/.test(await page.textContent('#train-estimate')), 'no run after the fix');
   await page.close();
 });
 

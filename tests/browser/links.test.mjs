@@ -37,6 +37,9 @@ await test('type a text and settings, train, copy the link: it holds the text, t
   await typeInto(page, 'f-tok', '4');
   await page.click('#tab-train');
   await waitRenders(page, 'train', 0, 30000);
+  const r0 = await renders(page, 'train');
+  await page.selectOption('#f-tCorpus', 'custom'); // training has its own text (issue 21): the typed one
+  await waitRenders(page, 'train', r0, 30000);
   const r = await renders(page, 'train');
   await typeInto(page, 'f-tD', '8');
   await waitRenders(page, 'train', r, 30000);
@@ -57,7 +60,7 @@ await test('type a text and settings, train, copy the link: it holds the text, t
   assert(/^(Link copied|Could not copy)/.test(note), `copy note: ${note}`);
   const trained = await trainAt(page);
   assert(trained.checksum !== start.checksum, `training did not change the table fingerprint (${start.checksum})`);
-  for (const part of ['view=train', 'seed=42', 'tD=8', 'tok=4', 'corpus=custom', 'enc=char', 'pick=5', `step=${trained.steps}`]) {
+  for (const part of ['view=train', 'seed=42', 'tD=8', 'tok=4', 'corpus=custom', 'enc=char', 'tCorpus=custom', 'pick=5', `step=${trained.steps}`]) {
     assert(hashOf(link).includes(part), `the link lacks ${part}: ${link}`);
   }
   assert(/txt=[A-Za-z0-9_-]+/.test(link), `no txt in ${link}`);

@@ -330,9 +330,10 @@ await test('BPE view: each merge adds a token and an embedding row', async () =>
 const dataNum = (p, key) => p.$eval('#view-train', (el, k) => Number(el.dataset[k] || 0), key);
 
 await test('train view: a character-level next-token model trains a few hundred steps; loss falls, curve and table change', async () => {
-  page = await openPage('#view=train&enc=char');
+  page = await openPage('#view=train&enc=char'); // an older link: trains on characters of The Verdict (tCorpus=the-verdict, tEnc=char)
   await waitRenders(page, 'train', 0);
-  assert(/Cost before you press play: 62 table rows/.test(await page.textContent('#train-estimate')), 'no cost estimate');
+  // 66 rows: the char vocabulary of The Verdict with its 4 special tokens, as `embedlab train` has (issue 21; was 62 remapped rows)
+  assert(/Cost before you press play: 66 table rows/.test(await page.textContent('#train-estimate')), 'no cost estimate');
   const table0 = await page.$eval('#train-table .heatmap-canvas', canvasStats);
   await page.click('#train-play');
   await page.waitForFunction(() => Number(document.querySelector('#view-train').dataset.steps) >= 300, null, { timeout: 30000 });
@@ -360,11 +361,12 @@ await test('train view: a character-level next-token model trains a few hundred 
   await page.screenshot({ path: shot('train.png'), fullPage: true });
   const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#export-vectors')]);
   const tsv = fs.readFileSync(await dl.path(), 'utf8').trimEnd().split('\n');
-  assert(/^embedlab-next-token-[a-z0-9-]+-step\d+-seed\d+-vectors\.tsv$/.test(dl.suggestedFilename()) && tsv.length === 62 && tsv[0].split('\t').length === 32, `vectors.tsv ${tsv.length} lines`);
+  assert(/^embedlab-next-token-[a-z0-9-]+-step\d+-seed\d+-vectors\.tsv$/.test(dl.suggestedFilename()) && tsv.length === 66 && tsv[0].split('\t').length === 32, `vectors.tsv ${tsv.length} lines`);
   const [dm] = await Promise.all([page.waitForEvent('download'), page.click('#export-metadata')]);
   const meta = fs.readFileSync(await dm.path(), 'utf8').split('\n');
-  // char vocabulary rows in id order: ' ' is the most frequent character; the newline token is escaped
-  assert(meta[0] === ' ' && meta.includes('\\n') && meta.length === 63, `metadata.tsv starts ${JSON.stringify(meta.slice(0, 3))}`);
+  // char vocabulary rows in id order: the 4 special tokens, then ' ' (the most frequent character); the newline token is escaped
+  // (the tokenizer's rows as `embedlab train` has them since issue 21: 66 rows + the trailing newline's empty line)
+  assert(meta.slice(0, 5).join('|') === '<pad>|<unk>|<sos>|<eos>| ' && meta.includes('\\n') && meta.length === 67, `metadata.tsv starts ${JSON.stringify(meta.slice(0, 5))}, ${meta.length} lines`);
   const n = await renders(page, 'train');
   await page.click('#train-reset');
   await waitRenders(page, 'train', n);
@@ -426,7 +428,8 @@ await test('compare on the defaults (characters, Tiny Shakespeare, 600 steps): e
   await page.waitForFunction((n) => Number(document.querySelector('#view-train').dataset.compared || 0) > n, n0, { timeout: 120000 });
   const held = JSON.parse(await page.$eval('#view-train', (el) => el.dataset.heldOut));
   const chance = Number(await page.$eval('#view-train', (el) => el.dataset.chance));
-  assert(Math.abs(chance - Math.log(65)) < 1e-9, `chance ${chance} is not ln 65`);
+  // 69 rows: the 65 characters and the tokenizer's 4 special tokens, as `embedlab train` has (issue 21; was 65 remapped rows)
+  assert(Math.abs(chance - Math.log(69)) < 1e-9, `chance ${chance} is not ln 69`);
   assert(JSON.stringify(Object.keys(held)) === JSON.stringify(kindNames), `kinds ${Object.keys(held)}`);
   for (const [k, v] of Object.entries(held)) assert(v < chance - 1, `${k} ${v} does not beat chance ${chance}`);
   const others = kindNames.filter((k) => k !== 'none').map((k) => held[k]);
@@ -555,7 +558,7 @@ await test('train view: word2vec skip-gram on lower-cased words runs to the end'
 });
 
 await test('the map labels the most frequent tokens (next-token rows by count, not punctuation by id)', async () => {
-  const p = await openPage('#view=train');
+  const p = await openPage('#view=train&tCorpus=the-verdict&tEnc=gpt2'); // the default trains on characters since issue 21
   await waitRenders(p, 'train', 0);
   await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const labelled = JSON.parse(await p.$eval('#train-map .heatmap', (el) => el.dataset.labelled));

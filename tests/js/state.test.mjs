@@ -217,3 +217,48 @@ describe('view-keys: the settings each view reads (controls of the iframe form a
     assert.deepEqual(viewControls('text', ''), { keys: [], ignored: [] });
   });
 });
+
+describe('state: training has its own text (tCorpus, tEnc, tLower) and reads older links', () => {
+  it('defaults: the text views read GPT-2 ids of The Verdict, training characters of Tiny Shakespeare', () => {
+    assert.deepEqual([DEFAULTS.corpus, DEFAULTS.enc, DEFAULTS.lower], ['the-verdict', 'gpt2', false]);
+    assert.deepEqual([DEFAULTS.tCorpus, DEFAULTS.tEnc, DEFAULTS.tLower], ['tinyshakespeare', 'char', false]);
+    const { state, ignored } = parseHash('#view=train&tD=8');
+    assert.deepEqual([state.tCorpus, state.tEnc], ['tinyshakespeare', 'char']);
+    assert.deepEqual(ignored, []);
+  });
+
+  it('an older training link (view=train or a step, text keys, no training text keys) trains on the text it names, and says so', () => {
+    const { state, ignored } = parseHash('#view=train&enc=char&tD=8');
+    assert.deepEqual([state.tCorpus, state.tEnc, state.tLower], ['the-verdict', 'char', false]); // corpus's default, as the link meant
+    assert.deepEqual([state.corpus, state.enc], ['the-verdict', 'char'], 'the text views keep the link\'s text keys');
+    assert.equal(ignored.length, 1);
+    assert.equal(ignored[0].migrated, true);
+    assert.equal(describeIgnored(ignored[0]), 'enc=char (an older link): training has its own text settings now; this older link trains on the text it names: tCorpus=the-verdict, tEnc=char, tLower=0');
+    const stepped = parseHash('#view=table&corpus=tinyshakespeare&lower=1&step=300');
+    assert.deepEqual([stepped.state.tCorpus, stepped.state.tEnc, stepped.state.tLower], ['tinyshakespeare', 'gpt2', true]);
+    assert.match(describeIgnored(stepped.ignored[0]), /^corpus=tinyshakespeare&lower=1 \(an older link\)/);
+  });
+
+  it('no migration for a text view link, nor when the link names a training text key', () => {
+    for (const h of ['#view=text&enc=char', '#view=train&enc=char&tEnc=gpt2', '#view=train&corpus=tinyshakespeare&tLower=0']) {
+      const { state, ignored } = parseHash(h);
+      assert.deepEqual(ignored, [], h);
+      assert.equal(state.tCorpus, 'tinyshakespeare', h);
+    }
+  });
+
+  it('a new link with text keys and default training text writes tCorpus, so it is not read as an older one', () => {
+    const s = { ...DEFAULTS, view: 'train', enc: 'char' };
+    assert.equal(serializeHash(s), 'view=train&enc=char&tCorpus=tinyshakespeare');
+    const back = parseHash(serializeHash(s));
+    assert.deepEqual(back.ignored, []);
+    assert.deepEqual([back.state.tCorpus, back.state.tEnc, back.state.enc], ['tinyshakespeare', 'char', 'char']);
+    // the older link round-trips to the same training text, now named
+    const old = parseHash('#view=train&enc=char').state;
+    assert.equal(serializeHash(old), 'view=train&enc=char&tCorpus=the-verdict');
+    assert.deepEqual(parseHash(serializeHash(old)).ignored, []);
+    assert.equal(serializeHash({ ...DEFAULTS, view: 'text', enc: 'char' }), 'view=text&enc=char', 'only training links need it');
+    assert.deepEqual(parseHash('#tEnc=word').ignored, []);
+    assert.deepEqual(parseHash('#tEnc=klingon').ignored[0].reason, 'tEnc must be one of gpt2, whitespace, word, char, bpe');
+  });
+});

@@ -236,7 +236,7 @@ export class EmbedlabView extends HTMLElement {
       r.ignored.push({ key, value: r.state[key], reason: 'a widget has no text of its own: the built-in corpora only' });
       r.state[key] = '';
     }
-    for (const key of ['corpus', 'cmpCorpus']) {
+    for (const key of ['corpus', 'tCorpus', 'cmpCorpus']) {
       if (r.state[key] !== 'custom') continue;
       r.ignored.push({ key, value: 'custom', reason: 'a widget has no text box: the built-in corpora only' });
       r.state[key] = paramSpec(key).def;

@@ -124,7 +124,8 @@ function onChange(key, value) {
   if (!state) return; // the engine has not sent its registry yet (start())
   state[key] = value;
   lastChanged = key;
-  if (key === 'corpus' && value !== 'custom') state.txt = state.txtdb = ''; // the link drops text it no longer shows
+  // the link drops text it no longer shows (neither the text views nor training read it)
+  if ((key === 'corpus' || key === 'tCorpus') && state.corpus !== 'custom' && state.tCorpus !== 'custom') state.txt = state.txtdb = '';
   if (key === 'V') pickedTokenFits();
   if (key === 'model' || key === 'pos') controls.showFieldsForModel(state.model, state.pos);
   if (key === 'pos') showPositionHelp(controls.form, positionalKinds, value);
@@ -175,7 +176,7 @@ copyLink.addEventListener('click', async () => {
   writeHash();
   const link = location.href;
   copyLink.dataset.link = link;
-  const missing = state.corpus === 'custom' && !state.txt ? ' Your text is too long for it: download it in the Text view and send it along.' : '';
+  const missing = (state.corpus === 'custom' || state.tCorpus === 'custom') && !state.txt ? ' Your text is too long for it: download it in the Text view and send it along.' : '';
   try {
     await navigator.clipboard.writeText(link);
     copyLinkNote.textContent = `Link copied (${link.length.toLocaleString('en')} characters).${missing}`;
@@ -233,7 +234,7 @@ views.text = {
       customDownload.hidden = true;
       controls.fill({ ...state, corpus: 'custom' });
       document.getElementById('f-corpus').value = 'custom';
-      onChange('corpus', 'custom'); // marks text, windows, bpe and train for a refresh
+      onChange('corpus', 'custom'); // marks text, windows and bpe for a refresh (training has its own text: tCorpus)
       await views.text.view.nextRender();
       const kept = await engine.request('keepText', {}).catch((err) => ({ error: err.message }));
       state.txt = kept.txt || '';
@@ -416,10 +417,8 @@ async function loadLinkText() {
     ignored.push({ key, value: state[key], reason: err.message });
     showIgnored(ignored);
     state.txt = state.txtdb = '';
-    if (state.corpus === 'custom') {
-      state.corpus = DEFAULTS.corpus;
-      controls.fill(state);
-    }
+    for (const k of ['corpus', 'tCorpus']) if (state[k] === 'custom') state[k] = DEFAULTS[k];
+    controls.fill(state);
   }
 }
 

@@ -7,6 +7,15 @@
 // serializeHash() writes every key whose value differs from its default, in PARAMS order,
 // so a link only carries what the user changed.
 //
+// Training has its own text (tCorpus, tEnc, tLower; default: characters of Tiny Shakespeare, a
+// run that generalises), apart from the text views' corpus, enc, lower (default: GPT-2 ids of
+// The Verdict, the notebooks' order). Links made before that trained on corpus/enc/lower; so a
+// link that shows training (view=train, or a step > 0) and names corpus, enc or lower but none
+// of the training text keys is read as such an older link: its corpus, enc and lower (with their
+// defaults) become tCorpus, tEnc and tLower, and `ignored` says so (an item with `migrated`).
+// serializeHash() keeps a new link from being read that way: when it would write such a link it
+// also writes tCorpus, even at its default (the one exception to "only what changed").
+//
 // This module does not validate against the engine's limits (V x D bytes, even D for RoPE):
 // the engine does that and the page shows its message next to the control.
 //
@@ -45,6 +54,10 @@ export const PARAMS = [
   { key: 'stride', kind: 'int', def: 4, min: 1, max: 1 << 20 },
   { key: 'B', kind: 'int', def: 4, min: 1, max: 1 << 20 },
   { key: 'bpeV', kind: 'int', def: 300, min: 256, max: 1 << 20 }, // 256: the byte tokens only (no merges), as M.BpeTrainer allows
+  // training's own text (see the header): the defaults give a run that generalises
+  { key: 'tCorpus', kind: 'enum', def: 'tinyshakespeare', values: ['the-verdict', 'tinyshakespeare', 'custom'] },
+  { key: 'tEnc', kind: 'enum', def: 'char', values: ['gpt2', 'whitespace', 'word', 'char', 'bpe'] },
+  { key: 'tLower', kind: 'bool', def: false },
   { key: 'model', kind: 'enum', def: 'next', values: ['next', 'skipgram', 'cbow'] },
   { key: 'pos', kind: 'enum', def: 'learned', values: [] }, // values: setPositionalKinds()
   { key: 'tD', kind: 'int', def: 32, min: 1, max: 4096 },
@@ -215,12 +228,19 @@ function decode(s) {
   }
 }
 
-// hash ('#a=1&b=2', 'a=1&b=2' or '') -> {state, ignored: [{key, value, reason}]}
+const TEXT_KEYS = ['corpus', 'enc', 'lower'];
+const TRAIN_TEXT_KEYS = ['tCorpus', 'tEnc', 'tLower']; // in the order of TEXT_KEYS
+
+// Does this state show a training run (so its link may be mistaken for an older one)?
+const showsTraining = (state) => state.view === 'train' || state.step > 0;
+
+// hash ('#a=1&b=2', 'a=1&b=2' or '') -> {state, ignored: [{key, value, reason, migrated?}]}
 export function parseHash(hash) {
   const state = { ...DEFAULTS };
   const ignored = [];
   const text = String(hash || '').replace(/^#/, '');
   if (!text) return { state, ignored };
+  const named = new Set(); // keys the link gave a usable value
   for (const part of text.split('&')) {
     if (!part) continue;
     const eq = part.indexOf('=');
@@ -239,18 +259,37 @@ export function parseHash(hash) {
       continue;
     }
     const r = parseValue(p, value);
-    if (r.ok) state[key] = r.value;
-    else ignored.push({ key, value, reason: r.reason });
+    if (r.ok) {
+      state[key] = r.value;
+      named.add(key);
+    } else {
+      ignored.push({ key, value, reason: r.reason });
+    }
   }
+  migrateTrainingText(state, named, ignored);
   return { state, ignored };
 }
 
-// state -> 'k=v&...' (no leading '#'), only keys that differ from DEFAULTS.
+// An older link (see the header): training reads the text keys it names.
+function migrateTrainingText(state, named, ignored) {
+  const old = TEXT_KEYS.filter((k) => named.has(k));
+  if (!showsTraining(state) || !old.length || TRAIN_TEXT_KEYS.some((k) => named.has(k))) return;
+  TEXT_KEYS.forEach((k, i) => { state[TRAIN_TEXT_KEYS[i]] = state[k]; });
+  const given = old.map((k) => `${k}=${formatValue(BY_KEY.get(k), state[k])}`).join('&');
+  const now = TRAIN_TEXT_KEYS.map((k) => `${k}=${formatValue(BY_KEY.get(k), state[k])}`).join(', ');
+  ignored.push({ key: old[0], value: given, migrated: true,
+    reason: `training has its own text settings now; this older link trains on the text it names: ${now}` });
+}
+
+// state -> 'k=v&...' (no leading '#'), only keys that differ from DEFAULTS, and tCorpus when
+// the link would otherwise read as an older one (see the header).
 export function serializeHash(state) {
   const parts = [];
+  const looksOld = showsTraining(state) && TEXT_KEYS.some((k) => state[k] !== undefined && state[k] !== DEFAULTS[k]) &&
+    TRAIN_TEXT_KEYS.every((k) => state[k] === undefined || state[k] === DEFAULTS[k]);
   for (const p of PARAMS) {
     const v = state[p.key];
-    if (v === undefined || v === p.def) continue;
+    if (v === undefined || (v === p.def && !(looksOld && p.key === 'tCorpus'))) continue;
     const text = encodeURIComponent(formatValue(p, v));
     parts.push(`${encodeURIComponent(p.key)}=${p.kind === 'keys' ? text.replace(/%2C/g, ',') : text}`); // controls=T,seed stays readable
   }
@@ -259,6 +298,7 @@ export function serializeHash(state) {
 
 // One line for the page: "ignored seed=abc (seed must be an integer in [0, ...]); using the default 123"
 export function describeIgnored(item) {
+  if (item.migrated) return `${item.value} (an older link): ${item.reason}`;
   const p = BY_KEY.get(item.key);
   const shown = item.value.length > 40 ? `${item.value.slice(0, 40)}…` : item.value;
   if (p && p.kind === 'b64') return `ignored ${item.key}=${shown} (${item.reason}); using the built-in corpus`;

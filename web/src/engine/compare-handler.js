@@ -12,7 +12,7 @@
 //   compareCancel {} -> {cancelled}: frees the run; the page keeps its last complete comparison
 //   Every request may carry `slot` (train-handler.js): each slot has its own comparison.
 //
-// Held out: the last 10% of the ids, at most MAX_HELD_OUT tokens of it (the end of the text), never
+// Held out: the last 10% of the ids (next-token-input.js heldOutSplit, the CLI's rule), at most MAX_HELD_OUT tokens of it (the end of the text), never
 // trained on. During training a probe (its first PROBE_TOKENS) is evaluated every evalEvery
 // steps for the held-out curve; at the end of each kind the whole held-out part is evaluated at
 // window lengths T, 2T and 4T (length extrapolation: the trained model on longer windows;
@@ -20,7 +20,7 @@
 // T and report why instead of a number) with the attention weights of the last position of the
 // longest window the kind can run.
 import { blame, blamed } from '../protocol.js';
-import { remap } from './next-token-input.js';
+import { heldOutSplit, nextTokenRows } from './next-token-input.js';
 import { positionParams } from '../state.js';
 
 const MAX_COMPARE_STEPS = 100000; // steps per encoding: the curves are kept in JS
@@ -51,9 +51,9 @@ export function makeCompareHandlers(M, ensureTokens) {
     }
     free(p);
     const c = await ensureTokens(p);
-    const { ids, rowIds } = remap(c.ids);
+    const { ids, rowIds } = nextTokenRows(c.ids, p.enc, c.tok.vocabSize); // the training run's rows
     const T = Number(p.ctx);
-    const cut = Math.floor(ids.length * 0.9);
+    const { cut } = heldOutSplit(ids.length); // the training run's and the CLI's rule
     const train = ids.subarray(0, cut);
     const heldOut = ids.subarray(Math.max(cut, ids.length - MAX_HELD_OUT));
     if (heldOut.length <= T) {

@@ -2,9 +2,13 @@
 // CBOW) on the text view's tokens, stepped in time slices so the page stays live.
 //
 //   trainStart   {corpus, enc, lower, bpeV, model, pos, tD, ctx, tB, opt, lr, alpha, win, minc, ep, seed}
-//                -> info {settings, rows, tokens, labels (of the drawn table rows), estimate {bytes, msPerStep, tokensPerStep}, remapped}
-//   trainStep    {budgetMs = 40, maxSteps} -> {points: [[step, loss]...], stats (of the last step),
-//                slice: {steps, tokens} (of the whole slice), table grid, checksum (FNV-1a of the whole input table), positions?}
+//                (the page sends its training text keys tCorpus, tEnc, tLower as corpus, enc, lower)
+//                -> info {settings, rows, tokens, labels (of the drawn table rows), estimate {bytes, msPerStep, tokensPerStep}, remapped,
+//                   heldOut (next-token: {tokens, evaluated, trainTokens, every, vocab, chance, points: [[0, loss]]},
+//                   or {reason, trainTokens, vocab, chance, points: null} when the tail is shorter than a window; word2vec: null)}
+//   trainStep    {budgetMs = 40, maxSteps} -> {points: [[step, loss]...], held: [[step, loss]...] (held-out
+//                evaluations of the slice), stats (of the last step), slice: {steps, tokens} (of the whole
+//                slice), table grid, checksum (FNV-1a of the whole input table), positions?}
 //   trainReset   {} -> info (the same run from step 0)
 //   (comparing the positional kinds: compare-handler.js)
 //   trainExport  {} -> {vectors: 'vectors.tsv text', metadata: 'metadata.tsv text', npy (Uint8Array), rows, cols, step}
@@ -33,7 +37,14 @@
 // one worker (element.js gives each widget its slot); at most MAX_RUNS slots hold a run at once.
 //
 // Next-token on GPT-2 ids: only the ids that occur are trained (remapped to 0..R-1 in id
-// order), so the output layer is R wide instead of 50,257 (1,416 rows for the-verdict).
+// order), so the output layer is R wide instead of 50,257 (1,416 rows for the-verdict); other
+// vocabularies keep the tokenizer's rows, as the CLI does (next-token-input.js nextTokenRows).
+// Held out (next-token): the CLI's rule (next-token-input.js heldOutSplit, `embedlab train
+// --valid-fraction 0.1`): the last floor(n / 10) ids are never trained on. Their loss (the
+// engine's Trainer.evaluate, forward only) is measured at step 0 and after every
+// HELD_OUT_EVERY-th step, so the curve is the same however the steps are sliced. One evaluation
+// reads the first heldOutProbe() tokens of the tail (all of them unless that would cost more
+// than ~25 ms: then the number is that part's loss, not the CLI's, and the reply says how many).
 // word2vec: one sentence per line, blank lines skipped (tok.sentences, the CLI's rule); the trainer
 // keeps its own vocabulary (min_count), `vocabIds()` maps rows back to token ids.
 // The estimate comes from one measured step (then reset), so it reflects this machine.
@@ -45,7 +56,7 @@
 import { fnv1a, sampleIndices, strideSample } from '../arrays.js';
 import { blame, blamed } from '../protocol.js';
 import { checkPageBudget } from './limits.js';
-import { remap } from './next-token-input.js';
+import { heldOutProbe, heldOutSplit, nextTokenRows } from './next-token-input.js';
 import { positionParams } from '../state.js';
 import { exportTableFile, withTable } from './table-exports.js';
 import { getRecord, putRecord } from '../storage.js';
@@ -54,6 +65,7 @@ const MAX_TABLE_ROWS = 400;
 const MAX_TABLE_COLS = 128;
 const MAP_EVERY_MS = 250; // PCA of the table at most this often while training
 const MAX_LABEL_ORDER = 200; // rows in the map's label order
+export const HELD_OUT_EVERY = 50; // next-token: the held-out loss after every 50th step (and at step 0)
 export const MAX_RUNS = 8; // slots holding a run at once (the page's and each training widget's)
 // payload arguments a trainer depends on, the likeliest culprit of a size failure first
 const NEXT_ARGS = ['ctx', 'tB', 'tD', 'lr', 'opt', 'pos', 'seed'];
@@ -105,17 +117,27 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
   async function prepare(p) {
     const c = await ensureTokens(p);
     if (p.model === 'next') {
-      const { ids, rowIds } = remap(c.ids);
+      const { ids, rowIds, remapped } = nextTokenRows(c.ids, p.enc, c.tok.vocabSize);
       const strings = rowIds.length ? c.tok.tokenStrings(rowIds) : [];
-      const make = (pos, on = ids) => blame(NEXT_ARGS, () => M.Trainer.nextToken(on, { vocabSize: rowIds.length, ...nextOpts(p, pos) }));
-      return { ids, rowIds, strings, tokens: c.ids.length, make };
+      const { cut } = heldOutSplit(ids.length);
+      const train = ids.subarray(0, cut);
+      const tail = ids.subarray(cut);
+      const T = Number(p.ctx);
+      const evaluated = heldOutProbe(tail.length, { V: rowIds.length, D: Number(p.tD), T });
+      // a tail shorter than one window (T + 1 ids) has no held-out loss: said, not drawn
+      const heldOut = tail.length > T
+        ? { tokens: tail.length, evaluated, trainTokens: cut, every: HELD_OUT_EVERY, vocab: rowIds.length, chance: Math.log(rowIds.length) }
+        : { reason: `the held-out tenth of the text has ${tail.length} tokens, fewer than context ${T} + 1`, trainTokens: cut, vocab: rowIds.length, chance: Math.log(rowIds.length) };
+      const probe = tail.length > T ? tail.subarray(0, evaluated) : null;
+      const make = (pos, on = train) => blame(NEXT_ARGS, () => M.Trainer.nextToken(on, { vocabSize: rowIds.length, ...nextOpts(p, pos) }));
+      return { ids, rowIds, remapped, strings, tokens: c.ids.length, make, heldOut, probe };
     }
     // the engine's sentence rule (src/data/sentences.hpp), the CLI's too
     const { ids, sentenceStarts: starts } = blame(['corpus', 'enc'], () => c.tok.sentences(c.text));
     const counts = c.tok.counts();
     const opts = { sg: p.model === 'skipgram', vectorSize: p.tD, window: p.win, minCount: p.minc, epochs: p.ep, alpha: p.alpha, seed: p.seed };
     if (counts) opts.counts = counts;
-    return { ids, rowIds: null, strings: null, tokens: ids.length, make: () => blame(W2V_ARGS, () => M.Trainer.word2vec(ids, starts, opts)), tok: c.tok };
+    return { ids, rowIds: null, strings: null, tokens: ids.length, make: () => blame(W2V_ARGS, () => M.Trainer.word2vec(ids, starts, opts)), tok: c.tok, heldOut: null, probe: null };
   }
 
   function info() {
@@ -141,9 +163,15 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
     const labels = Array.from(sampleIndices(rows, MAX_TABLE_ROWS), (r) =>
       run.rowIds && r < run.rowIds.length ? `id ${run.rowIds[r]} ${JSON.stringify(run.strings[r])}` : `row ${r}`);
     return {
-      settings: s, rows, tokens: run.tokens, labels, remapped: run.model === 'next' ? run.rowIds.length : null,
+      settings: s, rows, tokens: run.tokens, labels, remapped: run.model === 'next' && run.remapped ? run.rowIds.length : null,
       estimate: { bytes: paramBytes(s, rows), msPerStep, tokensPerStep: st.tokens, totalSteps: s.totalSteps ?? null },
+      heldOut: run.heldOut ? { ...run.heldOut, points: run.probe ? [[0, heldOutLoss()]] : null } : null,
     };
+  }
+
+  // The held-out loss of the run as it is now (next-token, a tail of at least one window).
+  function heldOutLoss() {
+    return blame(NEXT_STEP_ARGS, () => run.tr.evaluate(run.probe));
   }
 
   async function trainStart(p) {
@@ -236,6 +264,7 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
   function trainStep({ budgetMs = 40, maxSteps = Infinity, slot, map: mapOpts = null }) {
     use({ slot }, 'train');
     const points = [];
+    const held = [];
     const t0 = performance.now();
     let stats = null;
     let n = 0;
@@ -246,11 +275,12 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
       n++;
       tokens += stats.tokens;
       points.push([stats.totalSteps, stats.lastLoss]);
+      if (run.probe && stats.totalSteps % HELD_OUT_EVERY === 0) held.push([stats.totalSteps, heldOutLoss()]);
     } while (!stats.finished && n < maxSteps && performance.now() - t0 < budgetMs);
     run.step = stats.totalSteps;
     const due = stats.finished || !(performance.now() - run.lastMap <= MAP_EVERY_MS);
     const map = due ? (mapOpts && layout && mapOpts.method !== 'pca' ? layoutMap(slot, mapOpts) : pcaMap()) : undefined;
-    return { points, stats, slice: { steps: n, tokens }, table: tableGrid(), checksum: checksum(), positions: positions(), map };
+    return { points, held, stats, slice: { steps: n, tokens }, table: tableGrid(), checksum: checksum(), positions: positions(), map };
   }
 
   function trainReset(p = {}) {

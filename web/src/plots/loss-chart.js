@@ -6,6 +6,7 @@
 //   const chart = new LossChart(el, {series: ['loss'], logY: false});
 //   chart.setData([steps, losses]);      // arrays of equal length (null = gap)
 //   chart.setLog(true);
+//   chart.setSeries(['loss', {label: 'held out', dash: [5, 4], points: true}]);  // other lines: rebuilt
 // A series may also be an object: {label, color (index into OKABE_ITO or a CSS colour), dash
 // ([5, 4]), width, points (true: draw the points), value: (v, i) => legend text}; options
 // xLabel ('training step') and xLog2 (a base-2 log x axis, for window lengths).
@@ -141,6 +142,19 @@ export class LossChart {
     const rows = this.plot ? this.plot.root.querySelectorAll('.u-legend tr.u-series') : [];
     const th = i > 0 && rows[i] && rows[i].querySelector('th[role=button]');
     if (th) th.setAttribute('aria-pressed', String(this.plot.series[i].show));
+  }
+
+  // New series (same forms as the constructor's): the chart is rebuilt when they differ from
+  // the ones drawn (labels, colours, dashes), with empty data until the next setData. The
+  // series' labels are on the parent as data-series ("training loss|held-out loss|…") for tests.
+  setSeries(series) {
+    const names = series.map((s) => (typeof s === 'string' ? { label: s } : s));
+    const key = (ns) => JSON.stringify(ns.map(({ value, ...rest }) => rest));
+    this.parent.dataset.series = names.map((n) => n.label).join('|');
+    if (key(names) === key(this.names)) return;
+    this.names = names;
+    this.data = [[], ...names.map(() => [])];
+    this.build();
   }
 
   setData(data) {

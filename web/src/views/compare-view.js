@@ -10,6 +10,9 @@
 //     step under the cursor is in the legend), the held-out loss during training (dashed, points),
 //     and chance, ln V (what uniform guessing costs);
 //   - a bar chart of the final held-out loss at T per kind, against chance;
+//   - on a text too small to learn from (memorisation.js tooSmallToLearn: even the best held-out
+//     loss is at or above chance) the note says so and names no lowest encoding
+//     (data-compare-verdict="too-small" on the view, else "ranked");
 //   - held-out loss against the window length (T, 2T, 4T): the trained model run past its
 //     context; kinds with one row per position say "no position rows beyond T" instead of a number;
 //   - the attention weights of the last position of the longest window over the positions
@@ -20,6 +23,7 @@
 import { BarChart } from '../plots/bar-chart.js';
 import { LossChart, OKABE_ITO } from '../plots/loss-chart.js';
 import { formatNumber } from '../plots/scales.js';
+import { tooSmallToLearn } from '../memorisation.js';
 
 const EMA_SPAN = 20; // steps
 const FIELDS = { steps: 'cmp', enc: 'cmpEnc', corpus: 'cmpCorpus' }; // payload key -> page field
@@ -215,9 +219,10 @@ export class CompareView {
     const { start } = run;
     const items = this.kinds.filter((k) => run.results[k.name]).map((k) => ({ label: k.label, value: run.results[k.name].heldOut, color: this.colors[k.name] }));
     const best = Math.min(...items.map((d) => d.value));
+    const tooSmall = tooSmallToLearn(items.map((d) => d.value), start.chance); // no winner to name
     for (const d of items) {
-      d.best = d.value === best;
-      d.suffix = d.best ? ' (lowest)' : ` (+${(d.value - best).toFixed(3)})`;
+      d.best = !tooSmall && d.value === best;
+      d.suffix = tooSmall ? ' (above chance)' : d.best ? ' (lowest)' : ` (+${(d.value - best).toFixed(3)})`;
     }
     this.bars.setData(items, { reference: { value: start.chance, label: `chance ln ${start.vocab} = ${start.chance.toFixed(2)}` }, title: 'final held-out loss per encoding' });
   }
@@ -251,13 +256,25 @@ export class CompareView {
     const none = held.find(([k]) => k.provides === 'none');
     const worst = held.reduce((a, b) => (b[1] > a[1] ? b : a));
     const T = start.lengths[0];
-    let text = `Held-out loss at T = ${T} (the last ${start.heldOutTokens.toLocaleString('en')} tokens, never trained on) after ${start.steps} steps: ` +
-      `${held.map(([k, v]) => `${k.name} ${v.toFixed(3)}`).join(', ')}; chance ln ${start.vocab} = ${start.chance.toFixed(3)}. Lowest: ${best[0].label}.`;
-    if (none && none !== best) {
+    const losses = `${held.map(([k, v]) => `${k.name} ${v.toFixed(3)}`).join(', ')}; chance ln ${start.vocab.toLocaleString('en')} = ${start.chance.toFixed(3)}`;
+    const tooSmall = tooSmallToLearn(held.map(([, v]) => v), start.chance);
+    this.root.dataset.compareVerdict = tooSmall ? 'too-small' : 'ranked';
+    let text = `Held-out loss at T = ${T} (the last ${start.heldOutTokens.toLocaleString('en')} tokens, never trained on) after ${start.steps} steps: ${losses}. `;
+    if (tooSmall) {
+      text = `This text is too small to learn from: after ${start.steps} steps every encoding's held-out loss (${worst === best ? best[1].toFixed(2) : `${best[1].toFixed(2)}–${worst[1].toFixed(2)}`}) ` +
+        `is at or above chance ln ${start.vocab.toLocaleString('en')} = ${start.chance.toFixed(2)}. The model memorised its ${start.trainTokens.toLocaleString('en')} training tokens and predicts ` +
+        'text it has not seen worse than a uniform guess, so no encoding wins here and the differences mean nothing. ' +
+        `Try Tiny Shakespeare or characters. ${text}`;
+    } else {
+      text += `Lowest: ${best[0].label}.`;
+    }
+    if (!tooSmall && none && none !== best) {
       text += ` Without positions (${none[0].label}) the loss is ${(none[1] - best[1]).toFixed(3)} nats per token above the best` +
         (worst === none ? ', the worst of all: the head cannot tell the order of the tokens it attends to.' : ', but not the worst here; try more steps or characters.');
     }
     this.el.note.textContent = text;
+    this.el.note.classList.toggle('verdict', tooSmall); // the training chart's warning box (style.css)
+    this.el.note.classList.toggle('memorising', tooSmall);
     this.root.dataset.heldOut = JSON.stringify(Object.fromEntries(held.map(([k, v]) => [k.name, v])));
     this.root.dataset.chance = String(start.chance);
     const far = start.lengths[start.lengths.length - 1];

@@ -20,6 +20,10 @@
 // trails; paused or finished, the whole run is drawn frame by frame (layoutStart / layoutStep,
 // from the last layout when there is one), with progress and Cancel.
 //
+// The loss chart (issue 21: training loss, held-out loss, chance ln V and the verdict in words)
+// is train-loss.js. The training text is the view's own (tCorpus, tEnc, tLower: state.js), sent
+// to the worker as corpus, enc, lower.
+//
 // Autosave (session.js; option autosave: true on the page, off in widgets): while playing the run
 // is saved every AUTOSAVE_MS by the worker (trainSave), and on pause and at the end; a trainStart
 // reply with `restored` (the saved run of the same settings) shows that step, its loss curve and
@@ -27,7 +31,6 @@
 import { renderStatList } from './stat-list.js';
 import { Heatmap } from '../plots/heatmap.js';
 import { Legend } from '../plots/legend.js';
-import { LossChart } from '../plots/loss-chart.js';
 import { Scatter, TRAIL_ROWS } from '../plots/scatter.js';
 import { visibleText } from '../plots/chips.js';
 import { colorDomain, colormap, formatNumber, makeLut, scaleRange, similarityScale } from '../plots/scales.js';
@@ -35,12 +38,14 @@ import { summarize } from '../arrays.js';
 import { CompareView } from './compare-view.js';
 import { TableExports } from './table-exports.js';
 import { METHOD_NAMES, MapChoice, preparingText } from './map-choice.js';
+import { TrainLoss } from './train-loss.js';
 
 const LAYOUT_STEP_MS = 35; // engine time of one frame of a UMAP / t-SNE run
 const AXES = { umap: ['UMAP 1', 'UMAP 2'], tsne: ['t-SNE 1', 't-SNE 2'] };
 
-export const TRAIN_KEYS = ['corpus', 'enc', 'lower', 'bpeV', 'model', 'pos', 'tD', 'ctx', 'tB', 'opt', 'lr', 'alpha', 'win', 'minc', 'ep', 'seed'];
-const TRAIN_PAYLOAD_KEYS = TRAIN_KEYS;
+export const TRAIN_KEYS = ['tCorpus', 'tEnc', 'tLower', 'bpeV', 'model', 'pos', 'tD', 'ctx', 'tB', 'opt', 'lr', 'alpha', 'win', 'minc', 'ep', 'seed'];
+// payload key -> the page field (the worker's text keys are the text views' names)
+const TRAIN_FIELDS = { corpus: 'tCorpus', enc: 'tEnc', lower: 'tLower' };
 const RATE_WINDOW_MS = 2000; // tokens / s: the average over this much wall time
 const AUTOSAVE_MS = 2000; // while playing, the run is autosaved at most this often
 
@@ -52,13 +57,18 @@ const MODEL_TEXT = {
 
 export class TrainView {
   static payload(state) {
-    return Object.fromEntries(TRAIN_PAYLOAD_KEYS.map((k) => [k, state[k]]));
+    const p = Object.fromEntries(TRAIN_KEYS.map((k) => [k, state[k]]));
+    for (const [key, field] of Object.entries(TRAIN_FIELDS)) {
+      p[key] = state[field];
+      delete p[field];
+    }
+    return p;
   }
 
   // engine -> state -> Promise<trainStart reply | null>: a fresh run for these settings;
   // extra(state): more payload (the page's autosave asks for `resume`)
   static fetch(engine, extra = () => ({})) {
-    return (state) => engine.latest('train', 'trainStart', { ...TrainView.payload(state), ...extra(state) });
+    return (state) => engine.latest('train', 'trainStart', { ...TrainView.payload(state), ...extra(state) }, TRAIN_FIELDS);
   }
 
   // onPlay(): Play started (a widget pauses the other widgets' runs, element.js)
@@ -82,7 +92,7 @@ export class TrainView {
       logy: $('train-logy'), posCard: $('train-pos-card'),
       tableNote: $('train-table-note'), saved: $('train-saved'),
     };
-    this.chart = new LossChart($('train-loss'), { series: ['loss'], empty: 'No steps yet: press ▶ Play or Step, and the loss of every step is drawn here as the table trains.' });
+    this.loss = new TrainLoss(root); // the loss chart, its note and verdict
     this.heatmap = new Heatmap($('train-table'), { xLabel: 'dimension', yLabel: 'table row', maxHeight: 380, minHeight: 160, exportName: 'table',
       formatTip: (c) => `${this.labels[this.rowPos(c.row)] ?? `row ${c.row}`}, dim ${c.col}: ${formatNumber(c.value)}` });
     this.legend = new Legend($('train-legend'), { caption: 'weight value', width: 220 });
@@ -172,8 +182,9 @@ export class TrainView {
     this.showChecksum(r.checksum);
     this.restoreNote = '';
     if (this.el.saved) this.el.saved.textContent = '';
-    this.chart.setLog(state.logy);
-    this.chart.setData([this.steps, this.losses]);
+    this.loss.setLog(state.logy);
+    this.loss.start(r.heldOut, restored && restored.curve ? restored.curve.held : null, state, r.remapped);
+    this.loss.draw(this.steps, this.losses, true);
     this.compare.setLog(state.logy);
     this.compare.setState(state);
     const s = r.settings;
@@ -239,7 +250,7 @@ export class TrainView {
     }
     this.lastSave = performance.now();
     const gen = this.playGen;
-    this.saving = this.engine.request('trainSave', { curve: { steps: this.steps, losses: this.losses } })
+    this.saving = this.engine.request('trainSave', { curve: { steps: this.steps, losses: this.losses, held: this.loss.held } })
       .then((s) => {
         if (gen === this.playGen || this.playing) this.showSaved(s);
       }, (err) => {
@@ -459,9 +470,9 @@ export class TrainView {
     }
     const items = stats
       ? [['step', `${stats.totalSteps}`], ['loss', Number.isFinite(stats.lastLoss) ? stats.lastLoss.toFixed(4) : '–'],
-        [perS, rate ? Math.round(rate.tokensPerSecond).toLocaleString('en') : '–'], [stats.finished ? 'finished' : 'time', stats.finished ? '–' : eta],
+        ...this.loss.heldItem(), [perS, rate ? Math.round(rate.tokensPerSecond).toLocaleString('en') : '–'], [stats.finished ? 'finished' : 'time', stats.finished ? '–' : eta],
         ['learning rate', Number.isFinite(stats.learningRate) ? formatNumber(stats.learningRate) : '–'], ['table fingerprint', this.root.dataset.checksum]]
-      : [['step', '0'], ['loss', '–'], [perS, '–'], ['time', '–'], ['learning rate', '–'], ['table fingerprint', this.root.dataset.checksum]];
+      : [['step', '0'], ['loss', '–'], ...this.loss.heldItem(), [perS, '–'], ['time', '–'], ['learning rate', '–'], ['table fingerprint', this.root.dataset.checksum]];
     renderStatList(this.el.readout, items);
     if (rate) this.root.dataset.tokensPerSecond = String(rate.tokensPerSecond);
   }
@@ -471,7 +482,8 @@ export class TrainView {
       this.steps.push(x);
       this.losses.push(y);
     }
-    this.chart.setData([this.steps, this.losses]);
+    this.loss.add(r.held || []);
+    this.loss.draw(this.steps, this.losses, (r.held || []).length > 0);
     this.showChecksum(r.checksum);
     const rate = r.slice && this.playing ? this.rate(r.slice) : null;
     if (rate) this.lastRate = rate; // a slice that lands after a pause keeps the last rate
@@ -594,8 +606,8 @@ export class TrainView {
 
   recolor(state) {
     this.state = { ...this.state, cmap: state.cmap, logy: state.logy };
-    this.chart.setLog(state.logy);
+    this.loss.setLog(state.logy);
     this.compare.setLog(state.logy);
-    this.chart.setData([this.steps || [], this.losses || []]);
+    if (this.steps) this.loss.draw(this.steps, this.losses, false);
   }
 }
