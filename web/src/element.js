@@ -14,7 +14,9 @@
 // to the keys case-insensitively (T="128" is t="128" is the key T). Values the parser rejects are
 // listed under the view as ignored, as the page lists a link's.
 //   card="NAME"     only that card of the view (names as the page's Embed button gives them,
-//                   embed.js cardName); an unknown name is listed as ignored with the view's names.
+//                   embed.js cardName), or "NAME1,NAME2" for several cards of the view (one run:
+//                   the training card beside its neighbours card); an unknown name is listed as
+//                   ignored with the view's names.
 //   controls="a,b"  fields for exactly those settings (the page's own fields, bound by the page's
 //                   Controls); a field sets its attribute. Keys the view does not read are listed
 //                   as ignored with the keys it reads (views/view-keys.js).
@@ -36,7 +38,7 @@ import { PARAMS, describeIgnored, formatValue, paramSpec, parseHash, setPosition
 import { Controls } from './views/controls.js';
 import { PlotError } from './views/plot-error.js';
 import { JobProgress } from './views/job-progress.js';
-import { cardName, movedCardView, showOnlyCardIn } from './views/embed.js';
+import { cardName, cardNames, movedCardView, showOnlyCardIn } from './views/embed.js';
 import { VIEW_KEYS, viewControls } from './views/view-keys.js';
 import { buildPositionFields } from './views/position-fields.js';
 import { LEFT_OUT_CARDS, WIDGET_VIEWS } from './element-views.js';
@@ -371,8 +373,11 @@ export class EmbedlabView extends HTMLElement {
     const section = this.widget.section;
     const names = [...new Set([...section.querySelectorAll('article.card')].map(cardName))];
     const matched = card ? showOnlyCardIn(section, card) : showOnlyCardIn(section, '');
+    const unknown = cardNames(card).filter((n) => !names.includes(n));
     if (card !== null && !matched) {
       ignored.push({ key: 'card', value: card, reason: `the ${view} view has no card named '${card}' (its cards: ${names.join(', ')}); showing every card` });
+    } else if (unknown.length) {
+      ignored.push({ key: 'card', value: unknown.join(','), reason: `the ${view} view has no card named '${unknown.join("', '")}' (its cards: ${names.join(', ')})` });
     }
   }
 

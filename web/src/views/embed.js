@@ -150,6 +150,12 @@ function fill(box, card, ctx) {
   box.dataset.card = name;
 }
 
+// A card attribute's names: 'a' -> ['a']; 'a, b' -> ['a', 'b'] (a widget may show several cards
+// of one view, e.g. the training card with the neighbours card); '' -> [].
+export function cardNames(card) {
+  return String(card || '').split(',').map((n) => n.trim()).filter(Boolean);
+}
+
 // Only the cards named `name` under container (all when none has that name; -> how many matched).
 // Everything else (a view's intro, other sections) is hidden too: from each shown card up to the
 // container, the siblings that hold no shown card, except beside a view section (the page's
@@ -158,7 +164,8 @@ function fill(box, card, ctx) {
 export function showOnlyCardIn(container, name) {
   for (const el of container.querySelectorAll('.embed-hidden')) el.classList.remove('embed-hidden');
   const cards = [...container.querySelectorAll('article.card')];
-  const match = name ? cards.filter((c) => cardName(c) === name) : [];
+  const wanted = cardNames(name);
+  const match = cards.filter((c) => wanted.includes(cardName(c)));
   if (!match.length) return 0;
   const keep = new Set();
   for (const c of match) for (let el = c; el && el !== container; el = el.parentElement) keep.add(el);
