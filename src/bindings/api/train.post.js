@@ -182,7 +182,11 @@
     if (!(state instanceof Uint8Array)) throw new Error(`${where}: state must be a Uint8Array (checkpoint bytes), got ${describe(state)}`);
     opts = opts || {};
     for (const k of Object.keys(opts)) if (!GENERATE_KEYS.includes(k)) throw new Error(`${where}: unknown option '${k}', expected ${GENERATE_KEYS.join(', ')}`);
-    const { prompt, tokens = 100, temperature = 1, seed = 1 } = opts;
+    // subtle: no destructuring declaration here: Emscripten 3.1.6's JS optimizer drops it from a --post-js
+    const prompt = opts.prompt;
+    const tokens = opts.tokens ?? 100;
+    const temperature = opts.temperature ?? 1;
+    const seed = opts.seed ?? 1;
     if (typeof prompt !== 'string') throw new Error(`${where}: prompt must be a string, got ${describe(prompt)}`);
     if (typeof temperature !== 'number') throw new Error(`${where}: temperature must be a number, got ${describe(temperature)}`);
     integer(tokens, where, 'tokens', 0, 4096);
