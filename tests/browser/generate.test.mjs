@@ -2,7 +2,8 @@
 // train-handler.js): a run trained in the page (char encoding, replayed to a step from the link)
 // samples, for a seed, exactly the text and ids that `embedlab generate` prints on the state
 // the page autosaved; the prompt is drawn apart from the continuation; errors land under the
-// field they concern; word2vec runs disable the form and say why; it works at 375 px in the dark theme.
+// field they concern; word2vec runs disable the form and say why; it works at 375 px in the dark
+// theme and from the keyboard, with no serious or critical axe-core violation in the card.
 //   node tests/browser/generate.test.mjs [--site build/web] [--shots build/screenshots]
 // Native CLI: EMBEDLAB_CLI (default build/native/embedlab).
 import { execFileSync } from 'node:child_process';
@@ -15,6 +16,17 @@ const h = await startHarness('generate tests');
 const { test, openPage, consoleErrors, foreignRequests, shot } = h;
 const cli = process.env.EMBEDLAB_CLI || path.join(repo, 'build/native/embedlab');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'embedlab-generate-page-'));
+
+const AXE = fs.readFileSync(path.join(repo, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+// axe-core's serious or critical violations inside the sample card (as a11y.test.mjs runs it)
+async function axeViolations(page) {
+  await page.evaluate(AXE);
+  return page.evaluate(async () => {
+    const r = await window.axe.run(document.querySelector('#sample-card'), { resultTypes: ['violations'] });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  });
+}
 
 const SETTINGS = '#view=train&corpus=tinyshakespeare&enc=char&model=next&tD=16&ctx=16&tB=8&seed=5';
 const card = (page) => page.$eval('#sample-card', (el) => ({ ...el.dataset }));
@@ -94,6 +106,8 @@ await test('errors are shown under the field they concern, and the card stays us
     assert(await page.getAttribute(`#sample-${field}`, 'aria-invalid') === 'true', `${field} not marked invalid`);
   }
   await page.locator('#sample-card').screenshot({ path: shot('sample-error.png') });
+  const errorAxe = await axeViolations(page);
+  assert(errorAxe.length === 0, `axe on the card with an error: ${errorAxe.join('; ')}`);
   const s = await sample(page, o);
   assert(s.sampleState === 'done' && s.sampleIds.split(',').length === 20, `after the errors: ${JSON.stringify(s)}`);
   assert(await page.textContent('#sample-tokens ~ .field-error') === '', 'the old error stayed');
@@ -121,6 +135,8 @@ await test('the card at 375 px in the dark theme, from the keyboard', async () =
   const box = await page.$eval('#sample-card', (el) => ({ w: el.getBoundingClientRect().width, scroll: el.scrollWidth, client: el.clientWidth }));
   assert(box.scroll <= box.client + 1, `the card overflows at 375 px: ${JSON.stringify(box)}`);
   await page.locator('#sample-card').screenshot({ path: shot('sample-card-375-dark.png') });
+  const found = await axeViolations(page);
+  assert(found.length === 0, `axe at 375 px, dark, with a sample drawn: ${found.join('; ')}`);
   await page.close();
 });
 
