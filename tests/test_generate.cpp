@@ -168,6 +168,20 @@ TEST_CASE("generate: a checkpoint holds the model and its tokenizer", "[generate
     CHECK_THROWS_WITH(tr.set_tokens(tok, unsorted), "next-token: row ids must ascend (rows in id order): row 1 has id " +
                                                         std::to_string(unsorted[1]) + ", row 0 has " + std::to_string(unsorted[0]));
   }
+  SECTION("a vocabulary's <unk> has no row when only the text's ids are trained (the page's char runs)") {
+    Tokenizer tok = make_tokenizer("char", kText, {});
+    const std::vector<int32_t> raw = tok.encode(kText);
+    std::vector<int32_t> rows;  // every id but the four specials, which never occur
+    for (int32_t id = Vocab::kNumSpecials; id < tok.vocab_size(); ++id) rows.push_back(id);
+    std::vector<int32_t> ids(raw);
+    for (int32_t& id : ids) id -= Vocab::kNumSpecials;
+    NextTokenTrainer tr(ids, settings(static_cast<int64_t>(rows.size())));
+    tr.set_tokens(tok, rows);
+    const std::vector<uint8_t> bytes = tr.save_state();
+    CHECK_THROWS_WITH(generate(bytes, "the Z", opts(1, 1, 1)),
+                      "generate: the prompt has text the char vocabulary lacks (it encodes to <unk>, id 1), so the model has no row for it");
+    CHECK(generate(bytes, "the c", opts(4, 1, 1)).ids.size() == 4);
+  }
   SECTION("prompts without tokens, files without a tokenizer or of another model are refused") {
     Tokenizer tok = make_tokenizer("whitespace", kText, {});
     const std::vector<int32_t> ids = tok.encode(kText);

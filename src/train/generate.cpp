@@ -137,6 +137,9 @@ Generated generate(SavedModel& m, std::string_view prompt, const SampleOptions& 
     }
     const auto it = std::lower_bound(rows.begin(), rows.end(), id);  // rows are in id order
     const bool found = it != rows.end() && *it == id;
+    if (!found && tok.vocab() && id == Vocab::kUnk) {
+      fail(kWhere, "the prompt has text the " + tok.kind() + " vocabulary lacks (it encodes to <unk>, id 1), so the model has no row for it");
+    }
     if (!found) {
       fail(kWhere, "the prompt's token \"" + tok.token_string(id) + "\" (id " + std::to_string(id) +
                        ") does not occur in the training text, so the model has no row for it");

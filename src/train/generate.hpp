@@ -24,7 +24,8 @@
 //   "generate: the prompt is empty; give at least one token"
 //   "generate: the prompt \"  \" has no tokens for the whitespace tokenizer; give at least one token"
 //   "generate: tokens 5000 out of range [0, 4097)"   "generate: temperature must be finite and >= 0, got -1"
-//   "generate: the prompt's token \"zebra\" (id 1234) does not occur in the training text, so the model has no row for it"
+//   "generate: the prompt's token \" z\" (id 1976) does not occur in the training text, so the model has no row for it"
+//   "generate: the prompt has text the char vocabulary lacks (it encodes to <unk>, id 1), so the model has no row for it"
 //   "generate: this checkpoint holds no tokenizer (saved by an older embedlab); train it again with --save-state"
 //   "checkpoint: it holds a word2vec run, not a next-token run"
 // Sizes: the model is built only after its tables' lengths in the file match the settings (so

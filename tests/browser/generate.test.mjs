@@ -94,7 +94,7 @@ await test('errors are shown under the field they concern, and the card stays us
   const o = { prompt: 'ROMEO', tokens: 20, temperature: 1, seed: 1 };
   for (const [change, field, message] of [
     [{ prompt: '' }, 'prompt', 'generate: the prompt is empty; give at least one token'],
-    [{ prompt: 'ROMEO ☃' }, 'prompt', 'generate: the prompt\'s token "<unk>" (id 1) does not occur in the training text, so the model has no row for it'],
+    [{ prompt: 'ROMEO ☃' }, 'prompt', 'generate: the prompt has text the char vocabulary lacks (it encodes to <unk>, id 1), so the model has no row for it'],
     [{ tokens: 5000 }, 'tokens', 'generate: tokens 5000 must be an integer in [0, 4096]'],
     [{ temperature: -1 }, 'temperature', 'generate: temperature must be finite and >= 0, got -1'],
     [{ seed: 'abc' }, 'seed', 'generate: seed "abc" is not a number'],
@@ -122,6 +122,7 @@ await test('word2vec runs have no next-token head: the form is disabled and says
   assert(await page.$eval('#sample-button', (b) => b.disabled), 'the Sample button is enabled for word2vec');
   const note = await page.textContent('#sample-note');
   assert(note.startsWith('Sampling needs the next-token model'), `note: ${note}`);
+  await page.locator('#sample-card').screenshot({ path: shot('sample-word2vec.png') });
   await page.close();
 });
 
