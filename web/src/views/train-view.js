@@ -92,7 +92,7 @@ export class TrainView {
     this.sinSim = new Heatmap($('train-pos-sin'), { xLabel: 'position n', yLabel: 'position m', square: true, maxHeight: 260, exportName: 'sinusoidal-similarity' });
     this.kinds = []; // the engine's positional kinds (setKinds)
     this.compare = new CompareView(root, engine, { onError });
-    // the "Sample text" card under the loss chart (the page's; not in every widget's markup)
+    // the "Sample text" card under the loss chart (views/sample-view.js), when the markup has it
     const sampleCard = $('sample-card');
     this.sampleBox = sampleCard ? new SampleBox(sampleCard, engine) : null;
     this.scatter = new Scatter($('train-map'), { labelled: 30 });
