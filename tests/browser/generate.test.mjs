@@ -1,7 +1,7 @@
 // Browser tests of the "Sample text" card (web/src/views/sample-view.js, trainSample in
 // train-handler.js): a run trained in the page (char encoding, replayed to a step from the link)
 // samples, for a seed, exactly the text and ids that `embedlab generate` prints on the state
-// the page autosaved; the prompt is drawn apart from the continuation; errors land under the
+// the page autosaved (and from the file its "Download the run's state" button saves); the prompt is drawn apart from the continuation; errors land under the
 // field they concern; word2vec runs disable the form and say why; it works at 375 px in the dark
 // theme and from the keyboard, with no serious or critical axe-core violation in the card.
 //   node tests/browser/generate.test.mjs [--site build/web] [--shots build/screenshots]
@@ -73,6 +73,16 @@ await test("the page's sample is the text `embedlab generate` prints on the page
     '--temperature', String(o.temperature), '--seed', String(o.seed)], { encoding: 'utf8' }));
   assert(s.sampleText === native.text, `page text ${JSON.stringify(s.sampleText)} != CLI ${JSON.stringify(native.text)}`);
   assert(s.sampleIds === native.ids.join(','), `page ids ${s.sampleIds} != CLI ${native.ids}`);
+  // the card's download holds the same state: the CLI samples the same text from the file
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#sample-state')]);
+  const downloaded = path.join(dir, download.suggestedFilename());
+  await download.saveAs(downloaded);
+  assert(download.suggestedFilename() === 'embedlab-next-token-learned-step40-seed5-state.bin', `file name ${download.suggestedFilename()}`);
+  const fromFile = JSON.parse(execFileSync(cli, ['generate', '--state', downloaded, '--prompt', o.prompt, '--tokens', String(o.tokens),
+    '--temperature', String(o.temperature), '--seed', String(o.seed)], { encoding: 'utf8' }));
+  assert(fromFile.text === native.text && fromFile.ids.join(',') === native.ids.join(','), 'the downloaded state samples other text');
+  const saidNote = await page.textContent('#sample-note');
+  assert(saidNote.includes(`embedlab generate --state ${download.suggestedFilename()} --prompt "ROMEO: What" --tokens 120 --temperature 0.8 --seed 3`), `note: ${saidNote}`);
   // drawn as text: the prompt in its own shaded span, then the continuation
   const shown = await page.$eval('#sample-output', (el) => ({
     prompt: el.querySelector('.sample-prompt-text').textContent, text: el.querySelector('.sample-continuation').textContent,

@@ -31,6 +31,7 @@
 //                sampled from the next-token run as it is now (M.generate on its checkpoint bytes,
 //                which carry the tokenizer and the rows' ids: `embedlab generate` on the autosave
 //                gives the same text); word2vec runs answer with an error
+//   trainState   {} -> {bytes (Uint8Array), step}: the run's checkpoint, downloaded by the sample card
 //
 // Runs by slot: every request may carry `slot` (a string; none = '', the page's run). Each slot
 // holds its own run, so several <embedlab-view> widgets of a page train their own tables on the
@@ -385,6 +386,12 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
     return { text: r.text, ids: r.ids, prompt, step: run.tr.stepsDone() };
   }
 
+  // The run's checkpoint bytes, for a download: `embedlab generate --state` and `train --resume` read them.
+  function trainState({ slot } = {}) {
+    use({ slot }, 'state');
+    return { bytes: run.tr.saveState(), step: run.tr.stepsDone() };
+  }
+
   function trainDrop(p = {}) {
     const r = use(p);
     if (r) {
@@ -396,5 +403,5 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
     return { dropped: !!r };
   }
 
-  return { trainStart, trainStep, trainReset, trainExport, trainNeighbours, trainFreeze, trainDrop, trainSave, trainSample };
+  return { trainStart, trainStep, trainReset, trainExport, trainNeighbours, trainFreeze, trainDrop, trainSave, trainSample, trainState };
 }

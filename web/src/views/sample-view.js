@@ -10,9 +10,13 @@
 //   data-sample-step   the training step it was sampled at
 // Word2vec runs have no next-token head: the form is disabled and says so. A failure is shown
 // under the field it concerns (prompt, tokens, temperature, seed), else next to the button.
+// "Download the run's state" saves the run's checkpoint (trainState), the file the CLI reads.
 //
 //   const box = new SampleBox(card, engine);
-//   box.setModel('next');   // on each new run (TrainView.render)
+//   box.setModel('next', state);   // on each new run (TrainView.render); state: the page state (file names)
+import { downloadBytes } from '../download.js';
+import { fileName } from '../file-names.js';
+
 const FIELDS = ['prompt', 'tokens', 'temperature', 'seed'];
 
 // Which field an engine message concerns ('generate: tokens 5000 out of range ...' -> 'tokens').
@@ -33,6 +37,7 @@ export class SampleBox {
     this.form = $('sample-form');
     this.inputs = Object.fromEntries(FIELDS.map((k) => [k, $(`sample-${k}`)]));
     this.button = $('sample-button');
+    this.stateButton = $('sample-state');
     this.note = $('sample-note');
     this.output = $('sample-output');
     this.promptSpan = this.output.querySelector('.sample-prompt-text');
@@ -43,13 +48,29 @@ export class SampleBox {
       e.preventDefault();
       this.sample();
     });
+    this.stateButton.addEventListener('click', () => this.downloadState());
+  }
+
+  // The run's checkpoint as a file, with the command that samples the same text from it.
+  async downloadState() {
+    try {
+      const r = await this.engine.request('trainState', {});
+      const name = fileName(this.state || {}, { subject: 'train', step: r.step, what: 'state', ext: 'bin' });
+      downloadBytes(r.bytes, name);
+      const v = (k) => this.inputs[k].value.trim();
+      this.note.textContent = `Saved ${name} (step ${r.step}): embedlab generate --state ${name} --prompt ${JSON.stringify(this.inputs.prompt.value)} ` +
+        `--tokens ${v('tokens')} --temperature ${v('temperature')} --seed ${v('seed')} prints what Sample shows.`;
+    } catch (err) {
+      this.note.textContent = err.message;
+    }
   }
 
   // model: the run's model ('next', 'skipgram', 'cbow'); a new run clears the last sample.
-  setModel(model) {
+  setModel(model, state = null) {
     this.gen++;
+    this.state = state;
     const ok = model === 'next';
-    for (const el of [...Object.values(this.inputs), this.button]) el.disabled = !ok;
+    for (const el of [...Object.values(this.inputs), this.button, this.stateButton]) el.disabled = !ok;
     this.clearErrors();
     this.promptSpan.textContent = '';
     this.textSpan.textContent = '';

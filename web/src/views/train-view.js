@@ -176,7 +176,7 @@ export class TrainView {
     this.compare.setState(state);
     const s = r.settings;
     this.el.model.textContent = MODEL_TEXT[state.model];
-    if (this.sampleBox) this.sampleBox.setModel(state.model);
+    if (this.sampleBox) this.sampleBox.setModel(state.model, state);
     const e = r.estimate;
     const total = e.totalSteps ? ` The run has ${e.totalSteps} steps (${s.epochs} epochs) ≈ ${formatNumber((e.totalSteps * e.msPerStep) / 1000)} s.` : ` 1,000 steps ≈ ${formatNumber(e.msPerStep)} s.`;
     this.el.estimate.textContent =
