@@ -93,3 +93,32 @@ TEST_CASE("make_tokenizer builds every kind from its name", "[tokenizer][kinds]"
     REQUIRE_THROWS_WITH(make_tokenizer("word", corpus, bad), "vocab: min_count must be >= 1, got 0");
   }
 }
+
+TEST_CASE("save_tokenizer / load_tokenizer: the same ids and text for every kind", "[tokenizer]") {
+  const std::string corpus = "Tab\there, back\\slash and\r\nnew lines.\nThe <unk> cat\n";
+  TokenizerOptions bpe;
+  bpe.vocab_size = 270;
+  for (const char* kind : {"gpt2", "whitespace", "word", "char", "bpe"}) {
+    INFO(kind);
+    TokenizerOptions o = std::string(kind) == "bpe" ? bpe : TokenizerOptions{};
+    if (std::string(kind) == "word") o.lowercase = true;
+    Tokenizer a = make_tokenizer(kind, corpus, o);
+    const SavedTokenizer s = save_tokenizer(a);
+    CHECK(s.kind == kind);
+    Tokenizer b = load_tokenizer(s.kind, s.data);
+    CHECK(b.vocab_size() == a.vocab_size());
+    const std::string probe = "the Cat\tand new\\slash <unk>\n";
+    CHECK(b.encode(probe) == a.encode(probe));
+    const std::vector<int32_t> all = a.encode(corpus);
+    CHECK(b.decode(all) == a.decode(all));
+  }
+  SECTION("malformed saved vocabularies are named by line") {
+    CHECK_THROWS_WITH(load_tokenizer("char", "nonsense\n"), "vocab load: line 1: not an embedlab vocabulary (it does not start with \"embedlab vocab 1\")");
+    CHECK_THROWS_WITH(load_tokenizer("char", "embedlab vocab 1 char lowercase=0\n<pad>\n<unk>\n<sos>\n<eos>\na\\q\n"),
+                      "vocab load: line 6: unknown escape (expected \\\\, \\n, \\r or \\t)");
+    CHECK_THROWS_WITH(load_tokenizer("char", "embedlab vocab 1 char lowercase=0\n<pad>\n<unk>\n"), "vocab load: line 4: expected the special <sos>");
+    CHECK_THROWS_WITH(load_tokenizer("word", "embedlab vocab 1 char lowercase=0\n<pad>\n<unk>\n<sos>\n<eos>\n"),
+                      "tokenizer: a saved word tokenizer holds a char vocabulary");
+    CHECK_THROWS_WITH(load_tokenizer("gpt2", "x"), "tokenizer: a saved gpt2 tokenizer holds no data, got 1 bytes");
+  }
+}

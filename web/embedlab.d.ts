@@ -271,8 +271,27 @@ export interface NextTokenOptions {
   lr?: number;
   weightDecay?: number;
   seed?: number;
+  /** The run's tokenizer: saveState() then carries it, for M.generate and `embedlab generate`. */
+  tokenizer?: Tokenizer;
+  /** With tokenizer: the token id of each row, ascending (rows = the ids that occur); default row = id. */
+  rowIds?: Ids;
   /** Flat positional options (PositionalParam.option), e.g. ropeBase. */
   [flatPositionOption: string]: unknown;
+}
+export interface GenerateOptions {
+  /** The text to continue (at least one token). */
+  prompt: string;
+  /** New tokens, 0..4096 (default 100). */
+  tokens?: number;
+  /** Finite, >= 0 (default 1); 0 takes the most likely token. */
+  temperature?: number;
+  seed?: number;
+}
+export interface Generated {
+  /** The continuation of the prompt (prompt + text reads as one passage). */
+  text: string;
+  /** The generated token ids (not the prompt's). */
+  ids: Int32Array;
 }
 export interface StepStats {
   /** Mean loss of these steps; null when no word was trained on. */
@@ -556,6 +575,8 @@ export interface EmbedlabModule {
   skipgramPairs(ids: Ids, window: number): Int32Array;
 
   Trainer: typeof Trainer;
+  /** Text sampled from next-token checkpoint bytes (Trainer.saveState of a trainer given its tokenizer, or `train --save-state`): the same text and ids as `embedlab generate`. */
+  generate(state: Uint8Array, opts: GenerateOptions): Generated;
 
   pca(table: Floats, rows: number, dim: number, opts?: PcaOptions): Pca;
   nearest(table: Floats, rows: number, dim: number, opts: NearestOptions): Neighbours;

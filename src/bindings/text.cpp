@@ -118,6 +118,17 @@ class TokenizerHandle {
       return out;
     });
   }
+  // The tokenizer as text (tokenizer_kinds.hpp save_tokenizer) -> {kind, data: Uint8Array}: what
+  // Trainer.nextToken({tokenizer}) writes into the run's checkpoint for M.generate.
+  val save() {
+    return guard("Tokenizer.save", [&] {
+      const SavedTokenizer s = save_tokenizer(live());
+      val out = val::object();
+      out.set("kind", s.kind);
+      out.set("data", bytes_out(s.data));
+      return out;
+    });
+  }
   // Float64Array (V) corpus counts per id for word/char vocabularies, else undefined.
   val counts() {
     return guard("counts", [&] {
@@ -281,7 +292,8 @@ EMSCRIPTEN_BINDINGS(tokenizer) {
       .function("tokenBytes", &TokenizerHandle::token_bytes)
       .function("tokenStrings", &TokenizerHandle::token_strings)
       .function("sentences", &TokenizerHandle::sentences)
-      .function("counts", &TokenizerHandle::counts);
+      .function("counts", &TokenizerHandle::counts)
+      .function("save", &TokenizerHandle::save);
   class_<BpeTrainerHandle>("_BpeTrainer")
       .constructor<>()
       .function("init", &BpeTrainerHandle::init)

@@ -3,6 +3,7 @@
 #include "bindings/common.hpp"
 
 #include "bench/bench_train.hpp"
+#include "train/generate.hpp"
 #include "train/next_token.hpp"
 #include "train/word2vec.hpp"
 
@@ -116,6 +117,16 @@ class TrainerHandle {
       return true;
     });
   }
+  // The run's tokenizer ({kind, data} of Tokenizer.save) and the token id of each row (Int32Array,
+  // empty: row = id), written into every later saveState (train/run_tokens.hpp).
+  bool set_tokens(val kind, val data, val rows) {
+    const char* where = "Trainer.nextToken";
+    return guard(where, [&] {
+      const Tokenizer tok = load_tokenizer(name_arg(where, "tokenizer kind", kind), bytes_in(where, "tokenizer data", data));
+      live_next().set_tokens(tok, copy_in<int32_t>(where, "rowIds", rows));
+      return true;
+    });
+  }
   bool reset() {
     return guard("Trainer.reset", [&] {
       if (w2v_) w2v_->reset();
@@ -226,6 +237,24 @@ class TrainerHandle {
   std::unique_ptr<NextTokenTrainer> next_;
 };
 
+// state (Uint8Array: checkpoint bytes), prompt (Uint8Array, UTF-8), tokens, temperature, seed
+// -> {text: Uint8Array (UTF-8), ids: Int32Array}: train/generate.hpp, as `embedlab generate`.
+val generate_js(val state, val prompt, double tokens, double temperature, double seed) {
+  const char* where = "generate";
+  return guard(where, [&] {
+    SampleOptions o;
+    o.tokens = int_arg(where, "tokens", tokens, 0, kMaxSampleTokens);
+    o.temperature = temperature;  // generate() names a non-finite or negative one
+    o.seed = seed_arg(where, seed);
+    const std::vector<uint8_t> bytes = copy_in<uint8_t>(where, "state", state);
+    const Generated g = generate(bytes, bytes_in(where, "prompt", prompt), o);
+    val out = val::object();
+    out.set("text", bytes_out(g.text));
+    out.set("ids", copy_out(g.ids));
+    return out;
+  });
+}
+
 val bench_next_token_js(double V, double D, double T, double B, double steps, val optimizer, val pos) {
   const char* where = "benchNextToken";
   return guard(where, [&] {
@@ -266,7 +295,9 @@ EMSCRIPTEN_BINDINGS(train) {
       .function("table", &TrainerHandle::table)
       .function("vocabIds", &TrainerHandle::vocab_ids)
       .function("evaluate", &TrainerHandle::evaluate)
-      .function("evaluateAt", &TrainerHandle::evaluate_at);
+      .function("evaluateAt", &TrainerHandle::evaluate_at)
+      .function("setTokens", &TrainerHandle::set_tokens);
+  function("_generate", &generate_js);
   function("_benchNextToken", &bench_next_token_js);
   function("_benchWord2Vec", &bench_word2vec_js);
 }

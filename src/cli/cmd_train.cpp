@@ -14,7 +14,8 @@
 // moments, batch position, generator) after training; --resume FILE continues a saved run of
 // the same settings and text: next-token trains until --steps steps in all (so 300 steps, saved,
 // then resumed with --steps 1000 gives the tables of 1000 steps in one go, bit for bit), word2vec
-// until its last epoch. The page's autosave holds the same bytes (Trainer.saveState).
+// until its last epoch. The page's autosave holds the same bytes (Trainer.saveState). A next-token
+// state also holds the tokenizer, for `embedlab generate --state FILE` (cmd_generate.cpp).
 // Tables: --out writes the chosen table (default: the input/token table) as float32 .npy;
 // --out-tsv writes DIR/vectors.tsv + DIR/metadata.tsv for projector.tensorflow.org.
 #include <climits>
@@ -215,6 +216,7 @@ int train_next_token(Args& a, std::ostream& out) {
   const std::vector<int32_t> train(ids.begin(), ids.end() - static_cast<std::ptrdiff_t>(n_valid));
   const std::vector<int32_t> valid(ids.end() - static_cast<std::ptrdiff_t>(n_valid), ids.end());
   NextTokenTrainer tr(train, s);
+  tr.set_tokens(tok, {});  // --save-state carries the tokenizer: `embedlab generate --state` needs nothing else
   if (!outputs.resume.empty()) {
     tr.load_state(resume_bytes(outputs));
     if (tr.steps_done() > steps) {

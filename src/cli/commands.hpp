@@ -16,6 +16,8 @@ extern const CommandSpec kInit, kLookup, kPosenc, kKinds;
 extern const CommandSpec kTokenize, kDecode, kBpeTrain, kWindows, kBenchTokenize;
 // training: cmd_train.cpp
 extern const CommandSpec kTrain, kBenchTrain;
+// sampling from a trained next-token model: cmd_generate.cpp
+extern const CommandSpec kGenerate;
 // benchmarks: cmd_bench.cpp
 extern const CommandSpec kBenchLookup, kBenchTable;
 // inspecting tables: cmd_project.cpp

@@ -33,7 +33,7 @@ const CommandSpec* const kCommands[] = {
     &embedlab::cli::kInit,        &embedlab::cli::kLookup,        &embedlab::cli::kPosenc,       &embedlab::cli::kKinds,
     &embedlab::cli::kTokenize,    &embedlab::cli::kDecode,        &embedlab::cli::kBpeTrain,
     &embedlab::cli::kWindows,     &embedlab::cli::kBenchLookup, &embedlab::cli::kBenchTable,   &embedlab::cli::kBenchTokenize,
-    &embedlab::cli::kBenchTrain,  &embedlab::cli::kTrain,         &embedlab::cli::kNeighbours,
+    &embedlab::cli::kBenchTrain,  &embedlab::cli::kTrain,         &embedlab::cli::kGenerate,     &embedlab::cli::kNeighbours,
     &embedlab::cli::kAnalogy,     &embedlab::cli::kPca,           &embedlab::cli::kInspect,
     &embedlab::cli::kConvert,     &embedlab::cli::kUmap,          &embedlab::cli::kBenchUmap,
     &embedlab::cli::kTsne,          &embedlab::cli::kBenchTsne,

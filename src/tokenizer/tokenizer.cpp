@@ -23,6 +23,12 @@ Tokenizer Tokenizer::from_bpe(BpeTokenizer bpe) {
   return t;
 }
 
+Tokenizer Tokenizer::from_vocab(Vocab vocab) {
+  Tokenizer t;
+  t.vocab_ = std::make_shared<Vocab>(std::move(vocab));
+  return t;
+}
+
 std::string Tokenizer::kind() const {
   if (gpt2_) return "gpt2";
   if (bpe_) return "bpe";

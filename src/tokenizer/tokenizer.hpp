@@ -32,6 +32,7 @@ class Tokenizer {
   // A word/char vocabulary built from corpus (kind in options).
   static Tokenizer from_corpus(std::string_view corpus, const VocabOptions& options);
   static Tokenizer from_bpe(BpeTokenizer bpe);
+  static Tokenizer from_vocab(Vocab vocab);
 
   // "gpt2" | "whitespace" | "word" | "char" | "bpe"
   std::string kind() const;

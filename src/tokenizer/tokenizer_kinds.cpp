@@ -67,4 +67,25 @@ Tokenizer make_tokenizer(std::string_view kind, std::string_view corpus, const T
   return Tokenizer::from_corpus(corpus, v);
 }
 
+SavedTokenizer save_tokenizer(const Tokenizer& t) {
+  if (t.bpe()) return {"bpe", t.bpe()->save()};
+  if (t.vocab()) return {t.kind(), t.vocab()->save()};
+  return {"gpt2", ""};
+}
+
+Tokenizer load_tokenizer(std::string_view kind, std::string_view data) {
+  const TokenizerKind* k = find_tokenizer_kind(kind);
+  if (!k) fail("tokenizer", "unknown kind '" + std::string(kind) + "', expected " + kind_list());
+  if (std::string_view(k->name) == "gpt2") {
+    if (!data.empty()) fail("tokenizer", "a saved gpt2 tokenizer holds no data, got " + std::to_string(data.size()) + " bytes");
+    return Tokenizer::gpt2();
+  }
+  if (std::string_view(k->name) == "bpe") return Tokenizer::from_bpe(BpeTokenizer::load(data));
+  Vocab v = Vocab::load(data);
+  if (vocab_kind_name(v.options().kind) != kind) {
+    fail("tokenizer", "a saved " + std::string(kind) + " tokenizer holds a " + vocab_kind_name(v.options().kind) + " vocabulary");
+  }
+  return Tokenizer::from_vocab(std::move(v));
+}
+
 }  // namespace embedlab

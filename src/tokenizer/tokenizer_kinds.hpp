@@ -64,4 +64,16 @@ struct TokenizerOptions {
 // -> a Tokenizer. Throws for an unknown kind or options that do not apply (see the file comment).
 Tokenizer make_tokenizer(std::string_view kind, std::string_view corpus, const TokenizerOptions& options);
 
+// A built tokenizer as text and back (a checkpoint's tokenizer record, train/run_tokens.hpp):
+//   gpt2        data ""  (the ids are tiktoken's, built in)
+//   bpe         data = the merge file (BpeTokenizer::save)
+//   whitespace, word, char: data = the vocabulary (Vocab::save: kind, lowercase, tokens in id order)
+// load_tokenizer(saved.kind, saved.data) encodes and decodes every text as the saved tokenizer.
+// Throws "tokenizer: unknown kind ..." or the format's own message ("vocab load: line 3: ...").
+struct SavedTokenizer {
+  std::string kind, data;
+};
+SavedTokenizer save_tokenizer(const Tokenizer& t);
+Tokenizer load_tokenizer(std::string_view kind, std::string_view data);
+
 }  // namespace embedlab

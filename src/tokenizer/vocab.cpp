@@ -129,6 +129,91 @@ Vocab Vocab::build(std::string_view corpus, const VocabOptions& options) {
   return v;
 }
 
+namespace {
+
+constexpr std::string_view kVocabMagic = "embedlab vocab 1 ";
+
+void escape_into(std::string& out, std::string_view token) {
+  for (const char c : token) {
+    if (c == '\\') out += "\\\\";
+    else if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else out += c;
+  }
+}
+
+[[noreturn]] void load_fail(size_t line, const std::string& what) {
+  fail("vocab load", "line " + std::to_string(line) + ": " + what);
+}
+
+}  // namespace
+
+std::string Vocab::save() const {
+  std::string out(kVocabMagic);
+  out += vocab_kind_name(opt_.kind);
+  out += opt_.lowercase ? " lowercase=1\n" : " lowercase=0\n";
+  for (const std::string& t : tokens_) {
+    escape_into(out, t);
+    out += '\n';
+  }
+  return out;
+}
+
+Vocab Vocab::load(std::string_view text) {
+  const size_t head_end = text.find('\n');
+  if (head_end == std::string_view::npos || text.substr(0, kVocabMagic.size()) != kVocabMagic) {
+    load_fail(1, "not an embedlab vocabulary (it does not start with \"embedlab vocab 1\")");
+  }
+  const std::string_view head = text.substr(kVocabMagic.size(), head_end - kVocabMagic.size());
+  const size_t sp = head.find(' ');
+  const std::string_view flag = sp == std::string_view::npos ? std::string_view() : head.substr(sp + 1);
+  if (flag != "lowercase=0" && flag != "lowercase=1") {
+    load_fail(1, "expected \"<kind> lowercase=0\" or \"<kind> lowercase=1\", got \"" + std::string(head) + "\"");
+  }
+  Vocab v;
+  v.opt_.kind = parse_vocab_kind(head.substr(0, sp));
+  v.opt_.lowercase = flag == "lowercase=1";
+  // one token per line: their count planned (as build() plans its distinct tokens) before any is kept
+  const int64_t lines = std::count(text.begin() + static_cast<std::ptrdiff_t>(head_end + 1), text.end(), '\n');
+  plan("vocab load", "tokens (about 96 bytes each)", {lines, 96}, kBytes);
+  v.tokens_.reserve(static_cast<size_t>(lines));
+  size_t at = head_end + 1, line = 1;
+  while (at < text.size()) {
+    ++line;
+    const size_t end = text.find('\n', at);
+    if (end == std::string_view::npos) load_fail(line, "the last token has no line end");
+    std::string token;
+    for (size_t k = at; k < end; ++k) {
+      if (text[k] != '\\') {
+        token += text[k];
+        continue;
+      }
+      const char e = k + 1 < end ? text[++k] : '\0';
+      if (e == '\\') token += '\\';
+      else if (e == 'n') token += '\n';
+      else if (e == 'r') token += '\r';
+      else if (e == 't') token += '\t';
+      else load_fail(line, "unknown escape (expected \\\\, \\n, \\r or \\t)");
+    }
+    if (token.empty()) load_fail(line, "an empty token");
+    if (v.tokens_.size() >= static_cast<size_t>(INT32_MAX)) load_fail(line, "more tokens than int32 ids");
+    v.tokens_.push_back(std::move(token));
+    at = end + 1;
+  }
+  static const char* const kSpecials[kNumSpecials] = {"<pad>", "<unk>", "<sos>", "<eos>"};
+  for (int32_t k = 0; k < kNumSpecials; ++k) {
+    if (static_cast<int32_t>(v.tokens_.size()) <= k || v.tokens_[k] != kSpecials[k]) {
+      load_fail(static_cast<size_t>(k) + 2, std::string("expected the special ") + kSpecials[k]);
+    }
+  }
+  v.counts_.assign(v.tokens_.size(), 0);
+  v.ids_.reserve(v.tokens_.size());
+  // lower ids win, as in build()
+  for (int32_t id = static_cast<int32_t>(v.tokens_.size()) - 1; id >= 0; --id) v.ids_[v.tokens_[id]] = id;
+  return v;
+}
+
 int32_t Vocab::id(std::string_view token) const {
   auto it = ids_.find(std::string(token));
   return it == ids_.end() ? kUnk : it->second;

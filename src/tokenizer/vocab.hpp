@@ -82,6 +82,14 @@ class Vocab {
   // join with single spaces; specials appear as their names ("<unk>").
   std::string decode(std::span<const int32_t> ids) const;
 
+  // The vocabulary as text (a checkpoint's tokenizer record, train/run_tokens.hpp), and back:
+  //   "embedlab vocab 1 char lowercase=0\n" then one token per line in id order, specials
+  //   included, with \\ \n \r \t escaped (the Projector metadata escapes).
+  // load(save()) encodes and decodes every text as the original; counts are not kept (all 0).
+  // load throws "vocab load: line 7: ..." naming the line and the problem.
+  std::string save() const;
+  static Vocab load(std::string_view text);
+
  private:
   VocabOptions opt_;
   std::vector<std::string> tokens_;                // id -> token

@@ -11,7 +11,7 @@ namespace {
 
 constexpr char kMagic[8] = {'E', 'M', 'B', 'L', 'C', 'K', 'P', 'T'};
 constexpr uint32_t kVersion = 1;
-constexpr uint8_t kI64 = 1, kF64 = 2, kText = 3, kFloats = 4;
+constexpr uint8_t kI64 = 1, kF64 = 2, kText = 3, kFloats = 4, kInts = 5;
 const char* const kWhere = "checkpoint";
 
 const char* type_name(uint8_t t) {
@@ -20,6 +20,7 @@ const char* type_name(uint8_t t) {
     case kF64: return "a number";
     case kText: return "text";
     case kFloats: return "a float32 array";
+    case kInts: return "an int32 array";
     default: return "an unknown type";
   }
 }
@@ -145,6 +146,11 @@ void CheckpointWriter::floats(const std::string& name, std::span<const float> v)
   append(out_, v.data(), v.size() * 4);
 }
 
+void CheckpointWriter::ints(const std::string& name, std::span<const int32_t> v) {
+  head(kInts, name, static_cast<uint64_t>(v.size()) * 4);
+  append(out_, v.data(), v.size() * 4);
+}
+
 std::vector<uint8_t> CheckpointWriter::finish() {
   std::memcpy(out_.data() + 12, &records_, 4);
   put<uint64_t>(out_, fnv1a64(out_.data(), out_.size()));
@@ -154,6 +160,20 @@ std::vector<uint8_t> CheckpointWriter::finish() {
 CheckpointReader::CheckpointReader(std::span<const uint8_t> bytes, const std::string& kind,
                                    const std::string& settings, uint64_t data_hash)
     : data_(bytes), kind_(kind) {
+  parse();
+  if (settings_ != settings) fail(kWhere, settings_difference(settings_, settings));
+  if (static_cast<uint64_t>(i64("data")) != data_hash) {
+    fail(kWhere, "it was saved for another training text (its tokens differ from this run's)");
+  }
+}
+
+CheckpointReader::CheckpointReader(std::span<const uint8_t> bytes, const std::string& kind) : data_(bytes), kind_(kind) {
+  parse();
+  i64("data");  // any text
+}
+
+void CheckpointReader::parse() {
+  const std::span<const uint8_t> bytes = data_;
   const size_t n = bytes.size();
   if (n < 8 || std::memcmp(bytes.data(), kMagic, 8) != 0) {
     fail(kWhere, "not an embedlab checkpoint (it does not start with EMBLCKPT)");
@@ -176,7 +196,7 @@ CheckpointReader::CheckpointReader(std::span<const uint8_t> bytes, const std::st
     const uint8_t type = bytes[at];
     const size_t name_len = get<uint16_t>(bytes, at + 1);
     at += 3;
-    if (type < kI64 || type > kFloats) fail(kWhere, "record " + std::to_string(r) + " has unknown type " + std::to_string(type));
+    if (type < kI64 || type > kInts) fail(kWhere, "record " + std::to_string(r) + " has unknown type " + std::to_string(type));
     if (end - at < name_len + 8) fail(kWhere, "record " + std::to_string(r) + " at byte " + std::to_string(at) + " is cut short");
     std::string name(reinterpret_cast<const char*>(bytes.data() + at), name_len);
     at += name_len;
@@ -187,18 +207,16 @@ CheckpointReader::CheckpointReader(std::span<const uint8_t> bytes, const std::st
                        " but only " + std::to_string(end - at) + " remain");
     }
     if ((type == kI64 || type == kF64) && len != 8) fail(kWhere, "record '" + name + "' must hold 8 bytes, holds " + std::to_string(len));
-    if (type == kFloats && len % 4 != 0) fail(kWhere, "float32 record '" + name + "' holds " + std::to_string(len) + " bytes, not a multiple of 4");
+    if ((type == kFloats || type == kInts) && len % 4 != 0) {
+      fail(kWhere, std::string(type == kFloats ? "float32" : "int32") + " record '" + name + "' holds " + std::to_string(len) + " bytes, not a multiple of 4");
+    }
     if (!records_.emplace(name, Record{type, at, static_cast<size_t>(len)}).second) fail(kWhere, "record '" + name + "' appears twice");
     at += static_cast<size_t>(len);
   }
   if (at != end) fail(kWhere, std::to_string(end - at) + " bytes after the last record");
   const std::string saved_kind = text("kind");
-  if (saved_kind != kind) fail(kWhere, "it holds a " + saved_kind + " run, not a " + kind + " run");
-  const std::string saved_settings = text("settings");
-  if (saved_settings != settings) fail(kWhere, settings_difference(saved_settings, settings));
-  if (static_cast<uint64_t>(i64("data")) != data_hash) {
-    fail(kWhere, "it was saved for another training text (its tokens differ from this run's)");
-  }
+  if (saved_kind != kind_) fail(kWhere, "it holds a " + saved_kind + " run, not a " + kind_ + " run");
+  settings_ = text("settings");
   step_ = i64("step");
   if (step_ < 0) fail(kWhere, "step " + std::to_string(step_) + " must be >= 0");
 }
@@ -226,6 +244,18 @@ double CheckpointReader::f64(const std::string& name) const { return get<double>
 std::string CheckpointReader::text(const std::string& name) const {
   const Record& r = find(name, kText);
   return std::string(reinterpret_cast<const char*>(data_.data() + r.offset), r.bytes);
+}
+
+std::vector<int32_t> CheckpointReader::ints(const std::string& name) const {
+  const Record& r = find(name, kInts);
+  std::vector<int32_t> out(r.bytes / 4);  // within the file
+  if (r.bytes) std::memcpy(out.data(), data_.data() + r.offset, r.bytes);
+  return out;
+}
+
+void CheckpointReader::ignore(const std::string& name) const {
+  const auto it = records_.find(name);
+  if (it != records_.end()) it->second.read = true;
 }
 
 size_t CheckpointReader::float_count(const std::string& name) const { return find(name, kFloats).bytes / 4; }

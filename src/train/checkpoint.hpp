@@ -6,13 +6,15 @@
 //
 // Format (little-endian, version 1):
 //   "EMBLCKPT"  u32 version  u32 record count
-//   record*:    u8 type (1 i64, 2 f64, 3 text, 4 float32 array)  u16 name length  name
+//   record*:    u8 type (1 i64, 2 f64, 3 text, 4 float32 array, 5 int32 array)  u16 name length  name
 //               u64 payload bytes  payload
 //   u64         FNV-1a 64 of every byte before it
 // Every trainer writes the records "kind" (text: "next-token" | "word2vec"), "settings"
 // (text: its settings as `name=value` lines, numbers to 17 significant digits), "data" (i64:
 // FNV-1a 64 of the training stream) and "step", then its own (tables, optimizer moments,
-// counters, generator position). Loading compares kind, settings and data first and names the
+// counters, generator position). A next-token run that knows its tokenizer also writes it
+// (train/run_tokens.hpp: "tokenizer.kind", "tokenizer.data", "tokenizer.rows"), so text can be
+// sampled from the file alone (train/generate.hpp). Loading compares kind, settings and data first and names the
 // first difference ("checkpoint: saved with lr=0.01, this run has lr=0.001"), then copies each
 // array into the buffer the trainer already allocated, after checking its length.
 // Malformed input (truncated, a wrong checksum, a record cut short, an unknown type, a missing
@@ -58,6 +60,7 @@ class CheckpointWriter {
   void f64(const std::string& name, double v);
   void text(const std::string& name, const std::string& v);
   void floats(const std::string& name, std::span<const float> v);
+  void ints(const std::string& name, std::span<const int32_t> v);
   std::vector<uint8_t> finish();
 
  private:
@@ -71,7 +74,11 @@ class CheckpointReader {
   // Parses and checks the whole file; throws unless its kind, settings and data match.
   CheckpointReader(std::span<const uint8_t> bytes, const std::string& kind, const std::string& settings,
                    uint64_t data_hash);
+  // Parses and checks the whole file and its kind only (any settings, any data): for reading a
+  // saved model without its training text (train/generate.hpp). settings() is the saved text.
+  CheckpointReader(std::span<const uint8_t> bytes, const std::string& kind);
   int64_t step() const { return step_; }
+  const std::string& settings() const { return settings_; }
   int64_t i64(const std::string& name) const;
   double f64(const std::string& name) const;
   std::string text(const std::string& name) const;
@@ -80,7 +87,11 @@ class CheckpointReader {
   // The length of the float32 array `name` (for arrays whose size the checkpoint decides,
   // such as optimizer moments not yet allocated).
   size_t float_count(const std::string& name) const;
+  // The int32 array `name` (its length is bounded by the file's size).
+  std::vector<int32_t> ints(const std::string& name) const;
   bool has(const std::string& name) const { return records_.count(name) != 0; }
+  // Marks `name` as read when present: a record this loader tolerates without using it.
+  void ignore(const std::string& name) const;
   // Throws for a record no accessor has asked for ("record 'x' is not part of a next-token
   // checkpoint"): a loader calls it after reading everything, before changing its trainer.
   void require_all_read() const;
@@ -92,9 +103,10 @@ class CheckpointReader {
     mutable bool read = false;
   };
   const Record& find(const std::string& name, uint8_t type) const;
+  void parse();
   std::span<const uint8_t> data_;
   std::map<std::string, Record> records_;
-  std::string kind_;
+  std::string kind_, settings_;
   int64_t step_ = 0;
 };
 

@@ -4,8 +4,12 @@
 #include "core/error.hpp"
 #include "core/memory.hpp"
 #include "train/checkpoint.hpp"
+#include "train/run_tokens.hpp"
 
+#include <charconv>
 #include <cmath>
+#include <cstdlib>
+#include <map>
 
 namespace embedlab {
 
@@ -84,8 +88,7 @@ void NextTokenTrainer::reset() {
   windows_ = std::make_unique<SlidingWindows>(ids_, window_options(settings_, 0, static_cast<int64_t>(ids_.size())));
 }
 
-std::string NextTokenTrainer::settings_text() const {
-  const NextTokenSettings& s = settings_;
+std::string settings_text(const NextTokenSettings& s) {
   SettingsText t;
   t.add("vocab_size", s.model.vocab_size).add("dim", s.model.dim).add("context", s.model.context);
   t.add("pos", s.model.pos);
@@ -97,17 +100,76 @@ std::string NextTokenTrainer::settings_text() const {
   return t.str();
 }
 
+NextTokenConfig model_settings(const std::string& text) {
+  const char* where = "checkpoint";
+  std::map<std::string, std::string> f;  // name -> value
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    const std::string line = text.substr(at, end - at);
+    const size_t eq = line.find('=');
+    if (eq != std::string::npos) f[line.substr(0, eq)] = line.substr(eq + 1);
+    at = end + 1;
+  }
+  auto value = [&](const std::string& name) -> const std::string& {
+    const auto it = f.find(name);
+    if (it == f.end()) fail(where, "the settings have no " + name);
+    return it->second;
+  };
+  auto integer = [&](const std::string& name) {
+    const std::string& v = value(name);
+    int64_t x = 0;
+    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+    if (v.empty() || ec != std::errc() || end != v.data() + v.size()) fail(where, "setting " + name + "=" + v + " is not an integer");
+    return x;
+  };
+  auto flag = [&](const std::string& name) {
+    const std::string& v = value(name);
+    if (v != "true" && v != "false") fail(where, "setting " + name + "=" + v + " is not true or false");
+    return v == "true";
+  };
+  NextTokenConfig c;
+  c.vocab_size = integer("vocab_size");
+  c.dim = integer("dim");
+  c.context = integer("context");
+  c.pos = find_position_kind(value("pos")).name;
+  const std::string prefix = c.pos + ".";
+  for (const auto& [name, v] : f) {
+    if (name.compare(0, prefix.size(), prefix) != 0) continue;
+    char* end = nullptr;
+    const double x = std::strtod(v.c_str(), &end);
+    if (v.empty() || end != v.c_str() + v.size()) fail(where, "setting " + name + "=" + v + " is not a number");
+    c.pos_params[name.substr(prefix.size())] = x;
+  }
+  c.scale_embeddings = flag("scale");
+  c.tie_head = flag("tie");
+  const int64_t seed = integer("seed");
+  check_at_least(where, "seed", seed, 0);
+  c.seed = static_cast<uint64_t>(seed);
+  check_config(c);
+  return c;
+}
+
 std::vector<uint8_t> NextTokenTrainer::save_state() {
-  CheckpointWriter w("next-token", settings_text(), fnv1a64(ids_.data(), ids_.size() * sizeof(int32_t)), total_steps_);
+  CheckpointWriter w("next-token", settings_text(settings_), fnv1a64(ids_.data(), ids_.size() * sizeof(int32_t)), total_steps_);
   for (const ParamView& p : model_.params()) w.floats(std::string("param.") + p.name, std::span<const float>(p.data, p.size));
   opt_.save(w);
   w.i64("epoch", epoch_);
   w.i64("next_batch", next_batch_);
+  if (tokens_) write_run_tokens(w, *tokens_, token_rows_);
   return w.finish();
 }
 
+void NextTokenTrainer::set_tokens(const Tokenizer& tok, std::vector<int32_t> rows) {
+  check_run_tokens("next-token", tok, rows, settings_.model.vocab_size);
+  tokens_ = save_tokenizer(tok);
+  token_rows_ = std::move(rows);
+}
+
 void NextTokenTrainer::load_state(std::span<const uint8_t> bytes) {
-  const CheckpointReader r(bytes, "next-token", settings_text(), fnv1a64(ids_.data(), ids_.size() * sizeof(int32_t)));
+  const CheckpointReader r(bytes, "next-token", settings_text(settings_), fnv1a64(ids_.data(), ids_.size() * sizeof(int32_t)));
+  ignore_run_tokens(r);
   const int64_t epoch = r.i64("epoch"), next = r.i64("next_batch");
   check_at_least("checkpoint", "epoch", epoch, 0);
   std::vector<ParamView> params = model_.params();

@@ -18,11 +18,13 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "data/windows.hpp"
+#include "tokenizer/tokenizer_kinds.hpp"
 #include "train/next_token_model.hpp"
 #include "train/optimizer.hpp"
 #include "train/train_stats.hpp"
@@ -38,6 +40,13 @@ struct NextTokenSettings {
 
 // Throws for the first bad setting (model, optimizer, batch size, stride).
 void validate(const NextTokenSettings& s);
+
+// The "settings" record of a next-token checkpoint (name=value lines, train/checkpoint.hpp), and
+// the model it describes read back: vocab_size, dim, context, pos with its "<pos>.<name>"
+// parameters, scale, tie, seed (the optimizer's lines are not needed to run the model). Throws
+// "checkpoint: the settings have no dim" or "checkpoint: setting context=abc is not an integer".
+std::string settings_text(const NextTokenSettings& s);
+NextTokenConfig model_settings(const std::string& text);
 
 class NextTokenTrainer {
  public:
@@ -69,6 +78,10 @@ class NextTokenTrainer {
   // bit for bit.
   std::vector<uint8_t> save_state();
   void load_state(std::span<const uint8_t> bytes);
+  // The run's tokenizer and the token id of each model row (empty: row r is id r), written
+  // into every later save_state (train/run_tokens.hpp) so text can be sampled from the file.
+  // Throws unless they fit the model's V rows (check_run_tokens).
+  void set_tokens(const Tokenizer& tok, std::vector<int32_t> rows);
 
   const NextTokenSettings& settings() const { return settings_; }
   int64_t steps_done() const { return total_steps_; }
@@ -78,7 +91,6 @@ class NextTokenTrainer {
 
  private:
   void next_batch();
-  std::string settings_text() const;
 
   NextTokenSettings settings_;
   std::vector<int32_t> ids_;
@@ -87,6 +99,8 @@ class NextTokenTrainer {
   std::unique_ptr<SlidingWindows> windows_;
   WindowBatch batch_;
   int64_t next_batch_ = 0, epoch_ = 0, total_steps_ = 0;
+  std::optional<SavedTokenizer> tokens_;  // set_tokens
+  std::vector<int32_t> token_rows_;
 };
 
 }  // namespace embedlab

@@ -172,8 +172,7 @@ double NextTokenModel::loss(std::span<const int32_t> inputs, std::span<const int
   return run(inputs, targets, B, false);
 }
 
-double NextTokenModel::run(std::span<const int32_t> inputs, std::span<const int32_t> targets,
-                           int64_t B, bool backward) {
+void NextTokenModel::plan_for(int64_t B, bool backward) {
   // Plan the run buffers once for the largest batch seen (they are kept between calls).
   if (B > planned_rows_ || (backward && !planned_backward_)) {
     MemoryPlan p("next-token");
@@ -182,13 +181,29 @@ double NextTokenModel::run(std::span<const int32_t> inputs, std::span<const int3
     planned_rows_ = std::max(B, planned_rows_);
     planned_backward_ = planned_backward_ || backward;
   }
-  const size_t V = static_cast<size_t>(c_.vocab_size), D = static_cast<size_t>(c_.dim),
-               T = static_cast<size_t>(c_.context), N = static_cast<size_t>(B) * T;
+}
+
+void NextTokenModel::logits(std::span<const int32_t> window, int64_t at, std::span<float> out) {
+  const int64_t T = c_.context;
+  if (static_cast<int64_t>(window.size()) != T || static_cast<int64_t>(out.size()) != c_.vocab_size) {
+    fail("next-token logits", "a window of " + std::to_string(T) + " ids and " + std::to_string(c_.vocab_size) +
+                                  " logits expected, got " + std::to_string(window.size()) + " and " + std::to_string(out.size()));
+  }
+  check_index("next-token logits", "position", at, 0, T);
+  for (int32_t id : window) check_index("next-token logits", "token id", id, 0, c_.vocab_size);
+  plan_for(1, false);
+  forward(window, 1);
+  const size_t V = static_cast<size_t>(c_.vocab_size), D = static_cast<size_t>(c_.dim);
+  HT_.resize(D * V);
+  dense::transpose(V, D, c_.tie_head ? E_.data() : H_.data(), HT_.data());
+  matmul(1, D, V, h_.data() + static_cast<size_t>(at) * D, HT_.data(), out.data());
+}
+
+void NextTokenModel::forward(std::span<const int32_t> inputs, int64_t B) {
+  const size_t D = static_cast<size_t>(c_.dim), T = static_cast<size_t>(c_.context), N = static_cast<size_t>(B) * T;
   const float inv_sqrt_d = 1.0f / std::sqrt(static_cast<float>(D));
   const float escale = c_.scale_embeddings ? std::sqrt(static_cast<float>(D)) : 1.0f;
-  const float* Hw = c_.tie_head ? E_.data() : H_.data();  // (V, D)
-
-  // ---- forward: embedding + positions
+  // ---- embedding + positions
   x0_.resize(N * D);
   kernels::gather_scale_add(x0_.data(), E_.data(), D, inputs.data(), N, escale, pos_->additive(), T);
   // ---- q, k, v
@@ -229,6 +244,17 @@ double NextTokenModel::run(std::span<const int32_t> inputs, std::span<const int3
     }
     dense::gemm_acc(T, T, D, Ab, T, v_.data() + b * T * D, D, h_.data() + b * T * D, D);
   }
+}
+
+double NextTokenModel::run(std::span<const int32_t> inputs, std::span<const int32_t> targets,
+                           int64_t B, bool backward) {
+  plan_for(B, backward);
+  forward(inputs, B);
+  const size_t V = static_cast<size_t>(c_.vocab_size), D = static_cast<size_t>(c_.dim),
+               T = static_cast<size_t>(c_.context), N = static_cast<size_t>(B) * T;
+  const float inv_sqrt_d = 1.0f / std::sqrt(static_cast<float>(D));
+  const float escale = c_.scale_embeddings ? std::sqrt(static_cast<float>(D)) : 1.0f;
+  const float* Hw = c_.tie_head ? E_.data() : H_.data();  // (V, D)
   // ---- head + softmax cross-entropy, in row chunks
   HT_.resize(D * V);
   dense::transpose(V, D, Hw, HT_.data());

@@ -30,6 +30,7 @@
 //   NextTokenModel m(cfg);                                   // cfg.seed draws the tables
 //   double loss = m.forward_backward(inputs, targets, B);    // fills m.grads()
 //   double held_out = m.loss(inputs, targets, B);            // forward only
+//   m.logits(window, T - 1, z);                              // (V) scores of the next token
 #pragma once
 
 #include <cstdint>
@@ -83,6 +84,10 @@ class NextTokenModel {
                           int64_t B);
   // Forward only: the mean loss.
   double loss(std::span<const int32_t> inputs, std::span<const int32_t> targets, int64_t B);
+  // Forward only, one window: window (T) int32 ids -> out (V) float32, the head's scores z of
+  // position `at` (what follows window[0..at]). Attention is causal, so the ids after `at` do
+  // not change them: a prompt shorter than T is padded at the end (train/generate.hpp).
+  void logits(std::span<const int32_t> window, int64_t at, std::span<float> out);
 
   std::vector<ParamView> params();
   // Copies every parameter of `from` (same vocabulary, width and kind; the context may differ
@@ -102,6 +107,8 @@ class NextTokenModel {
  private:
   void check_batch(std::span<const int32_t> inputs, std::span<const int32_t> targets, int64_t B) const;
   double run(std::span<const int32_t> inputs, std::span<const int32_t> targets, int64_t B, bool backward);
+  void plan_for(int64_t B, bool backward);
+  void forward(std::span<const int32_t> inputs, int64_t B);  // x0, q, k, v, A, h of B windows
 
   NextTokenConfig c_;
   int64_t planned_rows_ = 0;        // the largest batch the run buffers were planned for

@@ -6,14 +6,18 @@
 // checksum appended, is tried as a checkpoint too.
 // Properties: a refused checkpoint throws an Error and leaves the trainer exactly as it was (same
 // parameters, same step); an accepted one leaves a trainer that steps without a crash, and a
-// checkpoint that loads saves back to the same bytes.
+// checkpoint that loads saves back to the same bytes. The same edits on a run that carries its
+// tokenizer (train/run_tokens.hpp), and the raw input, go to generate(): text or an Error, never
+// a crash or an allocation sized from an unchecked length.
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "fuzz_common.hpp"
+#include "tokenizer/tokenizer_kinds.hpp"
 #include "train/checkpoint.hpp"
+#include "train/generate.hpp"
 #include "train/next_token.hpp"
 #include "train/word2vec.hpp"
 
@@ -91,6 +95,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   raw.resize(raw.size() + 8);
   fix_checksum(raw);
   try_load(tr, raw);
+
+  // sampling from the file alone: the tokenizer records (a char vocabulary of 11 ids) edited too
+  static const std::vector<uint8_t> with_tokens = [] {
+    NextTokenTrainer t(stream, settings());
+    t.set_tokens(make_tokenizer("char", "abcdefg", {}), {});
+    t.step(2);
+    return t.save_state();
+  }();
+  std::vector<uint8_t> sampled = with_tokens;
+  for (size_t i = 0; i + 5 <= size; i += 5) {
+    uint32_t at;
+    std::memcpy(&at, data + i, 4);
+    sampled[at % (sampled.size() - 8)] ^= data[i + 4];
+  }
+  fix_checksum(sampled);
+  SampleOptions o;
+  o.tokens = 3;
+  fuzz::expect_errors([&] { generate(sampled, "abc", o); });
+  fuzz::expect_errors([&] { generate(raw, "abc", o); });
 
   // the same bytes offered to word2vec: refused (another kind) or, for a crafted word2vec file, checked
   static const std::vector<int64_t> starts{0, 100, 200};

@@ -36,7 +36,8 @@ describe('checkpoints: native = wasm, page -> CLI', () => {
     train(['--model', 'next-token', '--encoding', 'char', '--seed', '9', '--steps', '20', '--valid-fraction', '0',
       '--vector-size', '16', '--context', '8', '--batch-size', '4', '--save-state', path.join(dir, 'native.bin')]);
     const tok = M.Tokenizer.fromCorpus('char', TEXT);
-    const tr = M.Trainer.nextToken(tok.encode(TEXT), { vocabSize: tok.vocabSize, vectorSize: 16, context: 8, batchSize: 4, seed: 9 });
+    // the CLI's state carries its tokenizer (for `embedlab generate`): the wasm trainer is given the same one
+    const tr = M.Trainer.nextToken(tok.encode(TEXT), { vocabSize: tok.vocabSize, vectorSize: 16, context: 8, batchSize: 4, seed: 9, tokenizer: tok });
     tr.step(20);
     const wasm = tr.saveState();
     const native = read('native.bin');

@@ -190,6 +190,29 @@ describe('every command: exit code 2, one line on stderr, nothing on stdout', ()
     fails([...base, '--out-tsv', corpus], `--out-tsv: '${corpus}' is not a directory`);
   });
 
+  it('generate', () => {
+    const state = path.join(dir, 'run.state');
+    json(['train', '--model', 'next-token', '--encoding', 'word', '--seed', '1', '--steps', '3', '--context', '4',
+      '--batch-size', '2', '--vector-size', '4', '--valid-fraction', '0', corpus, '--save-state', state]);
+    const base = ['generate', '--state', state, '--prompt', 'the cat', '--tokens', '5', '--seed', '3'];
+    const g = json(base);
+    assert.deepEqual(Object.keys(g), ['text', 'ids']);
+    assert.equal(g.ids.length, 5);
+    assert.match(g.text, /^ \S/, 'a word vocabulary joins the continuation with a space');
+    assert.deepEqual(json(base), g, 'the same seed gives the same text');
+    assert.deepEqual(json([...base.slice(0, -2), '--seed', '3', '--temperature', '0']).ids.length, 5);
+    fails([...base, '--bogus'], '--bogus: is not an option of generate');
+    fails([...base, 'stray'], "generate: unexpected argument 'stray' (generate takes no FILE)");
+    fails([...base, '--seed', '4'], '--seed: given twice');
+    fails(['generate', '--state', state, '--prompt', 'the'], '--seed: is required');
+    fails(['generate', '--prompt', 'the', '--seed', '1'], '--state: is required');
+    fails([...base.slice(0, 5), '--seed', '1', '--tokens', '4097'], '--tokens 4097 out of range [0, 4096]');
+    fails([...base, '--temperature', '-1'], 'generate: temperature must be finite and >= 0, got -1');
+    fails(['generate', '--state', state, '--prompt', '', '--seed', '1'], 'generate: the prompt is empty; give at least one token');
+    fails(['generate', '--state', missing, '--prompt', 'the', '--seed', '1'], notFound('--state', missing));
+    fails(['generate', '--state', corpus, '--prompt', 'the', '--seed', '1'], 'checkpoint: not an embedlab checkpoint (it does not start with EMBLCKPT)');
+  });
+
   it('neighbours', () => {
     const base = ['neighbours', '--table', table, '--id', '0', '--k', '1'];
     assert.deepEqual(json(base).neighbours.map((n) => n.id), [1]);
@@ -445,7 +468,7 @@ describe('output', () => {
     assert.equal(r.status, 0);
     assert.match(r.stdout, /^  embedlab kinds$/m, 'kinds');
     for (const c of ['init', 'lookup', 'posenc', 'tokenize', 'decode', 'bpe-train', 'windows', 'bench lookup',
-      'bench tokenize', 'bench train', 'train', 'neighbours', 'analogy', 'pca', 'inspect', 'convert', 'umap', 'bench umap', 'tsne', 'bench tsne']) {
+      'bench tokenize', 'bench train', 'train', 'generate', 'neighbours', 'analogy', 'pca', 'inspect', 'convert', 'umap', 'bench umap', 'tsne', 'bench tsne']) {
       assert.match(r.stdout, new RegExp(`^  embedlab ${c} `, 'm'), c);
       // each flag the command's help lists appears in the overview and is accepted by the parser
       const help = run([...c.split(' '), '--help']);

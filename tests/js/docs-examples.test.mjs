@@ -90,6 +90,7 @@ describe('docs.html examples', () => {
     assert.ok(result.lastLoss < result.firstLoss - 1, `${result.lastLoss} not below ${result.firstLoss} - 1`);
     assert.equal(result.resumedSame, true, 'the trainer loaded from the checkpoint went another way');
     assert.ok(result.checkpointBytes > 0);
+    assert.equal([...result.sample].length, 60, 'sixty characters sampled after the prompt');
     assert.deepEqual(run(nextToken).result, result);
   });
 

@@ -178,7 +178,8 @@ export function nextToken(M, io) {
   const ids = tok.encode(io.verdict);
   const V = tok.vocabSize;
   /** @type {import('../embedlab.js').NextTokenOptions} */
-  const opts = { vocabSize: V, vectorSize: 16, context: 16, batchSize: 8, pos: 'rope', optimizer: 'adam', lr: 0.01, seed: 1 };
+  // tokenizer: its checkpoints carry it, so M.generate can sample text from them
+  const opts = { vocabSize: V, vectorSize: 16, context: 16, batchSize: 8, pos: 'rope', optimizer: 'adam', lr: 0.01, seed: 1, tokenizer: tok };
   const tr = M.Trainer.nextToken(ids, opts);
   const first = tr.step(1);
   const rest = tr.step(59);
@@ -196,10 +197,13 @@ export function nextToken(M, io) {
   const b = again.table('input').data;
   const same = a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
   io.print('checkpoint   ', saved.length, 'bytes at step', at, '; 10 more steps in both: same table', same);
+  // text sampled from the saved run: `embedlab generate --state` on these bytes prints the same
+  const sample = M.generate(saved, { prompt: 'I had always', tokens: 60, temperature: 0.8, seed: 1 });
+  io.print('sample       ', JSON.stringify(`I had always${sample.text}`));
   again.delete();
   tr.delete();
   tok.delete();
-  return { vocabSize: V, firstLoss: first.loss ?? NaN, lastLoss: rest.lastLoss, checkpointBytes: saved.length, resumedSame: same };
+  return { vocabSize: V, firstLoss: first.loss ?? NaN, lastLoss: rest.lastLoss, checkpointBytes: saved.length, resumedSame: same, sample: sample.text };
 }
 
 /**

@@ -10,15 +10,17 @@
 //   const saved = tr.saveState();   // Uint8Array: tables, optimizer state, batch position
 //   tr2.loadState(saved);           // a trainer of the same settings and data continues from there
 //   tr.reset();  tr.delete();
+//   M.Trainer.nextToken(ids, {vocabSize, tokenizer: tok, rowIds}) also saves the tokenizer, and
+//   M.generate(tr.saveState(), {prompt, tokens, temperature, seed}) -> {text, ids} samples from it.
 // A diverging run throws "train: loss became nan at step 37 with learning rate 10; lower the learning rate".
 (function (M) {
   'use strict';
-  const { check, takeError, toIds, integer, describe } = M._api;
+  const { check, takeError, toIds, integer, describe, fromUtf8, toUtf8 } = M._api;
 
   const WORD2VEC_KEYS = ['sg', 'vectorSize', 'window', 'negative', 'minCount', 'sample', 'alpha', 'minAlpha',
     'epochs', 'cbowMean', 'batchWords', 'seed', 'counts'];
   const NEXT_TOKEN_KEYS = ['vocabSize', 'vectorSize', 'context', 'pos', 'posParams', 'scale', 'tie', 'seed',
-    'batchSize', 'stride', 'optimizer', 'lr', 'weightDecay'];
+    'batchSize', 'stride', 'optimizer', 'lr', 'weightDecay', 'tokenizer', 'rowIds'];
   // The flat option of every positional parameter (ropeBase, ...): option -> {kind, name}.
   let flatPositionOptions = null;
   function positionOptions() {
@@ -56,7 +58,7 @@
     for (const [k, v] of Object.entries(opts)) {
       if (flat.has(k)) continue; // folded into posParams by positionParams()
       if (!keys.includes(k)) throw new Error(`${where}: unknown option '${k}', expected ${[...keys, ...flat.keys()].join(', ')}`);
-      if (v === undefined || k === 'counts' || k === 'posParams') continue;
+      if (v === undefined || k === 'counts' || k === 'posParams' || k === 'tokenizer' || k === 'rowIds') continue;
       if (k === 'pos' || k === 'optimizer') {
         if (typeof v !== 'string') throw new Error(`${where}: ${k} must be a string, got ${describe(v)}`);
       } else if (['sg', 'cbowMean', 'scale', 'tie'].includes(k)) {
@@ -109,7 +111,13 @@
       o.posParams = positionParams(opts || {}, 'Trainer.nextToken');
       if (o.vocabSize === undefined) throw new Error('Trainer.nextToken: the vocabSize option is required');
       const v = toIds(ids, 'Trainer.nextToken', o.vocabSize);
-      return new Trainer((h) => h.initNextToken(v, o));
+      // the tokenizer (and the token id of each row) go into saveState(), for M.generate
+      const tok = opts.tokenizer;
+      if (tok !== undefined && !(tok instanceof M.Tokenizer)) throw new Error(`Trainer.nextToken: tokenizer must be a Tokenizer, got ${describe(tok)}`);
+      if (opts.rowIds !== undefined && tok === undefined) throw new Error('Trainer.nextToken: rowIds needs the tokenizer option');
+      const saved = tok ? check(tok._live('Trainer.nextToken').save()) : null;
+      const rows = saved && opts.rowIds !== undefined ? toIds(opts.rowIds, 'Trainer.nextToken', 2147483647) : new Int32Array(0);
+      return new Trainer((h) => h.initNextToken(v, o) && (!saved || h.setTokens(saved.kind, saved.data, rows)));
     }
     _live(where) {
       if (!this._h) throw new Error(`${where}: this Trainer was deleted`);
@@ -161,6 +169,31 @@
     }
   }
   M.Trainer = Trainer;
+
+  // Text sampled from a next-token checkpoint (Trainer.saveState() of a trainer given its
+  // tokenizer, or `embedlab train --model next-token --save-state` bytes), as `embedlab generate`:
+  //   M.generate(state, {prompt: 'ROMEO:', tokens: 100, temperature: 1, seed: 1})
+  //     -> {text: the continuation of the prompt, ids: Int32Array of the generated token ids}
+  // temperature 0 takes the most likely token; the same state, prompt and seed give the same text
+  // as the CLI (src/train/generate.hpp).
+  const GENERATE_KEYS = ['prompt', 'tokens', 'temperature', 'seed'];
+  M.generate = (state, opts) => {
+    const where = 'generate';
+    if (!(state instanceof Uint8Array)) throw new Error(`${where}: state must be a Uint8Array (checkpoint bytes), got ${describe(state)}`);
+    opts = opts || {};
+    for (const k of Object.keys(opts)) if (!GENERATE_KEYS.includes(k)) throw new Error(`${where}: unknown option '${k}', expected ${GENERATE_KEYS.join(', ')}`);
+    // subtle: no destructuring declaration here: Emscripten 3.1.6's JS optimizer drops it from a --post-js
+    const prompt = opts.prompt;
+    const tokens = opts.tokens ?? 100;
+    const temperature = opts.temperature ?? 1;
+    const seed = opts.seed ?? 1;
+    if (typeof prompt !== 'string') throw new Error(`${where}: prompt must be a string, got ${describe(prompt)}`);
+    if (typeof temperature !== 'number') throw new Error(`${where}: temperature must be a number, got ${describe(temperature)}`);
+    integer(tokens, where, 'tokens', 0, 4096);
+    integer(seed, where, 'seed', 0, Number.MAX_SAFE_INTEGER);
+    const r = check(M._generate(state, toUtf8(prompt), tokens, temperature, seed));
+    return { text: fromUtf8(r.text), ids: r.ids };
+  };
 
   M.benchNextToken = (o) => {
     o = o || {};

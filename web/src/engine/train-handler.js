@@ -31,6 +31,11 @@
 //   trainSave    {curve: {steps, losses}} -> {step, checksum, bytes, savedAt}: the run's checkpoint
 //                (Trainer.saveState) written to the 'train' record, from the worker (no copy to the page)
 //   trainDrop    {} -> {dropped}: frees the run (a widget that left the page)
+//   trainSample  {prompt, tokens, temperature, seed} -> {text, ids (Int32Array), prompt, step}: text
+//                sampled from the next-token run as it is now (M.generate on its checkpoint bytes,
+//                which carry the tokenizer and the rows' ids: `embedlab generate` on the autosave
+//                gives the same text); word2vec runs answer with an error
+//   trainState   {} -> {bytes (Uint8Array), step}: the run's checkpoint, downloaded by the sample card
 //
 // Runs by slot: every request may carry `slot` (a string; none = '', the page's run). Each slot
 // holds its own run, so several <embedlab-view> widgets of a page train their own tables on the
@@ -129,7 +134,8 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
         ? { tokens: tail.length, evaluated, trainTokens: cut, every: HELD_OUT_EVERY, vocab: rowIds.length, chance: Math.log(rowIds.length) }
         : { reason: `the held-out tenth of the text has ${tail.length} tokens, fewer than context ${T} + 1`, trainTokens: cut, vocab: rowIds.length, chance: Math.log(rowIds.length) };
       const probe = tail.length > T ? tail.subarray(0, evaluated) : null;
-      const make = (pos, on = train) => blame(NEXT_ARGS, () => M.Trainer.nextToken(on, { vocabSize: rowIds.length, ...nextOpts(p, pos) }));
+      // the tokenizer and the rows' ids go into the run's checkpoint (autosave, trainSample: M.generate)
+      const make = (pos, on = train) => blame(NEXT_ARGS, () => M.Trainer.nextToken(on, { vocabSize: rowIds.length, ...nextOpts(p, pos), tokenizer: c.tok, rowIds }));
       return { ids, rowIds, remapped, strings, tokens: c.ids.length, make, heldOut, probe };
     }
     // the engine's sentence rule (src/data/sentences.hpp), the CLI's too
@@ -401,6 +407,21 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
     return pcaMap();
   }
 
+  // Text sampled from the run as it is now: M.generate on its checkpoint bytes, so
+  // `embedlab generate --state` on the autosaved run gives the same text for the same seed.
+  function trainSample({ prompt, tokens, temperature, seed, slot }) {
+    use({ slot }, 'sample');
+    if (run.model !== 'next') throw new Error('sample: word2vec has no next-token head to sample from; choose the next-token model');
+    const r = M.generate(run.tr.saveState(), { prompt, tokens, temperature, seed });
+    return { text: r.text, ids: r.ids, prompt, step: run.tr.stepsDone() };
+  }
+
+  // The run's checkpoint bytes, for a download: `embedlab generate --state` and `train --resume` read them.
+  function trainState({ slot } = {}) {
+    use({ slot }, 'state');
+    return { bytes: run.tr.saveState(), step: run.tr.stepsDone() };
+  }
+
   function trainDrop(p = {}) {
     const r = use(p);
     if (r) {
@@ -412,5 +433,5 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
     return { dropped: !!r };
   }
 
-  return { trainStart, trainStep, trainReset, trainExport, trainNeighbours, trainFreeze, trainDrop, trainSave };
+  return { trainStart, trainStep, trainReset, trainExport, trainNeighbours, trainFreeze, trainDrop, trainSave, trainSample, trainState };
 }

@@ -39,6 +39,7 @@ import { CompareView } from './compare-view.js';
 import { TableExports } from './table-exports.js';
 import { METHOD_NAMES, MapChoice, preparingText } from './map-choice.js';
 import { TrainLoss } from './train-loss.js';
+import { SampleBox } from './sample-view.js';
 
 const LAYOUT_STEP_MS = 35; // engine time of one frame of a UMAP / t-SNE run
 const AXES = { umap: ['UMAP 1', 'UMAP 2'], tsne: ['t-SNE 1', 't-SNE 2'] };
@@ -107,6 +108,9 @@ export class TrainView {
     }
     this.kinds = []; // the engine's positional kinds (setKinds)
     this.compare = new CompareView(root, engine, { onError });
+    // the "Sample text" card under the loss chart (views/sample-view.js), when the markup has it
+    const sampleCard = $('sample-card');
+    this.sampleBox = sampleCard ? new SampleBox(sampleCard, engine) : null;
     this.scatter = new Scatter($('train-map'), { labelled: 30 });
     this.mapNote = $('map-note');
     this.freeze = $('map-freeze');
@@ -189,6 +193,7 @@ export class TrainView {
     this.compare.setState(state);
     const s = r.settings;
     this.el.model.textContent = MODEL_TEXT[state.model];
+    if (this.sampleBox) this.sampleBox.setModel(state.model, state);
     const e = r.estimate;
     const total = e.totalSteps ? ` The run has ${e.totalSteps} steps (${s.epochs} epochs) ≈ ${formatNumber((e.totalSteps * e.msPerStep) / 1000)} s.` : ` 1,000 steps ≈ ${formatNumber(e.msPerStep)} s.`;
     this.el.estimate.textContent =
