@@ -31,7 +31,7 @@ const sinus = ref('sinusoidal_pe.json');
 const AXE = fs.readFileSync(path.join(repo, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 
 const SECTIONS = ['table', 'one-hot', 'scale', 'text', 'why-positions', 'encodings', 'training', 'real-table'];
-const WIDGETS = ['w-table', 'w-one-hot', 'w-scale', 'w-lengths', 'w-tokens', 'w-windows', 'w-why', 'w-sinusoidal', 'w-alibi', 'w-train', 'w-compare'];
+const WIDGETS = ['w-table', 'w-one-hot', 'w-scale', 'w-lengths', 'w-tokens', 'w-windows', 'w-why', 'w-sinusoidal', 'w-alibi', 'w-word2vec', 'w-train', 'w-compare'];
 const t4 = (v) => Math.fround(v).toFixed(4);
 const embRef = (seed, V, D) => init.embedding.find((e) => e.seed === seed && e.shape[0] === V && e.shape[1] === D);
 
@@ -238,17 +238,41 @@ await test('6. the encodings: pe[1, :4] and pe[63, :4] are the reference\'s, and
   assert(heads === 8, `ALiBi widget: ${heads} head heatmaps`);
 });
 
-await test('7. tables learn: chance ln 65 as printed; the training widget reads 65 characters of Tiny Shakespeare', async () => {
+await test('7. tables learn: chance ln 69 as printed (65 characters + 4 special rows) is the training widget\'s chance line; it trains with a held-out line, samples text, and word2vec finds neighbours', async () => {
   const nums = numbers(await torchOut(page, 'training'));
   const text = fs.readFileSync(path.join(repo, 'web/corpora/tinyshakespeare.txt'), 'utf8');
-  const V = new Set(text).size;
-  assert(nums[0] === String(V) && Number(nums[1]) === Math.log(V), `chance: ${nums} vs ${V} ${Math.log(V)}`);
+  const chars = new Set(text).size;
+  const V = chars + 4; // <pad> <unk> <sos> <eos>, then the characters (the engine's vocabulary, as embedlab train)
+  assert(nums[0] === String(chars) && nums[1] === String(V) && Number(nums[2]) === Math.log(V), `chance: ${nums} vs ${chars} ${V} ${Math.log(V)}`);
   const model = await inWidget(page, 'w-train', (root) => root.querySelector('#train-estimate').textContent);
   assert(new RegExp(`\\b${V} table rows\\b`).test(model), `the training widget does not have V = ${V} rows: ${model}`);
-  const play = await inWidget(page, 'w-train', (root) => !!root.querySelector('#train-play'));
-  const compare = await inWidget(page, 'w-compare', (root) => !!root.querySelector('#train-compare'));
-  assert(play && compare, 'Play or Compare missing');
-  console.log(`     (${model.slice(0, 140)}…)`);
+  // train: Play until the held-out line has three points (steps 0, 50, 100), then pause
+  await page.$eval('#w-train', (el) => el.scrollIntoView({ block: 'start' }));
+  await page.locator('#w-train #train-play').click();
+  await page.waitForFunction(() => Number(document.getElementById('w-train').shadowRoot.querySelector('#train-loss').dataset.heldPoints || 0) >= 3, null, { timeout: 120000 });
+  await page.locator('#w-train #train-play').click();
+  const loss = await inWidget(page, 'w-train', (root) => ({ ...root.querySelector('#train-loss').dataset }));
+  assert(Number(loss.chance) === Number(nums[2]) && Number(loss.vocab) === V, `chance line: ${loss.chance} over ${loss.vocab} rows, printed ${nums[2]}`);
+  assert(/held-out/.test(loss.series) && /chance/.test(loss.series), `series drawn: ${loss.series}`);
+  assert(Number(loss.heldOut) < Number(loss.chance), `held-out ${loss.heldOut} not below chance ${loss.chance} after ${loss.heldPoints} evaluations`);
+  // sample text from the trained widget's own run
+  await page.locator('#w-train #sample-button').click();
+  await page.waitForFunction(() => ['done', 'failed'].includes(document.getElementById('w-train').shadowRoot.querySelector('#sample-card').dataset.sampleState), null, { timeout: 60000 });
+  const sample = await inWidget(page, 'w-train', (root) => ({ ...root.querySelector('#sample-card').dataset, shown: root.querySelector('#sample-output').textContent, note: root.querySelector('#sample-note').textContent }));
+  assert(sample.sampleState === 'done', `sampling failed: ${sample.note}`);
+  const ids = sample.sampleIds.split(',');
+  assert(ids.length === 100 && sample.sampleText.length > 0 && sample.shown === `The${sample.sampleText}`, `sample: ${ids.length} ids, shown "${sample.shown.slice(0, 60)}"`);
+  await page.locator('#training').screenshot({ path: shot('learn-training-trained-1280.png') });
+  // word2vec: one Step (one gensim job), then the neighbours of "the" are words of the play
+  await page.$eval('#w-word2vec', (el) => el.scrollIntoView({ block: 'start' }));
+  await page.locator('#w-word2vec #train-step').click();
+  await page.waitForFunction(() => Number(document.getElementById('w-word2vec').shadowRoot.getElementById('view-train').dataset.steps || 0) >= 1, null, { timeout: 120000 });
+  await page.locator('#w-word2vec #nn-query').fill('king');
+  await page.locator('#w-word2vec #nn-form button[type=submit]').click();
+  await page.waitForFunction(() => document.getElementById('w-word2vec').shadowRoot.querySelectorAll('#nn-table tbody tr').length >= 3, null, { timeout: 60000 });
+  const nn = await inWidget(page, 'w-word2vec', (root) => [...root.querySelectorAll('#nn-table tbody tr')].slice(0, 5).map((tr) => tr.cells[1].textContent));
+  assert(nn.length >= 3 && nn.every((w) => /^"[a-z']+"$/.test(w) && w !== '"king"'), `word2vec neighbours of king: ${nn}`);
+  console.log(`     (${V} rows, chance ${Number(loss.chance).toFixed(4)}, held-out ${Number(loss.heldOut).toFixed(3)} after ${loss.heldPoints} evaluations; sample "${sample.shown.slice(0, 50).replace(/\n/g, ' ')}…"; neighbours of king: ${nn.join(', ')})`);
 });
 
 await test('8. a real table: before a file, the import card says what to choose; a GPT-2-shaped model.safetensors gives labelled neighbours and, as wpe.weight, the position curve', async () => {
@@ -327,7 +351,8 @@ await test('375 px, dark theme (#theme=dark): every widget draws, nothing wider 
   assert(wide <= 1, `the article is ${wide} px wider than the screen`);
   const found = await axeViolations(p);
   assert(found.length === 0, found.join('\n'));
-  console.log(`     (CLS ${cls.toFixed(4)} at 375 px, dark)`);
+  const sizes375 = await p.$$eval('embedlab-view', (els) => els.map((e) => `${e.id} ${Math.round(e.getBoundingClientRect().height)}`));
+  console.log(`     (CLS ${cls.toFixed(4)} at 375 px, dark; drawn heights ${sizes375.join(', ')})`);
   await p.close();
 });
 
