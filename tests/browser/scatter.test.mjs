@@ -107,8 +107,9 @@ await test('hover shows the label and row of the point under the mouse, in the p
     const before = await page.evaluate(() => window.__hover.length);
     frameBox = await frameNow(); // where the frame is now (an element screenshot may have scrolled the page)
     await page.mouse.move(frameBox.x + probe.x, frameBox.y + probe.y);
-    await page.waitForFunction((n) => window.__hover.length > n && window.__hover[window.__hover.length - 1].text !== undefined, before, { timeout: 5000 });
-    const last = await page.evaluate(() => window.__hover[window.__hover.length - 1]);
+    // (a scroll can add pointermoves of its own that change nothing: take the one that did)
+    await page.waitForFunction((n) => window.__hover.slice(n).some((e) => e.text !== undefined), before, { timeout: 5000 });
+    const last = await page.evaluate((n) => window.__hover.slice(n).filter((e) => e.text !== undefined).pop(), before);
     assert(last.text.startsWith(`${probe.label} · row ${probe.best} ·`), `tooltip "${last.text}", expected ${probe.label} (row ${probe.best})`);
     assert(last.sync === last.text, `the tooltip was "${last.sync}" when the pointermove ended, "${last.text}" later`);
     sync.push(last.sync);
