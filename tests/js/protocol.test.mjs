@@ -387,7 +387,7 @@ describe('protocol: the page\'s long jobs on the wasm engine', () => {
     const payload = { corpus: 'tinyshakespeare', enc: 'bpe', lower: false, bpeV: 3000 };
     board.open(1);
     const reply = dispatch(makeRequest(1, 'tokenize', payload));
-    while (posted.length < 1) await new Promise((r) => setTimeout(r, 10));
+    while (posted.length < 1) await new Promise((r) => setImmediate(r));
     board.cancel(1);
     assert.deepEqual(await reply, replyCancelled(1));
     assert.match(posted[0].note, /^training BPE: [\d,]+ of 3,000 ids$/);
