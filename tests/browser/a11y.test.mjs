@@ -16,7 +16,7 @@
 // Prints one line per test and `a11y tests: N passed, M failed`; exits 1 on any failure.
 import fs from 'node:fs';
 import path from 'node:path';
-import { assert, repo, startHarness, waitRenders } from './harness.mjs';
+import { assert, repo, startHarness, waitRenders, animationFrames } from './harness.mjs';
 
 const h = await startHarness('a11y tests');
 const { consoleErrors, foreignRequests, shot } = h;
@@ -95,7 +95,7 @@ for (const view of VIEWS) {
   await test(`axe-core 4.14, dark theme and large labels: no serious or critical violation on the ${view} view; screenshot`, async () => {
     const page = await openView(view, DESKTOP, '&theme=dark&fs=large');
     assert(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--plot-theme').trim()) === 'dark', 'the page is not dark');
-    await page.waitForTimeout(300);
+    await animationFrames(page);
     await page.screenshot({ path: shot(`a11y-${view}-dark-large-1280.png`), fullPage: true });
     const found = await axeViolations(page);
     await page.close();
@@ -165,7 +165,7 @@ await test('axe-core 4.14: widgets with theme="dark" fs="large" and widgets on a
     }
   });
   await page.waitForFunction((n) => Number(document.getElementById('second').dataset.renders) > n, renders, { timeout: 30000 });
-  await page.waitForTimeout(300);
+  await animationFrames(page);
   const inside = await page.$eval('#second', (el) => {
     const card = el.shadowRoot.querySelector('.card');
     const cs = getComputedStyle(card);
@@ -281,7 +281,7 @@ for (const view of VIEWS) {
     const o = await overflowing(page);
     const plots = await page.$$eval(`#view-${view} canvas`, (cs) => cs.filter((c) => c.offsetParent).map((c) => Math.round(c.getBoundingClientRect().right)));
     await page.setViewportSize(DESKTOP);
-    await page.waitForTimeout(300);
+    await animationFrames(page);
     await page.screenshot({ path: shot(`a11y-${view}-1280.png`), fullPage: true });
     await page.close();
     assert(o.pageWidth <= o.viewport, `the page is ${o.pageWidth} px wide at ${o.viewport} px: ${o.out.join(', ')}`);
@@ -312,11 +312,11 @@ await test('at 375 px the √D chart is not crushed: the histograms span at leas
   const page = await openView('positions', PHONE);
   await page.waitForSelector('#scale-plot canvas', { timeout: 15000 });
   await page.$eval('#scale-plot', (el) => el.scrollIntoView());
-  await page.waitForTimeout(200);
+  await animationFrames(page);
   const r = await page.$eval('#scale-plot canvas', histogramSpan);
   await page.screenshot({ path: shot('a11y-scale-375.png') });
   await page.setViewportSize(DESKTOP);
-  await page.waitForTimeout(400);
+  await animationFrames(page);
   const wide = await page.$eval('#scale-plot canvas', histogramSpan);
   await page.close();
   assert(r.right <= PHONE.width && r.cssWidth >= 300, `√D chart is ${Math.round(r.cssWidth)} px wide, ends at ${Math.round(r.right)}`);
