@@ -78,6 +78,10 @@ const pb = rows['page.budgets'];
 if (pb) {
   lines.push(`page budgets in Chromium (${pb.cpus} CPUs; load average ${pb.loadavg_before.join(' ')} before, ${pb.loadavg_after.join(' ')} after):`);
   for (const f of pb.figures) {
+    if (f.value === null) {
+      lines.push(`  ${f.name.padEnd(44)} FAILED: ${f.detail.error}`);
+      continue;
+    }
     const verdict = f.budget === null ? 'information' : `budget <= ${f.budget} ${f.unit}   ${f.ok ? 'ok' : 'MISSED'}`;
     lines.push(`  ${f.name.padEnd(44)} ${fmt(f.value, 1).padStart(7)} ${f.unit.padEnd(3)}  ${verdict}   (load ${fmt(f.loadavg)})`);
   }
