@@ -74,6 +74,18 @@ if (pi) {
   check('page import <= 1 s: 1000 / shown ms', 1000 / pi.shown_ms, 1);
   check('page PCA map <= 1.5 s: 1500 / worker ms', 1500 / pi.map_ms, 1);
 }
+const pb = rows['page.budgets'];
+if (pb) {
+  lines.push(`page budgets in Chromium (${pb.cpus} CPUs; load average ${pb.loadavg_before.join(' ')} before, ${pb.loadavg_after.join(' ')} after):`);
+  for (const f of pb.figures) {
+    if (f.value === null) {
+      lines.push(`  ${f.name.padEnd(44)} FAILED: ${f.detail.error}`);
+      continue;
+    }
+    const verdict = f.budget === null ? 'information' : `budget <= ${f.budget} ${f.unit}   ${f.ok ? 'ok' : 'MISSED'}`;
+    lines.push(`  ${f.name.padEnd(44)} ${fmt(f.value, 1).padStart(7)} ${f.unit.padEnd(3)}  ${verdict}   (load ${fmt(f.loadavg)})`);
+  }
+}
 const un = rows['umap.native'], uw = rows['umap.wasm'], ua = rows['umap.atlas'], uj = rows['umap.umap_js'];
 const umapLine = (name, r) => {
   if (!r) return;

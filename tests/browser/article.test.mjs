@@ -49,6 +49,10 @@ async function heatmaps(page, id, cls = 'heatmap-canvas') {
 const shownCards = (page, id) => page.$eval(`#${id}`, (el) => [...el.shadowRoot.querySelectorAll('article.card')]
   .filter((c) => c.offsetParent !== null).map((c) => c.dataset.kind || c.id || c.querySelector('h3').textContent.trim()));
 const notesOf = (page, id) => page.$eval(`#${id}`, (el) => el.shadowRoot.querySelector('.embedlab-notes').textContent);
+// The train widget's step count as its worker sees it: a neighbours request through the widget's
+// own engine scope is answered after any training slice already sent (the worker answers in
+// order), so two calls with no step between them show a paused run did not step, with no sleep.
+const widgetStep = (page, query) => page.$eval('#train', async (el, q) => (await el.widget.engine.request('trainNeighbours', { query: q, k: 3 })).step, query);
 const sectionData = (page, id) => page.$eval(`#${id}`, (el) => ({ ...el.shadowRoot.querySelector('section.view').dataset }));
 
 const page = await openArticle(1280);
@@ -225,11 +229,11 @@ await test('train widget: its own Play trains (the loss changes), Pause stops, s
   await play.click();
   await page.waitForFunction(() => Number(document.getElementById('train').shadowRoot.querySelector('section.view').dataset.steps || 0) >= 40, null, { timeout: 30000 });
   await play.click(); // Pause
-  await page.waitForTimeout(300);
+  const paused = await widgetStep(page, 'e');
+  await page.waitForFunction((n) => Number(document.getElementById('train').shadowRoot.querySelector('section.view').dataset.steps) === n, paused, { timeout: 10000 });
   const d = await sectionData(page, 'train');
-  await page.waitForTimeout(400);
-  const still = await sectionData(page, 'train');
-  assert(still.steps === d.steps, `Pause did not stop the run: ${d.steps} -> ${still.steps}`);
+  const still = await widgetStep(page, 't');
+  assert(still === paused && Number((await sectionData(page, 'train')).steps) === paused, `Pause did not stop the run: ${paused} -> ${still}`);
   assert(Number(d.lastLoss) < Number(d.firstLoss) - 0.3, `the loss did not go down: ${d.firstLoss} -> ${d.lastLoss} after ${d.steps} steps`);
   const chart = await heatmaps(page, 'train', '');
   assert(chart.length >= 1 && chart.every((c) => c.variance > 5 && c.colors > 3), `the loss chart looks blank: ${JSON.stringify(chart)}`);
@@ -239,10 +243,10 @@ await test('train widget: its own Play trains (the loss changes), Pause stops, s
   const s0 = Number((await sectionData(page, 'train')).steps);
   await page.waitForFunction((n) => Number(document.getElementById('train').shadowRoot.querySelector('section.view').dataset.steps) > n + 5, s0, { timeout: 20000 });
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.waitForTimeout(500);
-  const s1 = (await sectionData(page, 'train')).steps;
-  await page.waitForTimeout(600);
-  const s2 = (await sectionData(page, 'train')).steps;
+  // out of view, the widget pauses (its Play button says Play again); then no step follows
+  await page.waitForFunction(() => /play/i.test(document.getElementById('train').shadowRoot.querySelector('#train-play').textContent), null, { timeout: 10000 });
+  const s1 = await widgetStep(page, 'e');
+  const s2 = await widgetStep(page, 't');
   assert(s1 === s2, `training went on out of view: ${s1} -> ${s2}`);
   assert((await play.textContent()).includes('Play'), 'the button should offer Play again');
   const workers = await page.evaluate(() => customElements.get('embedlab-view').workersCreated);

@@ -44,6 +44,14 @@ async function savedAt(page, n) {
   }
 }
 
+// Waits until record `name` ('settings', 'draft') has been written more than `above` times and no
+// write of it is waiting (session.js: body data-NAME-pending, data-NAME-written).
+const writes = (page, name) => page.evaluate((n) => Number(document.body.dataset[`${n}Written`] || 0), name);
+const written = (page, name, above = 0) => page.waitForFunction(([n, k]) => {
+  const d = document.body.dataset;
+  return Number(d[`${n}Written`] || 0) > k && d[`${n}Pending`] === undefined;
+}, [name, above], { timeout: 10000 });
+
 // A fresh page (new context: nothing saved) replaying the run of `settings` to `step`.
 async function replayed(settings, step) {
   const page = await openPage(`${settings}&step=${step}`);
@@ -109,9 +117,10 @@ await test('a closed tab: a new tab without a link gets the settings, the typed 
   await page.click('#tab-text');
   await page.locator('#custom-text').pressSequentially('A draft I have not used yet: naïve 東京 🙂');
   await page.waitForFunction(() => document.querySelector('#train-saved') !== null);
-  await page.waitForTimeout(900); // the draft is saved 600 ms after the last key
+  await written(page, 'draft'); // 600 ms after the last key
+  const settingsWrites = await writes(page, 'settings');
   await page.click('#tab-train');
-  await page.waitForTimeout(500); // the settings record is written 400 ms after the hash
+  await written(page, 'settings', settingsWrites); // 400 ms after the hash
   await page.close(); // the tab is gone
   const tab = await openPage('', { context }); // no hash
   await tab.waitForFunction(() => document.querySelector('#view-train').dataset.restored !== undefined, null, { timeout: 60000 });
@@ -187,12 +196,14 @@ await test('an embedded card in the same browser does not overwrite the session'
   const context = await browser.newContext();
   const page = await openPage(SETTINGS, { context });
   await waitRenders(page, 'train', 0, 30000);
-  await page.waitForTimeout(600);
+  await written(page, 'settings');
   const before = await record(page, 'settings');
   assert(before && before.hash.includes('seed=5'), `no settings record: ${JSON.stringify(before)}`);
   const embed = await openPage('#view=table&seed=77&embed=1&card=table-card', { context });
   await embed.waitForFunction(() => Number(document.querySelector('#view-table').dataset.renders || 0) > 0, null, { timeout: 30000 });
-  await embed.waitForTimeout(600);
+  // the embedded card scheduled no settings write (one would be marked pending when its hash is set)
+  const marks = await embed.evaluate(() => ({ ...document.body.dataset }));
+  assert(marks.settingsPending === undefined && marks.settingsWritten === undefined, `the embedded card saves its settings: ${JSON.stringify(marks)}`);
   const after = await record(embed, 'settings');
   assert(after.hash === before.hash, `the embedded card wrote its settings: ${after.hash}`);
   await context.close();

@@ -4,7 +4,7 @@
 // those settings above it, which redraw it); in an iframe it posts its height and the host page's
 // one-line listener sizes the iframe to the content.
 //   node tests/browser/embed.test.mjs [--site build/web] [--shots build/screenshots]
-import { assert, startHarness, waitRenders } from './harness.mjs';
+import { assert, startHarness, waitRenders, animationFrames } from './harness.mjs';
 
 const h = await startHarness('embed tests');
 const { test, openPage, consoleErrors, foreignRequests, shot } = h;
@@ -37,7 +37,10 @@ await test('an iframe of one card: only that card, and the host listener sizes t
   assert(shown.length === 1 && shown[0] === 'sinusoidal', `cards shown: ${shown.join(', ')}`);
   // the iframe's height follows the content (the page posts it; the host's listener sets it)
   await page.waitForFunction(() => document.getElementById('embedded').style.height !== '', null, { timeout: 10000 });
-  await page.waitForTimeout(500);
+  // later posts follow the content as it settles: wait for the height the content has now
+  const settledH = async () => Math.abs(await page.$eval('#embedded', (f) => f.getBoundingClientRect().height) -
+    await inner.evaluate(() => Math.ceil(document.querySelector('main').getBoundingClientRect().bottom + window.scrollY))) <= 24;
+  for (let k = 0; k < 200 && !(await settledH()); k++) await animationFrames(inner, 1);
   const frameH = await page.$eval('#embedded', (f) => f.getBoundingClientRect().height);
   const contentH = await inner.evaluate(() => Math.ceil(document.querySelector('main').getBoundingClientRect().bottom + window.scrollY));
   const scrolls = await inner.evaluate(() => document.documentElement.scrollHeight > window.innerHeight + 1);
@@ -95,7 +98,7 @@ await test('an iframe with controls=V,D,T: the card, fields for exactly V and D,
   const title = await inner.$eval('#view-table article.card h3', (h) => h.textContent);
   assert(after !== before.sum && title.includes('40 × 20'), `the card did not redraw: ${before.sum} -> ${after}, ${title}`);
   assert(inner.url().includes('D=20') && inner.url().includes('controls=V,D,T'), `the iframe's hash: ${inner.url()}`);
-  await page.waitForTimeout(300);
+  await animationFrames(inner);
   await page.screenshot({ path: shot('embed-iframe-controls.png'), fullPage: true });
   console.log(`     (fields ${fields.join(', ')}; fingerprint ${before.sum} -> ${after} after D=20)`);
   await page.close();

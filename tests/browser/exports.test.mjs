@@ -9,7 +9,7 @@
 //   node tests/browser/exports.test.mjs [--site build/web] [--shots build/screenshots]
 import fs from 'node:fs';
 import path from 'node:path';
-import { assert, startHarness } from './harness.mjs';
+import { assert, startHarness, animationFrames } from './harness.mjs';
 import { loadEngine } from '../js/load-engine.mjs';
 
 const h = await startHarness('export tests');
@@ -57,9 +57,6 @@ async function downloads(page, selector, n = 1) {
     };
     page.on('download', on);
   });
-  // subtle: Chromium drops a download that follows about ten others within a second or two
-  // (its download request limiter), even with a user gesture; a person never clicks that fast
-  await page.waitForTimeout(400);
   await page.click(selector);
   const why = () => page.$eval(selector, (b) => b.closest('.plot-export')?.dataset.error || b.title || '').catch(() => '');
   return Promise.race([done, new Promise((_, reject) => setTimeout(async () => reject(new Error(`${selector}: ${got.length} of ${n} downloads ${await why()}`)), 20000))]);
@@ -167,7 +164,7 @@ await test('PNG and SVG of a heatmap (with its colour legend) and of the import 
 await test('PNG and SVG of uPlot line charts (positions: RoPE q·k) and of the length strips, with axes and series legend', async () => {
   const p = await openPage('#view=positions&T=16&pd=8&seed=42');
   await p.waitForFunction(() => Number(document.querySelector('#view-positions').dataset.renders || 0) > 0, null, { timeout: 30000 });
-  await p.waitForTimeout(300);
+  await animationFrames(p);
   await exportPlot(p, '#positions-rope', 'line chart', {
     texts: ['RoPE on real vectors', 'distance m − n', 'q·k after rotation', 'key at n = 0'],
     name: /^embedlab-positions-T16-D8-seed42-rope-qk\.(png|svg)$/,
@@ -200,7 +197,7 @@ const pngCorner = async (b64) => {
 await test('in the dark theme at large labels the downloads are light (white, the light palette) at the label size shown', async () => {
   const p = await openPage('#view=positions&T=16&pd=8&seed=42&theme=dark&fs=large');
   await p.waitForFunction(() => Number(document.querySelector('#view-positions').dataset.renders || 0) > 0, null, { timeout: 30000 });
-  await p.waitForTimeout(300);
+  await animationFrames(p);
   assert(await p.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--plot-theme').trim()) === 'dark', 'the page is not dark');
   for (const [container, kind, view] of [['.card[data-kind="sinusoidal"] [data-plot="similarity"]', 'dark-page heatmap'], ['#positions-rope', 'dark-page line chart'], ['#scale-plot', 'dark-page length strips', 'table']]) {
     if (view) { // the √D card is in the table view
@@ -238,7 +235,7 @@ await test('training: loss chart and table downloads named with model, step and 
   const n0 = await p.$eval('#view-train', (el) => Number(el.dataset.compared || 0));
   await p.click('#train-compare');
   await p.waitForFunction((k) => Number(document.querySelector('#view-train').dataset.compared || 0) > k, n0, { timeout: 120000 });
-  await p.waitForTimeout(300);
+  await animationFrames(p);
   await exportPlot(p, '#compare-bars', 'bar chart', {
     texts: ['Compare positional encodings', 'held-out loss after training', 'held-out loss at T (nats per token)', 'learned absolute', 'sinusoidal'],
     name: /^embedlab-compare-the-verdict-char-steps20-seed42-final-loss\.(png|svg)$/,

@@ -78,9 +78,37 @@ export async function screenshotStats(page, selector) {
 
 export const renders = (page, view) => page.$eval(`#view-${view}`, (el) => Number(el.dataset.renders || 0));
 
+// Waits n animation frames of `page` (a page, or a frame of one). A change of size is seen by a
+// ResizeObserver in one frame and drawn in the next (web/src/plots/frame.js), so after a resize,
+// scroll or theme change, three frames leave the plots drawn: a wait on the page's rendering,
+// not on a clock.
+export const animationFrames = (page, n = 3) => page.evaluate((k) => new Promise((r) => {
+  const f = () => (--k > 0 ? requestAnimationFrame(f) : r());
+  requestAnimationFrame(f);
+}), n);
+
 export async function waitRenders(page, view, above, timeout = 15000) {
   await page.waitForFunction(([v, n]) => Number(document.querySelector(`#view-${v}`).dataset.renders || 0) > n, [view, above], { timeout });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+// The training worker's step count, read from a neighbours query (#nn-form, a query the table
+// knows): the worker answers requests in the order they were sent, so the reply comes after any
+// training slice already sent, and its "at step N" is the worker's own count (a query that is not
+// a token of the table is answered too, in order: the next candidate is tried). Two calls with no
+// step between them prove a paused run did not step, without waiting a fixed time.
+export async function workerStep(page, query = 'the') {
+  for (const q of [query, 'the', 'e', 'a']) {
+    await page.$eval('#nn-note', (el) => (el.textContent = ''));
+    await page.fill('#nn-query', q);
+    await page.click('#nn-form button');
+    await page.waitForFunction(() => document.querySelector('#nn-note').textContent.length > 0, null, { timeout: 30000 });
+    const note = await page.textContent('#nn-note');
+    const m = /at step (\d+)/.exec(note);
+    if (m) return Number(m[1]);
+    if (!/is not a token of this table/.test(note)) throw new Error(`workerStep: neighbours of ${JSON.stringify(q)} gave "${note}"`);
+  }
+  throw new Error(`workerStep: none of the queries is a token of the table`);
 }
 
 export async function typeInto(page, id, text) {

@@ -20,7 +20,7 @@
 //   and its nearest rows; Escape leaves the point.
 //   node tests/browser/keyboard.test.mjs [--site build/web] [--shots build/screenshots]
 // Prints one line per test and `keyboard tests: N passed, M failed`; exits 1 on any failure.
-import { assert, canvasStats, startHarness, waitRenders } from './harness.mjs';
+import { assert, canvasStats, startHarness, waitRenders, workerStep } from './harness.mjs';
 
 const h = await startHarness('keyboard tests');
 const { consoleErrors, foreignRequests, shot } = h;
@@ -296,11 +296,11 @@ await test('train view: Enter on Play starts training, Space pauses it', async (
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => Number(document.getElementById('view-train').dataset.steps || 0) >= 3, null, { timeout: 30000 });
   await page.keyboard.press('Space');
-  await page.waitForTimeout(400); // a step in flight may still land
-  const paused = await page.$eval('#view-train', (el) => Number(el.dataset.steps));
-  await page.waitForTimeout(800);
-  const later = await page.$eval('#view-train', (el) => Number(el.dataset.steps));
-  assert(later === paused, `steps went on after Space: ${paused} -> ${later}`);
+  // a step in flight may still land; a neighbours reply comes after it (workerStep)
+  const paused = await workerStep(page);
+  await page.waitForFunction((s) => Number(document.getElementById('view-train').dataset.steps) === s, paused, { timeout: 10000 });
+  const later = await workerStep(page);
+  assert(later === paused && (await page.$eval('#view-train', (el) => Number(el.dataset.steps))) === paused, `steps went on after Space: ${paused} -> ${later}`);
   const label = await page.textContent('#train-play');
   assert(/play/i.test(label), `the button says "${label}" after the pause`);
 });

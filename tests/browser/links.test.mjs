@@ -6,7 +6,7 @@
 // table's). A text too long for the link is offered as a file; a corrupted txt= is listed as
 // ignored with its key and limit. Shared setup: harness.mjs.
 import fs from 'node:fs';
-import { assert, renders, startHarness, typeInto, waitRenders } from './harness.mjs';
+import { assert, renders, startHarness, typeInto, waitRenders, workerStep } from './harness.mjs';
 
 const h = await startHarness('link tests');
 const { test, openPage, consoleErrors, foreignRequests, shot } = h;
@@ -47,12 +47,13 @@ await test('type a text and settings, train, copy the link: it holds the text, t
   await page.click('#train-play');
   await page.waitForFunction(() => Number(document.querySelector('#view-train').dataset.steps) >= 40, null, { timeout: 30000 });
   await page.click('#train-play'); // pause
-  // the slice in flight when Pause was pressed still lands: wait for the link to settle on it
-  await page.waitForFunction(() => {
+  // the slice in flight when Pause was pressed still lands (a neighbours reply comes after it):
+  // wait for the link to settle on it
+  const paused = await workerStep(page);
+  await page.waitForFunction((s) => {
     const m = /(?:^#|&)step=(\d+)/.exec(location.hash);
-    return m && Number(m[1]) === Number(document.querySelector('#view-train').dataset.steps);
-  }, null, { timeout: 10000 });
-  await page.waitForTimeout(300);
+    return m && Number(m[1]) === s && Number(document.querySelector('#view-train').dataset.steps) === s;
+  }, paused, { timeout: 10000 });
   await page.click('#copy-link');
   await page.waitForFunction(() => document.querySelector('#copy-link-note').textContent.length > 0);
   link = await page.$eval('#copy-link', (b) => b.dataset.link);

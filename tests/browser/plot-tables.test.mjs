@@ -2,7 +2,7 @@
 // each toggle opens an HTML table of the plot's current numbers under the plot (caption, header
 // cells, at least one data row, cells as text), closes again, and works from the keyboard.
 //   node tests/browser/plot-tables.test.mjs [--site build/web] [--shots build/screenshots]
-import { assert, startHarness, waitRenders } from './harness.mjs';
+import { assert, startHarness, waitRenders, animationFrames } from './harness.mjs';
 
 const h = await startHarness('plot table tests');
 const { test, openPage, consoleErrors, foreignRequests, shot } = h;
@@ -51,7 +51,7 @@ await test('table view: the heatmap\'s numbers as a table', async () => {
 await test('positions view: every heatmap, the RoPE chart and the length strips as tables', async () => {
   const page = await openPage('#view=positions&T=16&pd=8&seed=42');
   await waitRenders(page, 'positions', 0, 30000);
-  await page.waitForTimeout(300);
+  await animationFrames(page);
   const tables = await openAll(page, '#view-positions');
   check(tables, 'positions', 6);
   await page.locator('#positions-rope').screenshot({ path: shot('plot-table-rope.png') });

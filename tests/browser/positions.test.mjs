@@ -22,6 +22,24 @@ const h = await startHarness('positions tests');
 const { test, openPage, consoleErrors, foreignRequests, shot } = h;
 
 const stats = (page, selector) => page.$$eval(selector, (els, fn) => els.map((el) => new Function(`return (${fn})`)()(el)), canvasStats.toString());
+// Waits n animation frames (a resize is observed in one frame and drawn in the next).
+const frames = (page, n = 3) => page.evaluate((k) => new Promise((r) => {
+  const f = () => (--k > 0 ? requestAnimationFrame(f) : r());
+  requestAnimationFrame(f);
+}), n);
+
+// Records what the page's worker posts from now on: [{id, type, cancelled}] in self.__sent.
+async function recordWorkerReplies(page) {
+  const worker = page.workers().find((w) => /\/worker\.js$/.test(new URL(w.url()).pathname));
+  assert(worker, `no worker.js among ${page.workers().map((w) => w.url()).join(', ')}`);
+  await worker.evaluate(() => {
+    self.__sent = [];
+    const post = self.postMessage.bind(self);
+    self.postMessage = (m, t) => (self.__sent.push({ id: m.id, type: m.type || 'reply', cancelled: m.cancelled === true }), post(m, t));
+  });
+  return () => worker.evaluate(() => self.__sent);
+}
+
 // the page's number format (web/src/plots/scales.js formatNumber)
 function formatNumber(v) {
   if (!Number.isFinite(v)) return String(v);
@@ -116,7 +134,7 @@ await test('RoPE on a real pair: q·k against m − n for keys at n = 0, 100, 10
 
 await test('the positions view at 375 px: bias heads two per row, charts fit the width', async () => {
   await page.setViewportSize({ width: 375, height: 800 });
-  await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+  await frames(page);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert(overflow <= 1, `the page scrolls sideways by ${overflow} px`);
   const widths = await page.$$eval('#view-positions .rope-demo .line-chart canvas, #view-positions .bias-panel .line-chart canvas', (els) => els.map((c) => c.getBoundingClientRect().right));
@@ -132,15 +150,16 @@ await test('the positions view at 375 px: bias heads two per row, charts fit the
   await page.setViewportSize({ width: 1280, height: 900 });
 });
 
-await test('T = 8192: the job shows progress and a Cancel button; Cancel stops it and keeps the last good plot; T = 64 then draws at once', async () => {
+await test('T = 8192: the job shows progress and a Cancel button; Cancel stops it and keeps the last good plot; T = 64 is answered right after the cancelled reply', async () => {
   // the previous test resized the page: wait until the plots have been redrawn at this width
   const sizes = () => page.$$eval('#view-positions .cards3 .heatmap-canvas', (els) => els.map((e) => `${e.width}x${e.height}`).join());
   for (let last = '', now = await sizes(); now !== last; ) {
-    await page.waitForTimeout(250);
+    await frames(page);
     [last, now] = [now, await sizes()];
   }
   const before = await stats(page, '#view-positions .cards3 .heatmap-canvas');
   const n = await renders(page, 'positions');
+  const sent = await recordWorkerReplies(page);
   await typeInto(page, 'f-T', '8192');
   const box = '#view-positions .job-progress';
   await page.waitForSelector(`${box}[data-state="running"]`, { state: 'visible', timeout: 8000 });
@@ -149,22 +168,12 @@ await test('T = 8192: the job shows progress and a Cancel button; Cancel stops i
   await page.waitForFunction((sel) => document.querySelector(`${sel} progress`).value > 0.005, box, { timeout: 8000 });
   const frac = await page.$eval(`${box} progress`, (p) => p.value);
   await page.screenshot({ path: shot('positions-progress-1280.png'), fullPage: false });
-  // the main thread stays free while the worker computes: no long task over 1 s of the job
-  const longTasks = await page.evaluate(() => new Promise((resolve) => {
-    const seen = [];
-    const obs = new PerformanceObserver((list) => seen.push(...list.getEntries().map((e) => e.duration)));
-    obs.observe({ type: 'longtask' });
-    setTimeout(() => (obs.disconnect(), resolve(seen)), 1000);
-  }));
-  assert(longTasks.every((d) => d < 200), `main-thread long tasks while the job runs: ${longTasks.map((d) => d.toFixed(0)).join(', ')} ms`);
-  assert(await page.isVisible(`${box}[data-state="running"]`), 'the job ended within a second');
-  const tCancel = Date.now();
+  // (the main thread's long tasks and the cancel latency are measured by scripts/bench page)
+  assert(await page.isVisible(`${box}[data-state="running"]`), 'the job ended before Cancel');
   await page.click(`${box} .job-cancel`);
-  await page.waitForSelector(`${box}[data-state="cancelled"]`, { timeout: 3000 });
-  const cancelMs = Date.now() - tCancel;
+  await page.waitForSelector(`${box}[data-state="cancelled"]`, { timeout: 30000 });
   const said = await page.textContent(`${box} .job-note`);
   assert(/^Cancelled at \d+ % after [\d.]+ s\. The plots show the last settings that finished/.test(said), `note after cancel: "${said}"`);
-  assert(cancelMs < 2000, `the cancel took ${cancelMs} ms`);
   assert((await renders(page, 'positions')) === n, 'the view rendered although the job was cancelled');
   const after = await stats(page, '#view-positions .cards3 .heatmap-canvas');
   assert(after.every((s, i) => s.hash === before[i].hash), `the last good plot changed: ${JSON.stringify(before.map((b, i) => [b.w, b.h, after[i].w, after[i].h]))}`);
@@ -175,12 +184,18 @@ await test('T = 8192: the job shows progress and a Cancel button; Cancel stops i
   await page.setViewportSize({ width: 375, height: 800 });
   await (await page.$('#view-positions .plot-area')).screenshot({ path: shot('positions-cancelled-375.png'), clip: undefined });
   await page.setViewportSize({ width: 1280, height: 900 });
-  console.log(`     progress ${(frac * 100).toFixed(1)} % when looked at; cancelled in ${cancelMs} ms`);
-  // the worker really stopped: a small T is answered at once, not after the 8192 job
-  const t0 = Date.now();
+  // the worker really stopped: the 8192 job's last message is its cancelled reply, which comes
+  // before the reply for T = 64 (the worker runs one request at a time)
   await typeInto(page, 'f-T', '64');
-  await waitRenders(page, 'positions', n, 4000);
-  assert(Date.now() - t0 < 4000, `T = 64 took ${Date.now() - t0} ms after the cancel`);
+  await waitRenders(page, 'positions', n, 30000);
+  const msgs = await sent();
+  const jobId = msgs.find((m) => m.type === 'progress')?.id;
+  const ofJob = msgs.map((m, i) => [m, i]).filter(([m]) => m.id === jobId);
+  const [last, lastAt] = ofJob[ofJob.length - 1];
+  const nextReply = msgs.findIndex((m, i) => i > lastAt && m.type === 'reply' && !m.cancelled);
+  assert(last.type === 'reply' && last.cancelled, `the 8192 job's last message: ${JSON.stringify(last)}`);
+  assert(nextReply > lastAt, `no reply after the cancelled job's: ${JSON.stringify(msgs.slice(-5))}`);
+  console.log(`     progress ${(frac * 100).toFixed(1)} % when looked at; ${ofJob.length - 1} progress messages, then the cancelled reply, then T = 64`);
   assert(await page.isHidden(box), 'the progress box stays after a successful draw');
   assert(await page.isHidden('#positions-stale'), 'the stale badge stays after a successful draw');
   const checks = await page.$$eval('#view-positions .check-line', (els) => els.map((e) => e.textContent));
@@ -189,12 +204,16 @@ await test('T = 8192: the job shows progress and a Cancel button; Cancel stops i
 
 await test('a newer T cancels the running job: T = 8192 then T = 48 draws T = 48 without waiting for 8192', async () => {
   const n = await renders(page, 'positions');
+  const sent = await recordWorkerReplies(page);
   await typeInto(page, 'f-T', '8192');
   await page.waitForSelector('#view-positions .job-progress[data-state="running"]', { state: 'visible', timeout: 8000 });
-  const t0 = Date.now();
   await typeInto(page, 'f-T', '48');
-  await waitRenders(page, 'positions', n, 4000);
-  assert(Date.now() - t0 < 4000, `T = 48 took ${Date.now() - t0} ms`);
+  await waitRenders(page, 'positions', n, 30000);
+  // the 8192 job was stopped, not waited for: its last message is a cancelled reply
+  const msgs = await sent();
+  const jobId = msgs.find((m) => m.type === 'progress')?.id;
+  const last = msgs.filter((m) => m.id === jobId).pop();
+  assert(jobId !== undefined && last.type === 'reply' && last.cancelled, `the 8192 job's messages: ${JSON.stringify(msgs.filter((m) => m.id === jobId).slice(-3))}`);
   const rows = await page.$eval('#view-positions', (el) => el.dataset.renders);
   assert(Number(rows) === n + 1, `rendered ${Number(rows) - n} times (the superseded 8192 job must not draw)`);
   assert(/T=48/.test(await page.evaluate(() => location.hash)), 'the link does not say T=48');
@@ -226,7 +245,7 @@ await test('the BPE tokenizer build on a 5.6 MB text shows progress and can be c
   assert((await page.textContent('.field[data-key="bpeV"] .field-error')) === '', 'a cancel is not an error of bpeV');
   await page.screenshot({ path: shot('bpe-cancel-1280.png'), fullPage: false });
   await page.setViewportSize({ width: 375, height: 800 });
-  await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+  await frames(page);
   await (await page.$('#view-text')).screenshot({ path: shot('bpe-cancel-375.png') });
   await page.close();
 });

@@ -81,11 +81,19 @@ export class Session {
     }
   }
 
+  // fn (a write of record `name`) ms after the last call. The body's data-NAME-pending is set
+  // while a write is waiting or under way, and data-NAME-written counts the writes done (what the
+  // browser tests wait on).
   debounce(name, ms, fn) {
     clearTimeout(this.timers[name]);
+    const data = document.body.dataset;
+    data[`${name}Pending`] = '1';
     this.timers[name] = setTimeout(() => {
       delete this.timers[name];
-      fn().catch((err) => this.disable(err));
+      fn().then(() => {
+        data[`${name}Written`] = String(Number(data[`${name}Written`] || 0) + 1);
+        if (!this.timers[name]) delete data[`${name}Pending`];
+      }).catch((err) => this.disable(err));
     }, ms);
   }
 

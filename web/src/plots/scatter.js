@@ -154,11 +154,13 @@ export class Scatter {
     if (!(this.data.frozen || this.data.trails) || !this.shown) {
       this.easing = false;
       this.shown = target;
+      this.root.dataset.eased = 'true';
       return target;
     }
     this.shown = this.shown.map((v, k) => v.map((x, j) => x + (target[k][j] - x) * EASE));
     this.easing = this.shown.some((v, k) => Math.abs(v[0] - target[k][0]) + Math.abs(v[1] - target[k][1]) > 1e-3 * target[k][1]);
     if (this.easing) this.schedule();
+    this.root.dataset.eased = String(!this.easing); // for the browser tests: the view has reached its target
     return this.shown;
   }
 

@@ -1,0 +1,324 @@
+// The page's time budgets, measured in headless Chromium (the browser tests check the property
+// behind each budget without a clock; the clock lives here, where a busy machine only makes a
+// figure worse, it does not fail the suite):
+//   cold_load_ms       navigation start -> the first table plot, median of 5 fresh loads   <= 1000
+//   train_long_task_ms longest main-thread task while a character model trains 300 steps  <= 50
+//   tokenize_5mb_first_chips_ms  a 5 MB file picked -> its first chips drawn               <= 500
+//   tokenize_5mb_long_task_ms    longest main-thread task while it tokenizes              <= 50
+//   map_umap_long_task_ms        longest main-thread task while UMAP maps 5,000 x 32 rows <= 50
+//                      (until it finishes; the WebGL draw of the finished map: information)
+//   map_tsne_prepare_long_task_ms  the same while t-SNE finds the neighbours of 12,000 rows <= 50
+//   scatter_hover_ms   pointermove -> tooltip text on the 262,144-point map, median of 9   <= 50
+//   scatter_pan_long_task_ms  longest main-thread task while dragging that map ~2 s      <= 50
+//   scatter_pan_frames_per_s  animation frames per second during the drag            (information)
+//   scatter_redraw_long_task_ms  longest task in the redraw after release (software GL's
+//                      synchronous readback; information, see tests/browser/scatter.test.mjs)
+//   cancel_ms          Cancel clicked -> the T = 8192 positions job shown as cancelled      <= 300
+// Does not: take screenshots (a capture forces a frame and a readback, a long task of its own),
+// check correctness (the browser tests do), or compare with peers.
+// Prints progress to stderr and one JSON object to stdout:
+//   {bench: 'page budgets', loadavg_before, loadavg_after, cpus, figures: [{name, value, budget, unit, ok, loadavg, detail}]}
+// Usage: node scripts/bench-page.mjs [--site build/web] [--only name,name]
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { serve } from './static-server.mjs';
+import { rng } from '../tests/js/table-files.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const argv = process.argv.slice(2);
+const arg = (flag, def) => (argv.includes(flag) ? argv[argv.indexOf(flag) + 1] : def);
+const site = path.resolve(arg('--site', path.join(root, 'build/web')));
+const only = arg('--only', '') ? new Set(arg('--only', '').split(',')) : null;
+const log = (...a) => console.error('  bench page:', ...a);
+const load1 = () => Number(os.loadavg()[0].toFixed(2));
+const median = (a) => [...a].sort((x, y) => x - y)[Math.floor((a.length - 1) / 2)];
+const round = (x) => Math.round(x * 10) / 10;
+
+// --- inputs -----------------------------------------------------------------------------------
+function npy(data, shape) {
+  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${shape.join(', ')}), }`;
+  header += ' '.repeat(64 - ((10 + header.length + 1) % 64)) + '\n';
+  const head = Buffer.alloc(10);
+  Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0]).copy(head);
+  head.writeUInt16LE(header.length, 8);
+  return Buffer.concat([head, Buffer.from(header, 'latin1'), Buffer.from(data.buffer, data.byteOffset, data.byteLength)]);
+}
+// rows x dim Gaussian clusters (the tables of maps.test.mjs and scatter.test.mjs) -> .npy bytes
+function clusters(rows, dim, k, seed, spread) {
+  const rand = rng(seed);
+  const normal = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
+  const centres = Array.from({ length: k }, () => Array.from({ length: dim }, () => 8 * rand() - 4));
+  const t = new Float32Array(rows * dim);
+  for (let i = 0; i < rows; i++) for (let c = 0; c < dim; c++) t[i * dim + c] = centres[i % k][c] + spread * normal();
+  return npy(t, [rows, dim]);
+}
+
+// --- the browser ------------------------------------------------------------------------------
+const server = await serve(site, 0);
+const url = `http://127.0.0.1:${server.address().port}/index.html`;
+const launch = () => chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  headless: true,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+const browser = await launch();
+const open = async (hash) => {
+  const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+  await page.goto(`${url}${hash}`);
+  await page.waitForSelector('body[data-engine="ready"]', { timeout: 60000 });
+  return page;
+};
+// long tasks from now on; longTasks(page) -> [{start, ms}]
+const watchLongTasks = (page) => page.evaluate(() => {
+  window.__long = [];
+  window.__longObs?.disconnect();
+  window.__longObs = new PerformanceObserver((l) => window.__long.push(...l.getEntries().map((e) => ({ start: e.startTime, ms: e.duration }))));
+  window.__longObs.observe({ type: 'longtask' });
+});
+const longTasks = (page) => page.evaluate(() => (window.__longObs.disconnect(), window.__long));
+const longest = (tasks) => round(Math.max(0, ...tasks.map((t) => t.ms)));
+const frames = (page, n = 2) => page.evaluate((k) => new Promise((r) => {
+  const f = () => (--k > 0 ? requestAnimationFrame(f) : r());
+  requestAnimationFrame(f);
+}), n);
+
+const figures = [];
+function figure(name, value, budget, unit, detail = {}) {
+  const ok = budget === null ? null : value <= budget;
+  figures.push({ name, value, budget, unit, ok, loadavg: load1(), detail });
+  log(`${name.padEnd(32)} ${String(value).padStart(8)} ${unit.padEnd(4)} ${budget === null ? '(information)' : `budget <= ${budget} ${ok ? 'ok' : 'OVER'}`}   load ${load1()}`);
+}
+const want = (name) => !only || only.has(name);
+
+// --- the measurements -------------------------------------------------------------------------
+async function coldLoad() {
+  const times = [];
+  for (let i = 0; i < 5; i++) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      new MutationObserver((_, obs) => {
+        const el = document.getElementById('view-table');
+        if (el && Number(el.dataset.renders || 0) > 0) {
+          window.__firstPlot = performance.now();
+          obs.disconnect();
+        }
+      }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-renders'] });
+    });
+    await page.goto(url);
+    await page.waitForFunction(() => window.__firstPlot > 0, null, { timeout: 60000 });
+    times.push(Math.round(await page.evaluate(() => window.__firstPlot)));
+    await context.close();
+  }
+  figure('cold_load_ms', median(times), 1000, 'ms', { runs: times });
+}
+
+async function training() {
+  const page = await open('#view=train&enc=char');
+  await page.waitForFunction(() => Number(document.querySelector('#view-train').dataset.renders || 0) > 0, null, { timeout: 60000 });
+  await watchLongTasks(page);
+  await page.click('#train-play');
+  await page.waitForFunction(() => Number(document.querySelector('#view-train').dataset.steps) >= 300, null, { timeout: 120000 });
+  await page.click('#train-play');
+  const steps = await page.$eval('#view-train', (el) => Number(el.dataset.steps));
+  const tasks = await longTasks(page);
+  figure('train_long_task_ms', longest(tasks), 50, 'ms', { steps, long_tasks: tasks.length });
+  await page.close();
+}
+
+async function tokenize5mb() {
+  const page = await open('#view=text');
+  await page.waitForFunction(() => Number(document.querySelector('#view-text').dataset.renders || 0) > 0, null, { timeout: 60000 });
+  const text = fs.readFileSync(path.join(root, 'web/corpora/tinyshakespeare.txt'));
+  const big = Buffer.concat(Array.from({ length: 5 }, () => text)).subarray(0, 5 * 1024 * 1024);
+  await watchLongTasks(page);
+  await page.evaluate(() => {
+    document.querySelector('#custom-file').addEventListener('change', () => (window.__t0 = performance.now()), { capture: true });
+    const holder = document.querySelector('#chips-holder');
+    new MutationObserver(() => {
+      const c = holder.querySelector('.chip-text');
+      if (!window.__t1 && window.__t0 && c && c.textContent === 'First') window.__t1 = performance.now();
+    }).observe(holder, { childList: true, subtree: true });
+  });
+  await page.setInputFiles('#custom-file', { name: 'shakespeare-x5.txt', mimeType: 'text/plain', buffer: big });
+  await page.waitForFunction(() => window.__t1, null, { timeout: 60000 });
+  await page.waitForFunction(() => /saved in this browser|kept in the page link|not saved|kept in this tab/i.test(document.querySelector('#custom-caption').textContent), null, { timeout: 120000 });
+  await frames(page);
+  const { t0, t1 } = await page.evaluate(() => ({ t0: window.__t0, t1: window.__t1 }));
+  const tasks = (await longTasks(page)).filter((t) => t.start >= t0);
+  figure('tokenize_5mb_first_chips_ms', Math.round(t1 - t0), 500, 'ms', { bytes: big.length });
+  figure('tokenize_5mb_long_task_ms', longest(tasks), 50, 'ms', { long_tasks: tasks.length });
+  await page.close();
+}
+
+async function maps() {
+  const page = await open('#view=table');
+  const card = () => page.$eval('#import-card', (el) => ({ ...el.dataset }));
+  await page.setInputFiles('#import-file', { name: 'clusters.npy', mimeType: 'application/octet-stream', buffer: clusters(5000, 32, 5, 11, 1) });
+  await page.waitForSelector('#import-map .gl-scatter[data-drawn]', { timeout: 60000 });
+  await frames(page);
+  await page.check('#import-map-umap');
+  await watchLongTasks(page);
+  await page.evaluate(() => {
+    const el = document.querySelector('#import-card');
+    new MutationObserver((_, obs) => {
+      if (/^(finished|failed)$/.test(el.dataset.mapState)) (window.__mapEnd = performance.now()), obs.disconnect();
+    }).observe(el, { attributes: true, attributeFilter: ['data-map-state'] });
+  });
+  await page.click('#import-map-run');
+  await page.waitForFunction(() => /^(finished|failed)$/.test(document.querySelector('#import-card').dataset.mapState), null, { timeout: 300000 });
+  await frames(page);
+  let tasks = await longTasks(page);
+  const end = await page.evaluate(() => window.__mapEnd);
+  const c = await card();
+  // the animated frames are painted on a 2-D canvas; the finished map is drawn once with WebGL,
+  // whose software readback (--disable-gpu) is a long task of its own: reported apart
+  figure('map_umap_long_task_ms', longest(tasks.filter((t) => t.start < end)), 50, 'ms', { rows: 5000, dim: 32, state: c.mapState, frames: Number(c.mapFrames), long_tasks: tasks.length });
+  figure('map_umap_final_draw_long_task_ms', longest(tasks.filter((t) => t.start >= end)), null, 'ms', { note: 'the WebGL draw of the finished map, software GL readback' });
+  // t-SNE's neighbour search on 12,000 x 48, cancelled once it reports progress
+  await page.setInputFiles('#import-file', { name: 'big.npy', mimeType: 'application/octet-stream', buffer: clusters(12000, 48, 5, 12, 1) });
+  await page.waitForFunction(() => document.querySelector('#import-card').dataset.rows === '12000', null, { timeout: 60000 });
+  await page.waitForFunction((n) => document.querySelector('#import-map .gl-scatter')?.glScatter?.data?.points?.length === n, 2 * 12000, { timeout: 60000 });
+  await frames(page);
+  await page.check('#import-map-tsne');
+  await watchLongTasks(page);
+  await page.click('#import-map-run');
+  await page.waitForFunction(() => /finding neighbours… [1-9]\d*%/.test(document.querySelector('#import-map-progress').textContent), null, { timeout: 120000 });
+  await page.click('#import-map-cancel');
+  await page.fill('#import-query', '11');
+  await page.click('#import-nn-form button');
+  await page.waitForFunction(() => document.querySelectorAll('#import-nn tbody tr').length === 10, null, { timeout: 60000 });
+  tasks = await longTasks(page);
+  figure('map_tsne_prepare_long_task_ms', longest(tasks), 50, 'ms', { rows: 12000, dim: 48, long_tasks: tasks.length });
+  await page.close();
+}
+
+async function scatter() {
+  const N = 262144;
+  const page = await open('#view=table');
+  // two columns, so the first line is a header (a one-column metadata.tsv has none)
+  const meta = Array.from({ length: N }, (_, i) => `row_${i}\tg${i % 6}`);
+  await page.setInputFiles('#import-meta', { name: 'metadata.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from(`label\tgroup\n${meta.join('\n')}\n`) });
+  await page.setInputFiles('#import-file', { name: 'vectors.npy', mimeType: 'application/octet-stream', buffer: clusters(N, 8, 6, 7, 0.55) });
+  await page.waitForSelector('#import-map .gl-scatter[data-drawn]', { timeout: 120000 });
+  const frameBox = async () => {
+    await page.$eval('#import-map', (el) => el.scrollIntoView({ block: 'center' }));
+    await frames(page);
+    return page.locator('#import-map .gl-scatter .gl-scatter-frame').boundingBox();
+  };
+  // hover: from the pointermove's timeStamp to the tooltip's new text
+  await page.evaluate(() => {
+    const tip = document.querySelector('#import-map .gl-scatter .tooltip');
+    window.__hover = [];
+    let t0 = 0;
+    window.addEventListener('pointermove', (e) => (t0 = e.timeStamp), true);
+    new MutationObserver(() => window.__hover.push(performance.now() - t0)).observe(tip, { childList: true, characterData: true, subtree: true });
+  });
+  const lat = [];
+  for (let k = 0; k < 9; k++) {
+    const p = await page.evaluate(([k, N]) => {
+      const sc = document.querySelector('#import-map .gl-scatter').glScatter;
+      const pts = sc.data.points;
+      const [w, h] = sc.size();
+      for (let row = (k * 40009 + 123) % N; ; row = (row + 1) % N) {
+        const [x, y] = sc.project(pts[2 * row], pts[2 * row + 1]);
+        if (x > 20 && x < w - 20 && y > 20 && y < h - 20) return [Math.round(x), Math.round(y)];
+      }
+    }, [k, N]);
+    const box = await frameBox();
+    const before = await page.evaluate(() => window.__hover.length);
+    await page.mouse.move(box.x + p[0], box.y + p[1]);
+    await page.waitForFunction((n) => window.__hover.length > n, before, { timeout: 10000 });
+    lat.push(await page.evaluate(() => window.__hover[window.__hover.length - 1]));
+  }
+  figure('scatter_hover_ms', round(median(lat)), 50, 'ms', { runs: lat.map(round), max: round(Math.max(...lat)) });
+  // panning: three ~2 s drags of 60 moves, one per animation frame
+  const pans = [];
+  for (let k = 0; k < 3; k++) {
+    const box = await frameBox();
+    await page.evaluate(() => {
+      window.__frames = 0;
+      window.__dragging = false;
+      const tick = () => { if (window.__dragging) window.__frames++; if (!window.__stopTick) requestAnimationFrame(tick); };
+      window.__stopTick = false;
+      requestAnimationFrame(tick);
+      window.addEventListener('pointerdown', () => ((window.__down = performance.now()), (window.__dragging = true)), { once: true, capture: true });
+      window.addEventListener('pointerup', () => ((window.__up = performance.now()), (window.__dragging = false)), { once: true, capture: true });
+    });
+    await watchLongTasks(page);
+    const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
+    await page.mouse.move(cx, cy);
+    await page.mouse.down();
+    for (let i = 1; i <= 60; i++) {
+      await page.mouse.move(cx + (k % 2 ? -1 : 1) * 3 * i, cy + 60 * Math.sin((i / 60) * 2 * Math.PI));
+      await frames(page, 1);
+    }
+    await page.mouse.up();
+    await page.waitForFunction(() => { const sc = document.querySelector('#import-map .gl-scatter').glScatter; return sc.drawnView === sc.viewState; }, null, { timeout: 120000 });
+    await frames(page);
+    const r = await page.evaluate(() => ((window.__stopTick = true), { down: window.__down, up: window.__up, frames: window.__frames }));
+    const tasks = await longTasks(page);
+    pans.push({
+      drag_ms: Math.round(r.up - r.down),
+      frames_per_s: round((1000 * r.frames) / (r.up - r.down)),
+      during: longest(tasks.filter((t) => t.start < r.up && t.start + t.ms > r.down)),
+      after: longest(tasks.filter((t) => t.start >= r.up)),
+    });
+  }
+  figure('scatter_pan_long_task_ms', Math.max(...pans.map((p) => p.during)), 50, 'ms', { pans });
+  figure('scatter_pan_frames_per_s', median(pans.map((p) => p.frames_per_s)), null, '/s', { pans: pans.map((p) => p.frames_per_s) });
+  figure('scatter_redraw_long_task_ms', Math.max(...pans.map((p) => p.after)), null, 'ms', { pans: pans.map((p) => p.after) });
+  await page.close();
+}
+
+async function cancel() {
+  const page = await open('#view=positions');
+  await page.waitForFunction(() => Number(document.querySelector('#view-positions').dataset.renders || 0) > 0, null, { timeout: 60000 });
+  const box = '#view-positions .job-progress';
+  const runs = [];
+  for (let k = 0; k < 3; k++) {
+    const n = await page.$eval('#view-positions', (el) => Number(el.dataset.renders));
+    await page.fill('#f-T', '8192');
+    await page.press('#f-T', 'Enter');
+    await page.waitForFunction((sel) => document.querySelector(`${sel} progress`)?.value > 0.005 && document.querySelector(sel).dataset.state === 'running', box, { timeout: 60000 });
+    await page.evaluate((sel) => {
+      const el = document.querySelector(sel);
+      new MutationObserver((_, obs) => {
+        if (el.dataset.state === 'cancelled') (window.__cancelled = performance.now()), obs.disconnect();
+      }).observe(el, { attributes: true, attributeFilter: ['data-state'] });
+      el.querySelector('.job-cancel').addEventListener('click', () => (window.__clicked = performance.now()), { capture: true, once: true });
+    }, box);
+    await page.click(`${box} .job-cancel`);
+    await page.waitForSelector(`${box}[data-state="cancelled"]`, { timeout: 60000 });
+    runs.push(round(await page.evaluate(() => window.__cancelled - window.__clicked)));
+    await page.fill('#f-T', String(64 + k));
+    await page.press('#f-T', 'Enter');
+    await page.waitForFunction((m) => Number(document.querySelector('#view-positions').dataset.renders) > m, n, { timeout: 60000 });
+  }
+  figure('cancel_ms', median(runs), 300, 'ms', { runs, job: 'positions T = 8192' });
+  await page.close();
+}
+
+const loadavgBefore = os.loadavg().map((x) => Number(x.toFixed(2)));
+try {
+  for (const [name, fn] of [['cold_load', coldLoad], ['train', training], ['tokenize', tokenize5mb], ['maps', maps], ['scatter', scatter], ['cancel', cancel]]) {
+    if (!want(name)) continue;
+    log(`${name}…`);
+    try {
+      await fn();
+    } catch (err) {
+      // a section that fails is reported and the others still run
+      figures.push({ name, value: null, budget: null, unit: '', ok: false, loadavg: load1(), detail: { error: err.message.split('\n')[0] } });
+      log(`${name} FAILED: ${err.message.split('\n')[0]}`);
+      for (const p of browser.contexts().flatMap((c) => c.pages())) await p.close().catch(() => {});
+    }
+  }
+} finally {
+  await browser.close();
+  server.close();
+}
+console.log(JSON.stringify({ bench: 'page budgets', loadavg_before: loadavgBefore, loadavg_after: os.loadavg().map((x) => Number(x.toFixed(2))), cpus: os.cpus().length, figures }));
