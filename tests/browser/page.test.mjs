@@ -85,7 +85,7 @@ await test('the √D card follows the lookup cards in the table view and measure
 });
 
 await test('each view\'s first card links to its section of learn.html; the header links the article', async () => {
-  const want = { table: 'learn.html#table', text: 'learn.html#text', bpe: 'learn.html#text', windows: 'learn.html#text', positions: 'learn.html#encodings', train: 'learn.html#training' };
+  const want = { table: 'learn.html#table', text: 'learn.html#text', bpe: 'learn.html#text', windows: 'learn.html#text', positions: 'learn.html#why-positions', train: 'learn.html#training' };
   const links = await page.$$eval('section.view', (secs) => secs.map((s) => {
     const a = s.querySelector('article.card').querySelector('.read-link a');
     return [s.dataset.view, a && a.getAttribute('href'), a && a.textContent, a && new URL(a.href).origin === location.origin];

@@ -34,7 +34,7 @@ describe('read links to learn.html', () => {
     assert.deepEqual(readLink('table'), { href: 'learn.html#table', text: 'Read: A table of vectors →' });
     assert.equal(readLink('bpe').href, 'learn.html#text');
     assert.equal(readLink('windows').href, 'learn.html#text');
-    assert.equal(readLink('positions').href, 'learn.html#encodings');
+    assert.equal(readLink('positions').href, 'learn.html#why-positions');
     assert.equal(readLink('train').href, 'learn.html#training');
     assert.equal(readLink('nope'), null);
   });

@@ -6,7 +6,6 @@
 // copied to the article's own site, where no learn.html sits beside them, and an article that
 // embeds a widget is the reading already. The page in embed mode (embed=1, an iframe in someone
 // else's article) hides them the same way (style.css `body.embed .read-link`).
-// A first card that already holds a read link (a card that links its own section) keeps it.
 //
 //   installReadLinks(document.querySelector('main'));   // once, after the views made their cards
 
@@ -16,7 +15,7 @@ export const READ_LINKS = {
   text: ['text', 'From text to ids to windows'],
   bpe: ['text', 'From text to ids to windows'],
   windows: ['text', 'From text to ids to windows'],
-  positions: ['encodings', 'The encodings'],
+  positions: ['why-positions', 'Why positions'], // its first card is "Why positions?"
   train: ['training', 'Tables learn'],
 };
 
