@@ -31,7 +31,7 @@ const sinus = ref('sinusoidal_pe.json');
 const AXE = fs.readFileSync(path.join(repo, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 
 const SECTIONS = ['table', 'one-hot', 'scale', 'text', 'why-positions', 'encodings', 'training', 'real-table'];
-const WIDGETS = ['w-table', 'w-one-hot', 'w-scale', 'w-lengths', 'w-tokens', 'w-windows', 'w-why', 'w-sinusoidal', 'w-alibi', 'w-word2vec', 'w-train', 'w-compare'];
+const WIDGETS = ['w-table', 'w-maxnorm', 'w-one-hot', 'w-scale', 'w-lengths', 'w-tokens', 'w-windows', 'w-why', 'w-sinusoidal', 'w-alibi', 'w-word2vec', 'w-train', 'w-compare'];
 const t4 = (v) => Math.fround(v).toFixed(4);
 const embRef = (seed, V, D) => init.embedding.find((e) => e.seed === seed && e.shape[0] === V && e.shape[1] === D);
 
@@ -161,6 +161,12 @@ await test('1. a table of vectors: torch\'s nn.Embedding(6, 3), padding_idx and 
   const c = options.cases.find((k) => k.seed === 3 && k.max_norm === 1);
   const norms = c.ids.map((_, i) => t4(Math.hypot(...c.output.slice(i * 8, i * 8 + 8))));
   assert(nums.slice(27).join() === norms.join(), `max_norm: ${nums.slice(27)} vs ${norms}`);
+  // the max_norm widget looks up row 1 of that table: torch's rescaled row (1e-5, tests/test_embedding.cpp) of length 1
+  const mrows = await lookupRows(page, 'w-maxnorm');
+  const diff = Math.max(...c.output.slice(0, 8).map((v, d) => Math.abs(Number(mrows[d][1]) - v)));
+  assert(mrows.length === 8 && diff < 1e-5, `max_norm widget row vs torch: ${mrows.map((r) => r[1])} (${diff})`);
+  const mcap = await inWidget(page, 'w-maxnorm', (root) => root.querySelector('#row-caption').textContent);
+  assert(/max_norm = 1: the stored row had length \d\.\d{4}, so the lookup rescaled it .* to length 1\.0000/.test(mcap) && norms[0] === '1.0000', `max_norm widget: ${mcap}`);
 });
 
 await test('2. lookup = one-hot × W: both printouts are torch\'s rows 2, 3, 1 of nn.Embedding(4, 5), and the widget shows each, same bits', async () => {

@@ -3,6 +3,7 @@
 // the engine computes, and failures arrive as {ok: false, message} replies.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { loadEngine } from './load-engine.mjs';
 import { makeDispatcher, makeRequest } from '../../web/src/protocol.js';
 import { makeTableHandler } from '../../web/src/engine/table-handler.js';
@@ -50,6 +51,24 @@ describe('table handler', () => {
     const r = await call(6, 'table', { ...base, pad: 2 });
     assert.deepEqual([...r.result.row], [0, 0, 0]);
     assert.equal(r.result.paddingIdx, 2);
+  });
+
+  it('max_norm: the lookup returns torch\'s rescaled row and rescales the stored row in place (reference seed 3, 4 x 8, max_norm 1)', async () => {
+    const ref = JSON.parse(fs.readFileSync(new URL('../reference/embedding_options_torch.json', import.meta.url), 'utf8'))
+      .cases.find((c) => c.seed === 3 && c.max_norm === 1 && c.padding_idx === null && !c.scale);
+    const out = ref.output;
+    const plain = (await call(20, 'table', { ...base, seed: 3, V: 4, D: 8, tok: 1 })).result;
+    const r = (await call(21, 'table', { ...base, seed: 3, V: 4, D: 8, tok: 1, maxNorm: 1 })).result;
+    // tolerance 1e-5, as tests/test_embedding.cpp (the renorm factor's norm is summed in another order than torch's)
+    const diff = Math.max(...[...r.row].map((v, d) => Math.abs(v - out[d])));
+    assert.ok(diff < 1e-5, `the lookup differs from torch's row by ${diff}`);
+    assert.ok(r.rowNorm.before > 1 && Math.abs(r.rowNorm.after - 1) < 1e-6, JSON.stringify(r.rowNorm));
+    assert.deepEqual([...r.grid.data.slice(8, 16)], [...r.row], 'the drawn table holds the rescaled row');
+    assert.notEqual(r.checksum, plain.checksum);
+    assert.equal(r.identical, true, 'one-hot x W reads the rescaled row');
+    const bad = await call(22, 'table', { ...base, maxNorm: -1 }, { maxNorm: 'maxn' });
+    assert.equal(bad.ok, false);
+    assert.match(bad.message, /max_?norm/i);
   });
 
   it('a large table is downsampled to at most 600 x 512 drawn cells', async () => {

@@ -16,6 +16,7 @@
 // key -> pattern naming it in engine messages (src/embed/*.cpp, src/bindings/*).
 const PATTERNS = [
   ['pad', /padding_idx|paddingIdx/],
+  ['maxn', /max_norm|maxNorm/],
   ['tok', /token id/],
   ['seed', /\bseed\b/],
   ['V', /numEmbeddings|num_embeddings/],

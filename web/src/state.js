@@ -39,6 +39,7 @@ export const PARAMS = [
   { key: 'T', kind: 'int', def: 32, min: 1, max: 1 << 20 },
   { key: 'scale', kind: 'bool', def: false },
   { key: 'pad', kind: 'optint', def: null, min: -2147483648, max: 2147483647 },
+  { key: 'maxn', kind: 'real', def: 0, min: 0, max: 1e30 }, // table: nn.Embedding's max_norm (0: none)
   { key: 'tok', kind: 'int', def: 2, min: 0, max: 2147483647 },
   { key: 'pd', kind: 'int', def: 64, min: 1, max: 65536 },
   { key: 'sim', kind: 'enum', def: 'cos', values: ['cos', 'dot'] },

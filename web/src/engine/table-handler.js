@@ -4,13 +4,15 @@
 // copy for the heatmap. Runs only inside the worker (it calls the wasm module M); the page
 // never sees the full table, only at most maxRows x maxCols values.
 //
-//   payload {seed, V, D, scale, pad (int|null), tok, maxRows = 600, maxCols = 512}
+//   payload {seed, V, D, scale, pad (int|null), maxNorm (0: none), tok, maxRows = 600, maxCols = 512}
 //   result  {V, D, scaleFactor, paddingIdx, tok,
 //            grid: {data (r*c), rows: r, cols: c, rowIndex (r), colIndex (c), sampled},
 //            around: null | the 48 consecutive rows around tok (grid shape with rowOffset), when grid skips rows,
 //            stats: {min, max, absMax, mean, std},
 //            row (D): forward([tok]) = W[tok] * s,   oneHot (D): (one_hot(tok, V) @ W) * s,
 //            identical: bitwise equal?, maxAbsDiff, drawMs,
+//            maxNorm, rowNorm: {before, after} (the picked row's stored length before and after
+//            the lookup: with max_norm the lookup rescales a longer row in place, as torch does),
 //            checksum: FNV-1a of all V*D stored float32 values (arrays.js fnv1a)}
 //   scaleDemo {seed, D} -> {D, peD, rows, groups: [{key, lengths (rows)}], peLength}
 //            why multiply token rows by sqrt(D): the row lengths of a (SCALE_ROWS, D) table
@@ -34,14 +36,16 @@ export function makeTableHandler(M) {
   let cache = null; // {key, emb, weight, drawMs}
 
   function table(p) {
-    const key = JSON.stringify([p.seed, p.V, p.D, !!p.scale, p.pad ?? null]);
+    const maxNorm = Number(p.maxNorm || 0); // 0: none; the engine refuses a negative or non-finite one
+    const key = JSON.stringify([p.seed, p.V, p.D, !!p.scale, p.pad ?? null, maxNorm]);
     if (!cache || cache.key !== key) {
       blame(['V', 'D'], () => checkPageBudget('Embedding', 'table', [Number(p.V), Number(p.D)]));
       const t0 = performance.now();
       blame(['seed'], () => M.manualSeed(p.seed));
       const opts = { scale: !!p.scale };
       if (p.pad !== null && p.pad !== undefined) opts.paddingIdx = p.pad;
-      const emb = blame(['V', 'D', 'pad'], () => new M.Embedding(p.V, p.D, opts));
+      if (maxNorm) opts.maxNorm = maxNorm;
+      const emb = blame(maxNorm ? ['V', 'D', 'pad', 'maxNorm'] : ['V', 'D', 'pad'], () => new M.Embedding(p.V, p.D, opts));
       let weight;
       try {
         weight = emb.weight();
@@ -53,21 +57,30 @@ export function makeTableHandler(M) {
       if (cache) cache.emb.delete();
       cache = { key, emb, weight, drawMs, stats: summarize(weight), checksum: fnv1a(weight) };
     }
-    const { emb, weight } = cache;
+    const { emb } = cache;
     const V = emb.numEmbeddings;
     const D = emb.embeddingDim;
     const s = emb.scaleFactor;
     const tok = p.tok;
+    const stored = (w) => (tok >= 0 && tok < V ? Math.hypot(...w.subarray(tok * D, (tok + 1) * D)) : null);
+    const before = stored(cache.weight);
     const row = blame(['tok'], () => emb.forward([tok]));
+    if (maxNorm) {
+      // subtle: torch's max_norm renormalises the looked-up rows of the table in place, so the
+      // stored table (drawn, fingerprinted, and read by one-hot x W below) is the one after the lookup
+      const w = emb.weight();
+      if (!bitsEqual(w, cache.weight)) Object.assign(cache, { weight: w, stats: summarize(w), checksum: fnv1a(w) });
+    }
     const plain = blame(['tok'], () => emb.oneHotForward([tok]));
     const oneHot = s === 1 ? plain : scaleFloat32(plain, s);
-    const grid = strideSample(weight, V, D, p.maxRows || 600, p.maxCols || 512);
+    const weightNow = cache.weight;
+    const grid = strideSample(weightNow, V, D, p.maxRows || 600, p.maxCols || 512);
     // When rows are skipped, also every row of a window around the picked token.
     let around = null;
     if (grid.sampled && tok >= 0 && tok < V) {
       const a = Math.max(0, Math.min(tok - AROUND / 2, V - AROUND));
       const b = Math.min(V, a + AROUND);
-      around = strideSample(weight.subarray(a * D, b * D), b - a, D, AROUND, p.maxCols || 512);
+      around = strideSample(weightNow.subarray(a * D, b * D), b - a, D, AROUND, p.maxCols || 512);
       around.rowOffset = a;
       around.rowIndex = around.rowIndex.map((r) => r + a);
     }
@@ -76,6 +89,8 @@ export function makeTableHandler(M) {
       D,
       scaleFactor: s,
       paddingIdx: emb.paddingIdx,
+      maxNorm,
+      rowNorm: { before, after: stored(weightNow) },
       tok,
       grid,
       around,

@@ -22,7 +22,16 @@ import { ScaleCard } from './scale-card.js';
 
 const MAX_LISTED_DIMS = 256;
 
-export const TABLE_KEYS = ['seed', 'V', 'D', 'pad', 'scale', 'tok'];
+// max_norm: what the lookup did to the picked row (torch renormalises it in the table, in place)
+export function maxNormNote(r) {
+  if (!(r.maxNorm > 0) || !r.rowNorm || r.rowNorm.before === null) return '';
+  const { before, after } = r.rowNorm;
+  return before > r.maxNorm
+    ? ` max_norm = ${r.maxNorm}: the stored row had length ${before.toFixed(4)}, so the lookup rescaled it in the table, in place, to length ${after.toFixed(4)} (one-hot × W then reads the rescaled row).`
+    : ` max_norm = ${r.maxNorm}: the row's length ${before.toFixed(4)} is within it, so the lookup left it as it was.`;
+}
+
+export const TABLE_KEYS = ['seed', 'V', 'D', 'pad', 'maxn', 'scale', 'tok'];
 
 // The picked token must be a row of the table: V lowered to V' <= tok moves it to V' - 1.
 // state (mutated) -> {from, to} | null. V that is not a positive integer is left to the engine's message.
@@ -36,7 +45,7 @@ export function clampTok(state) {
 
 export class TableView {
   static payload(state) {
-    return { seed: state.seed, V: state.V, D: state.D, pad: state.pad, scale: state.scale, tok: state.tok, maxRows: 600, maxCols: 512 };
+    return { seed: state.seed, V: state.V, D: state.D, pad: state.pad, maxNorm: state.maxn, scale: state.scale, tok: state.tok, maxRows: 600, maxCols: 512 };
   }
 
   // engine -> state -> Promise<reply | null> (null: a newer request is on its way); the reply
@@ -183,7 +192,7 @@ export class TableView {
     this.el.tokLabel.textContent = String(r.tok);
     this.el.identical.textContent = r.identical ? 'identical: yes' : `identical: no (max difference ${formatNumber(r.maxAbsDiff)})`;
     this.el.identical.className = `badge ${r.identical ? 'yes' : 'no'}`;
-    const padArg = r.paddingIdx !== null ? `, padding_idx=${r.paddingIdx}` : '';
+    const padArg = (r.paddingIdx !== null ? `, padding_idx=${r.paddingIdx}` : '') + (r.maxNorm > 0 ? `, max_norm=${r.maxNorm}` : '');
     const scale = r.scaleFactor !== 1 ? ` * math.sqrt(${r.D})` : '';
     this.el.snippet.textContent =
       `torch.manual_seed(${state.seed})\n` +
@@ -213,7 +222,8 @@ export class TableView {
     this.el.rowCaption.textContent =
       (n < r.D ? `First ${n} of ${r.D} dimensions listed; the check covers all ${r.D}. ` : '') +
       'Both columns come from the wasm engine; "same bits" compares the float32 bit patterns, not a rounded value.' +
-      (r.scaleFactor !== 1 ? ` Both are multiplied by √${r.D} = ${formatNumber(r.scaleFactor)}: why, in the next card.` : '');
+      (r.scaleFactor !== 1 ? ` Both are multiplied by √${r.D} = ${formatNumber(r.scaleFactor)}: why, in the next card.` : '') +
+      maxNormNote(r);
   }
 
   // Re-colour without a new engine call (colour map changed).
