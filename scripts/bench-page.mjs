@@ -25,7 +25,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serve } from './static-server.mjs';
-import { rng } from '../tests/js/table-files.mjs';
+import { npyBytes, rng } from '../tests/js/table-files.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -38,14 +38,6 @@ const median = (a) => [...a].sort((x, y) => x - y)[Math.floor((a.length - 1) / 2
 const round = (x) => Math.round(x * 10) / 10;
 
 // --- inputs -----------------------------------------------------------------------------------
-function npy(data, shape) {
-  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${shape.join(', ')}), }`;
-  header += ' '.repeat(64 - ((10 + header.length + 1) % 64)) + '\n';
-  const head = Buffer.alloc(10);
-  Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0]).copy(head);
-  head.writeUInt16LE(header.length, 8);
-  return Buffer.concat([head, Buffer.from(header, 'latin1'), Buffer.from(data.buffer, data.byteOffset, data.byteLength)]);
-}
 // rows x dim Gaussian clusters (the tables of maps.test.mjs and scatter.test.mjs) -> .npy bytes
 function clusters(rows, dim, k, seed, spread) {
   const rand = rng(seed);
@@ -53,7 +45,7 @@ function clusters(rows, dim, k, seed, spread) {
   const centres = Array.from({ length: k }, () => Array.from({ length: dim }, () => 8 * rand() - 4));
   const t = new Float32Array(rows * dim);
   for (let i = 0; i < rows; i++) for (let c = 0; c < dim; c++) t[i * dim + c] = centres[i % k][c] + spread * normal();
-  return npy(t, [rows, dim]);
+  return npyBytes(t, rows, dim);
 }
 
 // --- the browser ------------------------------------------------------------------------------

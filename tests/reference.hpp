@@ -2,6 +2,7 @@
 // compare float tables, draw random test vectors.
 #pragma once
 
+#include <cstdint>
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -53,6 +54,20 @@ inline std::vector<float> randn(Generator& g, size_t n) {
 inline bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
   if (a.size() != b.size()) return false;
   return a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+// A training stream for the next-token tests: ids in [0, V) with some order to learn (each id
+// mostly follows from the one before), the same for the same seed.
+inline std::vector<int32_t> id_stream(int32_t V, size_t n, uint32_t seed) {
+  std::vector<int32_t> ids(n);
+  uint32_t r = seed;
+  int32_t prev = 0;
+  for (size_t i = 0; i < n; ++i) {
+    r = r * 1664525u + 1013904223u;
+    prev = (r >> 28) < 12 ? (prev * 3 + 1) % V : static_cast<int32_t>((r >> 8) % static_cast<uint32_t>(V));
+    ids[i] = prev;
+  }
+  return ids;
 }
 
 }  // namespace embedlab::testing

@@ -18,19 +18,6 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-// ids in [0, V) with some order to learn: each id mostly follows from the one before.
-std::vector<int32_t> stream(int32_t V, size_t n, uint32_t seed) {
-  std::vector<int32_t> ids(n);
-  uint32_t r = seed;
-  int32_t prev = 0;
-  for (size_t i = 0; i < n; ++i) {
-    r = r * 1664525u + 1013904223u;
-    prev = (r >> 28) < 12 ? (prev * 3 + 1) % V : static_cast<int32_t>((r >> 8) % static_cast<uint32_t>(V));
-    ids[i] = prev;
-  }
-  return ids;
-}
-
 NextTokenSettings next_settings(OptimizerKind opt, const std::string& pos) {
   NextTokenSettings s;
   s.model.vocab_size = 13;
@@ -58,7 +45,7 @@ struct Sentences {
 
 Sentences sentences(int count) {
   Sentences c;
-  const std::vector<int32_t> ids = stream(30, static_cast<size_t>(count) * 9, 99);
+  const std::vector<int32_t> ids = testing::id_stream(30, static_cast<size_t>(count) * 9, 99);
   for (int s = 0; s < count; ++s) {
     c.ids.insert(c.ids.end(), ids.begin() + s * 9, ids.begin() + s * 9 + 9);
     c.starts.push_back(static_cast<int64_t>(c.ids.size()));
@@ -85,7 +72,7 @@ TEST_CASE("Generator state: restore() continues the same stream", "[checkpoint]"
 }
 
 TEST_CASE("next-token: save at step N, load into a new trainer, continue = the uninterrupted run", "[checkpoint]") {
-  const std::vector<int32_t> ids = stream(13, 400, 1);
+  const std::vector<int32_t> ids = testing::id_stream(13, 400, 1);
   for (OptimizerKind opt : {OptimizerKind::Adam, OptimizerKind::Sgd, OptimizerKind::AdamW}) {
     for (const char* pos : {"learned", "rope"}) {
       INFO(optimizer_kind_name(opt) << " " << pos);
@@ -139,7 +126,7 @@ TEST_CASE("word2vec: save mid-epoch, load, continue = the uninterrupted run", "[
 }
 
 TEST_CASE("checkpoints of another run, another text or damaged files are refused by name", "[checkpoint]") {
-  const std::vector<int32_t> ids = stream(13, 400, 1);
+  const std::vector<int32_t> ids = testing::id_stream(13, 400, 1);
   const NextTokenSettings s = next_settings(OptimizerKind::Adam, "learned");
   NextTokenTrainer tr(ids, s);
   tr.step(5);

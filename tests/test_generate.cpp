@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "reference.hpp"
 #include "tokenizer/tokenizer_kinds.hpp"
 #include "train/checkpoint.hpp"
 #include "train/generate.hpp"
@@ -17,19 +18,6 @@
 using namespace embedlab;
 
 namespace {
-
-// ids in [0, V) with some order to learn: each id mostly follows from the one before.
-std::vector<int32_t> stream(int32_t V, size_t n, uint32_t seed) {
-  std::vector<int32_t> ids(n);
-  uint32_t r = seed;
-  int32_t prev = 0;
-  for (size_t i = 0; i < n; ++i) {
-    r = r * 1664525u + 1013904223u;
-    prev = (r >> 28) < 12 ? (prev * 3 + 1) % V : static_cast<int32_t>((r >> 8) % static_cast<uint32_t>(V));
-    ids[i] = prev;
-  }
-  return ids;
-}
 
 NextTokenSettings settings(int64_t V, const std::string& pos = "learned") {
   NextTokenSettings s;
@@ -56,7 +44,7 @@ const char* const kText = "the cat sat on the mat. the dog sat on the log. the c
 }  // namespace
 
 TEST_CASE("sample_rows: greedy, seeds, temperature and the context", "[generate]") {
-  const std::vector<int32_t> ids = stream(13, 400, 1);
+  const std::vector<int32_t> ids = testing::id_stream(13, 400, 1);
   for (const char* pos : {"learned", "rope", "alibi"}) {
     INFO(pos);
     NextTokenTrainer tr(ids, settings(13, pos));

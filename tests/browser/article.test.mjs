@@ -183,7 +183,7 @@ await test('table widget: one card, controls="V,D" fields redraw it; an unknown 
   await waitRenders(page, 'table', m);
   const notes = await notesOf(page, 'table');
   assert(/ignored card=no-such-card \(the table view has no card named 'no-such-card' \(its cards: embedding-table-w, lookup-one-hot-w-for-token, why-multiply-token-vectors-by-d\); showing every card\)/.test(notes), `notes: ${notes}`);
-  assert(/ignored controls=T \(the table view does not read T \(it reads seed, V, D, pad, scale, tok, cmap\)\)/.test(notes), `notes: ${notes}`);
+  assert(/ignored controls=T \(the table view does not read T \(it reads seed, V, D, pad, maxn, scale, tok, cmap\)\)/.test(notes), `notes: ${notes}`);
   assert((await shownCards(page, 'table')).length === 3, 'an unknown card should show the whole view (its three cards)');
   const k = await renders(page, 'table');
   await page.$eval('#table', (el) => {

@@ -10,9 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadEngine, repoRoot } from './load-engine.mjs';
-import { makeDispatcher } from '../../web/src/protocol.js';
-import { makeTextPipeline } from '../../web/src/engine/text-handler.js';
-import { makeTrainHandlers } from '../../web/src/engine/train-handler.js';
+import { pageWorker } from './page-worker.mjs';
 
 const cli = process.env.EMBEDLAB_CLI || path.join(repoRoot, 'build/native/embedlab');
 const TEXT = fs.readFileSync(path.join(repoRoot, 'web', 'corpora', 'the-verdict.txt'), 'utf8').slice(0, 6000);
@@ -57,16 +55,7 @@ describe('checkpoints: native = wasm, page -> CLI', () => {
   });
 
   it('a word2vec run saved by the page (trainSave) resumes in the CLI to the uninterrupted table', async () => {
-    const records = new Map();
-    const store = { getRecord: async (k) => records.get(k) ?? null, putRecord: async (k, v) => { records.set(k, v); } };
-    const text = makeTextPipeline(M, async () => { throw new Error('no corpora in this test'); });
-    const T = makeDispatcher({ ...text.handlers, ...makeTrainHandlers(M, text.ensureTokens, store) });
-    let id = 1;
-    const call = async (type, payload) => {
-      const r = await T({ id: id++, type, payload });
-      assert.equal(r.ok, true, r.message);
-      return r.result;
-    };
+    const { records, call, dispatch: T } = pageWorker(M);
     await call('setText', { text: TEXT });
     const p = { corpus: 'custom', enc: 'whitespace', lower: true, bpeV: 300, model: 'skipgram', pos: 'none', tD: 8, ctx: 8, tB: 2,
       opt: 'sgd', lr: 0.1, alpha: 0.025, win: 3, minc: 2, ep: 3, seed: 4 };

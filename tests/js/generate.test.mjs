@@ -11,9 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadEngine, repoRoot } from './load-engine.mjs';
-import { makeDispatcher } from '../../web/src/protocol.js';
-import { makeTextPipeline } from '../../web/src/engine/text-handler.js';
-import { makeTrainHandlers } from '../../web/src/engine/train-handler.js';
+import { pageWorker } from './page-worker.mjs';
 
 const cli = process.env.EMBEDLAB_CLI || path.join(repoRoot, 'build/native/embedlab');
 const corpus = (name, n) => fs.readFileSync(path.join(repoRoot, 'web', 'corpora', name), 'utf8').slice(0, n);
@@ -59,16 +57,7 @@ describe('embedlab generate = M.generate on the same state', () => {
 
 describe("the page's run samples what the CLI samples from the page's state", () => {
   it('gpt2 ids remapped to the rows that occur come back as GPT-2 ids, in the CLI and the page', async () => {
-    const records = new Map();
-    const store = { getRecord: async (k) => records.get(k) ?? null, putRecord: async (k, v) => { records.set(k, v); } };
-    const text = makeTextPipeline(M, async () => { throw new Error('no corpora in this test'); });
-    const T = makeDispatcher({ ...text.handlers, ...makeTrainHandlers(M, text.ensureTokens, store) });
-    let id = 1;
-    const call = async (type, payload) => {
-      const r = await T({ id: id++, type, payload });
-      assert.equal(r.ok, true, r.message);
-      return r.result;
-    };
+    const { records, call, dispatch: T } = pageWorker(M);
     const TEXT = corpus('the-verdict.txt', 6000);
     await call('setText', { text: TEXT });
     const start = await call('trainStart', { corpus: 'custom', enc: 'gpt2', lower: false, bpeV: 300, model: 'next', pos: 'rope', tD: 16, ctx: 16,
@@ -90,13 +79,13 @@ describe("the page's run samples what the CLI samples from the page's state", ()
     assert.equal(native.text, gpt2.decode(Int32Array.from(native.ids)));
     gpt2.delete();
     // a prompt token the text lacks has no row
-    const r = await T({ id: id++, type: 'trainSample', payload: { ...o, prompt: 'zebra' } });
+    const r = await T({ id: 901, type: 'trainSample', payload: { ...o, prompt: 'zebra' } });
     assert.equal(r.ok, false);
     assert.match(r.message, /^generate: the prompt's token "[^"]+" \(id \d+\) does not occur in the training text, so the model has no row for it$/);
     // word2vec has no next-token head
     await call('trainStart', { corpus: 'custom', enc: 'whitespace', lower: true, bpeV: 300, model: 'skipgram', pos: 'none', tD: 8, ctx: 8, tB: 2,
       opt: 'sgd', lr: 0.1, alpha: 0.025, win: 3, minc: 2, ep: 1, seed: 4 });
-    const w = await T({ id: id++, type: 'trainSample', payload: o });
+    const w = await T({ id: 902, type: 'trainSample', payload: o });
     assert.deepEqual({ ok: w.ok, message: w.message }, { ok: false, message: 'sample: word2vec has no next-token head to sample from; choose the next-token model' });
   });
 });
