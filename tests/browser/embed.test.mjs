@@ -58,7 +58,7 @@ await test('the Embed box of a table card: the element for any card, and control
   const box = card.locator('.embed-snippets');
   const values = () => box.locator('textarea').evaluateAll((as) => as.map((a) => a.value));
   const keys = await box.locator('.embed-controls-picks input').evaluateAll((cs) => cs.map((c) => `${c.value}${c.checked ? '*' : ''}`));
-  assert(keys.join(' ') === 'seed V D pad scale tok cmap', `checkboxes: ${keys.join(' ')}`);
+  assert(keys.join(' ') === 'seed V D pad maxn scale tok cmap', `checkboxes: ${keys.join(' ')}`);
   const [iframe0, element0] = await values();
   assert(/&amp;embed=1&amp;card=embedding-table-w"/.test(iframe0) && !iframe0.includes('controls='), `iframe snippet before: ${iframe0}`);
   assert(/<embedlab-view view="table" seed="9" V="40" D="12" pad="" scale="0" tok="2" card="embedding-table-w"><\/embedlab-view>/.test(element0), `element snippet before: ${element0}`);

@@ -580,11 +580,16 @@ await test('the map labels the most frequent tokens (next-token rows by count, n
 });
 
 await test('word2vec with frozen PCA axes: the basis stays, the view rescales so the trained points stay in the frame', async () => {
-  const p = await openPage('#view=train&model=skipgram&enc=whitespace&lower=1&minc=2&tD=32&ep=40'); // 40 epochs: several map frames, so trails
+  const p = await openPage('#view=train&model=skipgram&enc=whitespace&lower=1&minc=2&tD=32&ep=8');
   await waitRenders(p, 'train', 0);
   await p.check('#map-freeze');
   await p.waitForFunction(() => /axes frozen/.test(document.querySelector('#map-note').textContent), null, { timeout: 5000 });
-  await p.click('#train-play');
+  // one Step per epoch (one gensim job of this short text), so the map has one frame per step and
+  // the trails their points, however fast the machine (Play may run all 8 in one slice)
+  for (let k = 1; k <= 8; k++) {
+    await p.click('#train-step');
+    await p.waitForFunction((n) => Number(document.querySelector('#view-train').dataset.steps || 0) >= n, k, { timeout: 30000 });
+  }
   await p.waitForFunction(() => /^Finished after/.test(document.querySelector('#train-message').textContent), null, { timeout: 60000 });
   // the view eases to the new scale (scatter.js: data-eased once it is there)
   await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
