@@ -91,7 +91,11 @@ std::string command_help(const CommandSpec& c) {
 }
 
 int64_t parse_integer(const std::string& what, const std::string& s, int64_t lo, int64_t hi) {
-  if (!decimal_chars(s, false)) fail(what, "expected an integer, got '" + s + "'");
+  // an integer is written -?[0-9]+ ('+5', '5-' and '' are not)
+  const size_t digits = s.find_first_not_of('-') == 1 ? 1 : 0;
+  if (s.size() == digits || s.find_first_not_of("0123456789", digits) != std::string::npos) {
+    fail(what, "expected an integer, got '" + s + "'");
+  }
   errno = 0;
   char* end = nullptr;
   const long long v = std::strtoll(s.c_str(), &end, 10);
@@ -217,18 +221,23 @@ double Args::number_or(const std::string& name, double fallback, double lo, doub
   return v ? parse_number("--" + name, *v, lo, hi) : fallback;
 }
 
+// "2,3,1" -> {2, 3, 1}: at least one integer, every item one integer ('', '1,2,' and '1,,2' are
+// refused, naming the empty item).
 std::vector<int32_t> Args::int_list(const std::string& name) {
   const std::string s = text(name);
   std::vector<int32_t> out;
-  size_t start = 0;
-  while (start <= s.size()) {
+  size_t start = 0, index = 0;
+  while (true) {
     size_t comma = s.find(',', start);
     if (comma == std::string::npos) comma = s.size();
     const std::string item = s.substr(start, comma - start);
-    if (!item.empty() || comma < s.size()) {
-      out.push_back(static_cast<int32_t>(parse_integer("--" + name, item, INT32_MIN, INT32_MAX)));
+    if (item.empty()) {
+      fail("--" + name, "expected comma-separated integers, got '" + s + "' (item " + std::to_string(index + 1) + " is empty)");
     }
+    out.push_back(static_cast<int32_t>(parse_integer("--" + name, item, INT32_MIN, INT32_MAX)));
+    if (comma == s.size()) break;
     start = comma + 1;
+    ++index;
   }
   return out;
 }

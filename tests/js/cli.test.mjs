@@ -73,6 +73,13 @@ describe('every command: exit code 2, one line on stderr, nothing on stdout', ()
     fails(['lookup', '--num-embeddings', '3', '--embedding-dim', '2'], '--ids: is required');
     fails([...base, '--max-norm', 'big'], "--max-norm: expected a finite number, got 'big'");
     fails(['lookup', '--num-embeddings', '3', '--embedding-dim', '2', '--ids', '1,x'], "--ids: expected an integer, got 'x'");
+    // an integer is -?[0-9]+, and a list has no empty item (issue 22: '+5', '' and '1,2,' were accepted)
+    const lookupIds = (ids) => ['lookup', '--num-embeddings', '3', '--embedding-dim', '2', '--ids', ids];
+    fails(lookupIds('+1'), "--ids: expected an integer, got '+1'");
+    fails(lookupIds(''), "--ids: expected comma-separated integers, got '' (item 1 is empty)");
+    fails(lookupIds('1,2,'), "--ids: expected comma-separated integers, got '1,2,' (item 3 is empty)");
+    fails(lookupIds('1,,2'), "--ids: expected comma-separated integers, got '1,,2' (item 2 is empty)");
+    fails(['init', '--num-embeddings', '+3', '--embedding-dim', '2'], "--num-embeddings: expected an integer, got '+3'");
     fails(['lookup', '--num-embeddings', '3', '--embedding-dim', '2', '--ids', '3'], 'lookup: token id 3 out of range [0, 3)');
   });
 
