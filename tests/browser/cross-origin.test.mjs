@@ -28,6 +28,15 @@ let csp = '';
 const server = http.createServer((req, res) => {
   const headers = { 'content-type': 'text/html; charset=utf-8' };
   if (csp) headers['content-security-policy'] = csp;
+  if (req.url.startsWith('/framed')) {
+    // an article that embeds a card of the page in an iframe (the page's Embed snippet)
+    res.writeHead(200, headers);
+    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>A framed card</title></head>
+<body><main><h1>A card of the page, framed from another site</h1>
+<iframe id="card" title="embedlab card" src="${site}/index.html#view=table&amp;embed=1&amp;card=embedding-table-w" style="width: 100%; height: 700px; border: 0"></iframe>
+</main></body></html>`);
+    return;
+  }
   res.writeHead(req.url === '/' || req.url.startsWith('/article') ? 200 : 404, headers);
   res.end(req.url === '/' || req.url.startsWith('/article') ? articleHtml() : 'not found');
 });
@@ -90,6 +99,27 @@ await test('an article CSP without worker-src blob: gives each widget the reason
   }
   const text = await page.evaluate(() => document.getElementById('one').shadowRoot.querySelector('.embedlab-status').textContent);
   assert(text.includes(`worker-src blob: ${site}`), `status: ${text}`);
+  await page.close();
+});
+
+await test('a card of the page in a cross-origin iframe draws and logs nothing (issue 22: the Start-over dialog\'s autofocus was "Blocked autofocusing … in a cross-origin subframe")', async () => {
+  csp = ''; // the framing article has no CSP of its own (the tests above set one)
+  const page = await h.browser.newPage({ viewport: { width: 1100, height: 900 } });
+  const messages = [];
+  page.on('console', (m) => messages.push(`${m.type()}: ${m.text()}`));
+  page.on('pageerror', (e) => messages.push(`pageerror: ${e.message}`));
+  await page.goto(article.replace('/article.html', '/framed.html'));
+  const frame = page.frameLocator('#card');
+  try {
+    await frame.locator('#view-table[data-renders]').waitFor({ state: 'attached', timeout: 30000 });
+  } catch (err) {
+    throw new Error(`the framed card did not draw: ${err.message.split('\n')[0]}; console: ${messages.slice(0, 5).join(' | ')}`);
+  }
+  // the page's console messages (the frame's included) after its first render: the focus ones
+  // arrive while the frame's document is parsed, before this point
+  const focus = messages.filter((m) => /autofocus|focus/i.test(m));
+  assert(focus.length === 0, `console: ${focus.join(' | ')}`);
+  assert(!messages.some((m) => m.startsWith('error') || m.startsWith('pageerror')), `console: ${messages.join(' | ')}`);
   await page.close();
 });
 

@@ -36,7 +36,12 @@ export class Session {
     this.timers = {};
     this.beforeClear = beforeClear;
     if (startOver && dialog) {
-      startOver.addEventListener('click', () => dialog.showModal());
+      startOver.addEventListener('click', () => {
+        dialog.showModal();
+        // the safe answer has the focus; not an autofocus attribute, which a page framed by another
+        // site logs as blocked at every load ("Blocked autofocusing … in a cross-origin subframe")
+        dialog.querySelector('button[value="cancel"]').focus();
+      });
       dialog.addEventListener('close', () => {
         if (dialog.returnValue === 'confirm') this.startOver();
       });
