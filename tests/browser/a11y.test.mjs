@@ -32,16 +32,7 @@ const PHONE = { width: 375, height: 740 };
 
 // A fresh page (own context: no cache) at a viewport, with the link's hash, once the engine is ready.
 async function open(hash = '', viewport = DESKTOP) {
-  const context = await h.browser.newContext({ viewport });
-  const page = await context.newPage();
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(m.text());
-  });
-  page.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
-  page.on('request', (r) => {
-    if (!r.url().startsWith(h.url) && !r.url().startsWith('data:')) foreignRequests.push(r.url());
-  });
-  page.on('close', () => context.close().catch(() => {}));
+  const page = await h.contextPage(viewport);
   await page.goto(`${h.url}index.html${hash}`);
   await page.waitForSelector('body[data-engine="ready"]', { timeout: 15000 });
   return page;

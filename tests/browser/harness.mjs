@@ -149,6 +149,28 @@ export async function startHarness(name) {
   const consoleErrors = [];
   const foreignRequests = [];
 
+  // Console errors, page errors and requests to other origins of `page` go to consoleErrors
+  // and foreignRequests (every test file ends by checking both are empty).
+  function watch(page) {
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
+    page.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
+    page.on('request', (r) => {
+      if (!r.url().startsWith(url) && !r.url().startsWith('data:')) foreignRequests.push(r.url());
+    });
+    return page;
+  }
+
+  // A watched page in its own browser context (no cache, nothing stored) at `viewport`; closing
+  // the page closes its context. Not navigated yet.
+  async function contextPage(viewport) {
+    const context = await browser.newContext({ viewport });
+    const page = watch(await context.newPage());
+    page.on('close', () => context.close().catch(() => {}));
+    return page;
+  }
+
   // A page in a fresh browser context (nothing stored), or in `context` (a test's own
   // browser.newContext(), to share IndexedDB between tabs). webgl2: false fakes a browser
   // without WebGL2 (getContext('webgl2') returns null), for the canvas fallbacks.
@@ -164,13 +186,7 @@ export async function startHarness(name) {
         };
       });
     }
-    page.on('console', (m) => {
-      if (m.type() === 'error') consoleErrors.push(m.text());
-    });
-    page.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
-    page.on('request', (r) => {
-      if (!r.url().startsWith(url) && !r.url().startsWith('data:')) foreignRequests.push(r.url());
-    });
+    watch(page);
     await page.goto(`${url}index.html${hash}`);
     await page.waitForSelector('body[data-engine="ready"]', { timeout: 15000 });
     return page;
@@ -196,5 +212,5 @@ export async function startHarness(name) {
     process.exit(failed ? 1 : 0);
   }
 
-  return { site, shots, url, browser, openPage, test, finish, consoleErrors, foreignRequests, shot: (file) => path.join(shots, file) };
+  return { site, shots, url, browser, openPage, contextPage, test, finish, consoleErrors, foreignRequests, shot: (file) => path.join(shots, file) };
 }

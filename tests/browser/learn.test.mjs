@@ -39,16 +39,7 @@ const embRef = (seed, V, D) => init.embedding.find((e) => e.seed === seed && e.s
 const numbers = (text) => text.replace(/torch\.Size|grad_fn=<\w+>|tensor|Parameter containing:|requires_grad=True/g, ' ').match(/-?\d+(?:\.\d+)?/g) || [];
 
 async function openArticle(width, hash = '', height = 900) {
-  const context = await h.browser.newContext({ viewport: { width, height } });
-  const page = await context.newPage();
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(m.text());
-  });
-  page.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
-  page.on('request', (r) => {
-    if (!r.url().startsWith(h.url) && !r.url().startsWith('data:')) foreignRequests.push(r.url());
-  });
-  page.on('close', () => context.close().catch(() => {}));
+  const page = await h.contextPage({ width, height });
   // layout shifts from the first paint on, without the ones right after an input (CLS's rule)
   await page.addInitScript(() => {
     window.layoutShift = { total: 0, shifts: [] };
