@@ -163,15 +163,39 @@ std::string doubling_merges(int lines) {
 TEST_CASE("BPE loading, encoding and training plan their bytes", "[bpe][memory]") {
   SECTION("a merges file whose tokens double each line fails at the line that passes the limit") {
     testing::WasmLimits tiny(1 << 20, 1 << 20);
-    // after merge k the tokens hold 256 + 2^(k+1) - 2 bytes: merge 19 (line 22) passes 1 MiB
-    REQUIRE_THROWS_WITH(BpeTokenizer::load(doubling_merges(40)),
-                        "bpe load: line 22: token text 1048830 bytes need 1.0 MiB; the limit here is 1.0 MiB");
+    // after merge k the tokens hold 256 + 2^(k+2) - 2 bytes: 20 merges (each token within the
+    // cap) hold 2 MiB together, planned as one figure
+    REQUIRE_THROWS_WITH(BpeTokenizer::load(doubling_merges(20)),
+                        "bpe load: token text of 20 merges 2097406 bytes need 2.0 MiB; the limit here is 1.0 MiB");
     CHECK(BpeTokenizer::load(doubling_merges(18)).vocab_size() == 256 + 18);
-    // a file like the issue's: 60 doubling lines in 636 bytes (tokens of 2^60 bytes by the end)
+    // 60 doubling lines in 636 bytes (tokens of 2^60 bytes by the end): the cap stops it first
     const std::string file = doubling_merges(60);
     CHECK(file.size() == 636);
     REQUIRE_THROWS_WITH(BpeTokenizer::load(file),
-                        "bpe load: line 22: token text 1048830 bytes need 1.0 MiB; the limit here is 1.0 MiB");
+                        "bpe load: line 24: token 276 would be 2097152 bytes long; the longest allowed is 1048576 bytes (1.0 MiB)");
+  }
+
+  SECTION("token length is capped and checked before any token is built") {
+    // the 436-byte file: 40 doubling lines (tests/fuzz/regressions/bpe_load/doubling-tokens)
+    const std::string file = doubling_merges(40);
+    CHECK(file.size() == 436);
+    // a limit far above the cap: the cap, not the memory limit, stops it, at the line that
+    // passes it (id 276 = 2^21 bytes of 'a'), and nothing is allocated before (1 GiB allowed,
+    // and the message is not the memory plan's)
+    testing::WasmLimits big(1ull << 30, 1ull << 30);
+    REQUIRE_THROWS_WITH(BpeTokenizer::load(file),
+                        "bpe load: line 24: token 276 would be 2097152 bytes long; the longest allowed is 1048576 bytes (1.0 MiB)");
+    CHECK(BpeTokenizer::load(doubling_merges(20)).token_bytes(275).size() == (size_t{1} << 20));
+  }
+
+  SECTION("the whole file's token bytes are planned before any token is built") {
+    // 300 merges of "a" + the previous token: each token is short (<= 301 bytes), together they
+    // hold 256 + (2 + 3 + ... + 301) = 45,706 bytes; the plan names the total, not a line
+    std::string file = "embedlab-bpe 1\npattern gpt2\nmerges 300\n97 97 0\n";
+    for (int k = 1; k < 300; ++k) file += "97 " + std::to_string(255 + k) + " 0\n";
+    testing::WasmLimits tiny(40000, 40000);
+    REQUIRE_THROWS_WITH(BpeTokenizer::load(file),
+                        "bpe load: token text of 300 merges 45706 bytes need 44.6 KiB; the limit here is 39.1 KiB");
   }
 
   const BpeTokenizer tok = BpeTokenizer::load(doubling_merges(16));  // id 271: 2^16 bytes of 'a'

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <limits>
 #include <sstream>
+#include <unordered_set>
 
 #include "core/error.hpp"
 #include "core/memory.hpp"
@@ -39,6 +40,11 @@ void BpeTokenizer::add_merge(const BpeMerge& m) {
   check_index("bpe merge", "right id", m.right, 0, vocab_size());
   if (!rank_.emplace(pair_key(m.left, m.right), static_cast<int32_t>(merges_.size())).second) {
     fail("bpe merge", "pair (" + std::to_string(m.left) + ", " + std::to_string(m.right) + ") is merged twice");
+  }
+  const size_t n = bytes_[m.left].size() + bytes_[m.right].size();
+  if (n > static_cast<size_t>(kMaxBpeTokenBytes)) {
+    fail("bpe merge", "token " + std::to_string(m.id) + " would be " + std::to_string(n) + " bytes long; the longest allowed is " +
+                          std::to_string(kMaxBpeTokenBytes) + " bytes (" + format_bytes(kMaxBpeTokenBytes) + ")");
   }
   merges_.push_back(m);
   bytes_.push_back(bytes_[m.left] + bytes_[m.right]);
@@ -125,8 +131,7 @@ BpeTokenizer BpeTokenizer::load(std::string_view text) {
   if (!next_line() || std::sscanf(line.c_str(), "merges %lld", &count) != 1 || count < 0 || count > (1 << 24)) {
     bad("expected 'merges <count>' with a count in [0, 16777216], got '" + line.substr(0, 40) + "'");
   }
-  // The merges' own tables are checked against the declared count (without reserving it); the
-  // token bytes, which can double with every line, are checked as each line adds its token.
+  // The merges' own tables are checked against the declared count (without reserving it).
   {
     MemoryPlan p("bpe load");
     p.add("merge list", {count, static_cast<int64_t>(sizeof(BpeMerge))}, kBytes);
@@ -134,8 +139,14 @@ BpeTokenizer BpeTokenizer::load(std::string_view text) {
     p.add("merge ranks", {count, 4 * static_cast<int64_t>(sizeof(uint64_t))}, kBytes);
     p.check();
   }
-  BpeTokenizer tok;
-  uint64_t token_bytes = 256;  // the bytes of all tokens so far (the 256 single bytes)
+  // Pass 1: read and check every line, and sum the token lengths, building no token.
+  // subtle: a merge file whose tokens double each line ("256 256", "257 257", ...) reaches
+  // 2^60-byte tokens in a few hundred bytes; each length is capped at kMaxBpeTokenBytes as its
+  // line is read, so the 64-bit sums cannot overflow (2^24 merges x 2^20 bytes).
+  std::vector<BpeMerge> merges;            // grows with the lines present, not the declared count
+  std::vector<uint64_t> length(256, 1);    // id -> token bytes
+  std::unordered_set<uint64_t> seen;       // (left << 32 | right) of the merges so far
+  uint64_t token_bytes = 256;              // the bytes of all tokens (the 256 single bytes first)
   for (long long k = 0; k < count; ++k) {
     if (!next_line()) bad("file ends after " + std::to_string(k) + " of " + std::to_string(count) + " merges");
     long long a, b, c;
@@ -143,24 +154,26 @@ BpeTokenizer BpeTokenizer::load(std::string_view text) {
     if (std::sscanf(line.c_str(), "%lld %lld %lld %c", &a, &b, &c, &extra) != 3 || c < 0) {
       bad("expected '<left> <right> <count>', got '" + line.substr(0, 40) + "'");
     }
-    const int32_t id = tok.vocab_size();
+    const int32_t id = static_cast<int32_t>(256 + k);
     if (a < 0 || a >= id || b < 0 || b >= id) {
       bad("pair (" + std::to_string(a) + ", " + std::to_string(b) + ") refers to an id outside [0, " + std::to_string(id) + ")");
     }
-    if (tok.rank_.count(pair_key(static_cast<int32_t>(a), static_cast<int32_t>(b)))) {
+    if (!seen.insert(pair_key(static_cast<int32_t>(a), static_cast<int32_t>(b))).second) {
       bad("pair (" + std::to_string(a) + ", " + std::to_string(b) + ") is merged twice");
     }
-    // subtle: a merge file whose tokens double each line ("256 256", "257 257", ...) reaches
-    // 2^60-byte tokens in a few hundred bytes; lengths are summed in 64 bits and planned before
-    // the token is built. Each length is <= the planned total, so the sum cannot overflow.
-    token_bytes += tok.bytes_[a].size() + tok.bytes_[b].size();
-    try {
-      plan("bpe load", "token text", static_cast<int64_t>(token_bytes), kBytes);
-    } catch (const Error& e) {
-      bad(std::string(e.what()).substr(std::string("bpe load: ").size()));
+    const uint64_t n = length[a] + length[b];
+    if (n > static_cast<uint64_t>(kMaxBpeTokenBytes)) {
+      bad("token " + std::to_string(id) + " would be " + std::to_string(n) + " bytes long; the longest allowed is " +
+          std::to_string(kMaxBpeTokenBytes) + " bytes (" + format_bytes(kMaxBpeTokenBytes) + ")");
     }
-    tok.add_merge({static_cast<int32_t>(a), static_cast<int32_t>(b), id, c});
+    length.push_back(n);
+    token_bytes += n;
+    merges.push_back({static_cast<int32_t>(a), static_cast<int32_t>(b), id, c});
   }
+  // Pass 2: the whole file's token bytes planned at once, then the tokens built.
+  plan("bpe load", "token text of " + std::to_string(count) + " merges", static_cast<int64_t>(token_bytes), kBytes);
+  BpeTokenizer tok;
+  for (const BpeMerge& m : merges) tok.add_merge(m);
   return tok;
 }
 

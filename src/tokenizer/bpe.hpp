@@ -14,6 +14,9 @@
 //   merges <M>
 //   <left> <right> <count>        M lines; line k defines id 256 + k; count = pair count when trained
 // Example: after "merges 2", "97 98 7" then "256 99 3" means 256 = "ab", 257 = "abc".
+// Limits: at most 16777216 merges, and no token longer than kMaxBpeTokenBytes (1 MiB; GPT-2's
+// longest token has 128 bytes). load() reads and checks every line and sums the token lengths
+// before it builds any token, then plans that sum (core/memory.hpp) as one figure.
 //
 // Intended usage:
 //   BpeTokenizer tok = BpeTokenizer::load(text_of_file);
@@ -29,6 +32,9 @@
 #include <vector>
 
 namespace embedlab {
+
+// The longest token a merges file may define, and the trainer may make (bpe_train.hpp): 1 MiB.
+inline constexpr int64_t kMaxBpeTokenBytes = int64_t{1} << 20;
 
 struct BpeMerge {
   int32_t left = 0, right = 0;  // the pair of existing ids
@@ -58,7 +64,8 @@ class BpeTokenizer {
   const std::string& token_bytes(int32_t id) const;
 
   std::string save() const;
-  // Throws "bpe load: line 4: ..." naming the line and the problem.
+  // Throws "bpe load: line 4: ..." naming the line and the problem, e.g. "bpe load: line 24:
+  // token 276 would be 2097152 bytes long; the longest allowed is 1048576 bytes (1.0 MiB)".
   static BpeTokenizer load(std::string_view text);
 
  private:

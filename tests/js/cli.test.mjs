@@ -110,6 +110,16 @@ describe('every command: exit code 2, one line on stderr, nothing on stdout', ()
       "tokenize: file '/dev/zero' 1119744 bytes need 1.1 MiB; the limit here is 1.0 MiB");
   });
 
+  it('tokenize --encoding bpe:FILE whose tokens double each line: the token cap, before any token is built', () => {
+    // the issue's 436-byte file (also the bpe_load fuzz regression): with 256 MiB allowed, the
+    // cap on one token's length (1 MiB) stops it, not the memory plan after ~256 MiB of tokens
+    const merges = path.join(dir, 'doubling.bpe');
+    fs.copyFileSync(path.join(repoRoot, 'tests/fuzz/regressions/bpe_load/doubling-tokens-436-bytes'), merges);
+    assert.equal(fs.statSync(merges).size, 436);
+    fails(['tokenize', '--encoding', `bpe:${merges}`, '--memory-limit', '256MiB', corpus],
+      'bpe load: line 24: token 276 would be 2097152 bytes long; the longest allowed is 1048576 bytes (1.0 MiB)');
+  });
+
   it('decode', () => {
     assert.equal(json(['decode', '--encoding', 'gpt2', '--ids', '40,367']).text, 'I H');
     const base = ['decode', '--encoding', 'char', '--ids', '4', corpus];
