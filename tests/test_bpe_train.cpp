@@ -116,6 +116,73 @@ TEST_CASE("BpeTrainer merges the most frequent pair each step", "[bpe]") {
   }
 }
 
+TEST_CASE("BPE training on text without spaces costs work in proportion to its length", "[bpe]") {
+  // one 20,000-letter piece trained to the end (every pair merged away): a trainer that rescans
+  // the piece after each merge reads ~20,000 positions per merge, ~10^8 in all; one that visits
+  // only the occurrences of the merged pair reads each position a bounded number of times
+  std::mt19937 rng(3);
+  std::string text(20000, 'a');
+  for (auto& c : text) c = static_cast<char>('a' + rng() % 26);
+  BpeTrainer tr(text, 1 << 20);
+  tr.train();
+  CHECK(tr.done());
+  CHECK(tr.token_count() == 1);  // one piece, one token
+  CHECK(tr.work() <= 20 * static_cast<int64_t>(text.size()));
+}
+
+TEST_CASE("BPE encode: the heap path for long pieces gives minbpe's ids", "[bpe]") {
+  // minbpe's encode_chunk on one piece: merge the lowest-rank pair everywhere, repeat
+  auto naive_encode = [](const BpeTokenizer& tok, const std::string& text) {
+    std::vector<int32_t> out;
+    for (const auto& piece : gpt2_split(text)) {
+      std::vector<int32_t> ids(piece.begin(), piece.end());
+      for (auto& id : ids) id = static_cast<unsigned char>(id);
+      for (;;) {
+        const BpeMerge* best = nullptr;
+        for (size_t k = 0; k + 1 < ids.size(); ++k)
+          for (const BpeMerge& m : tok.merges())
+            if (m.left == ids[k] && m.right == ids[k + 1] && (!best || m.id < best->id)) best = &m;
+        if (!best) break;
+        merge_pair(ids, *best);
+      }
+      out.insert(out.end(), ids.begin(), ids.end());
+    }
+    return out;
+  };
+  std::mt19937 rng(11);
+  for (int t = 0; t < 30; ++t) {
+    // space-free runs over a small alphabet (pieces of 64..600 bytes take the heap path) with
+    // merges trained on another such text, so many merges apply and many runs overlap ("aaa")
+    auto text_of = [&](int n, int letters) {
+      std::string s;
+      while (static_cast<int>(s.size()) < n) {
+        if (rng() % 50 == 0) s += ' ';
+        s += static_cast<char>('a' + rng() % letters);
+      }
+      return s;
+    };
+    const int letters = 1 + static_cast<int>(rng() % 3);
+    BpeTrainer tr(text_of(400, letters), 256 + 40);
+    tr.train();
+    const std::string text = text_of(kBpeHeapFrom + static_cast<int>(rng() % 600), letters);
+    INFO("text: " << text);
+    REQUIRE(tr.tokenizer().encode(text) == naive_encode(tr.tokenizer(), text));
+  }
+}
+
+TEST_CASE("BPE training makes no token longer than kMaxBpeTokenBytes", "[bpe]") {
+  // 2 MiB of 'a' (one piece): the merges double the token up to 1 MiB (ids 256..275); the next
+  // one, 2 MiB, is never merged, so training ends there and the merges file loads back
+  BpeTrainer tr(std::string(size_t{2} << 20, 'a'), 1 << 20);
+  tr.train();
+  CHECK(tr.done());
+  REQUIRE(tr.tokenizer().vocab_size() == 276);
+  CHECK(tr.tokenizer().token_bytes(275).size() == static_cast<size_t>(kMaxBpeTokenBytes));
+  CHECK(tr.token_count() == 2);
+  CHECK(BpeTokenizer::load(tr.tokenizer().save()).vocab_size() == 276);
+  CHECK(tr.work() <= 8 * (int64_t{2} << 20));
+}
+
 TEST_CASE("BpeTokenizer encodes, decodes, saves and loads", "[bpe]") {
   BpeTrainer tr("the cat sat on the mat; the hat, the bat.", 270);
   tr.train();
@@ -221,7 +288,7 @@ TEST_CASE("BPE loading, encoding and training plan their bytes", "[bpe][memory]"
       REQUIRE_THROWS_WITH(BpeTrainer(text, 300),
                           "bpe train: piece ids (at most one per byte) 300000 int32 need 1.1 MiB; the limit here is 1.0 MiB");
     }
-    // 20000 distinct 5-letter pieces (" " + 4 letters): 80000 adjacent pairs x 48 bytes of counts
+    // 20000 distinct 5-letter pieces (" " + 4 letters): 80000 adjacent pairs x 96 bytes of index
     std::string words;
     for (int k = 0; k < 20000; ++k) {
       words += ' ';
@@ -229,6 +296,6 @@ TEST_CASE("BPE loading, encoding and training plan their bytes", "[bpe][memory]"
     }
     testing::WasmLimits tiny(4 << 20, 4 << 20);
     REQUIRE_THROWS_WITH(BpeTrainer(words, 300),
-                        "bpe train: pair index 80000 x 72 bytes need 5.5 MiB; the limit here is 4.0 MiB");
+                        "bpe train: pair index 80000 x 96 bytes need 7.3 MiB; the limit here is 4.0 MiB");
   }
 }

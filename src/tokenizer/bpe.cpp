@@ -1,6 +1,7 @@
 #include "tokenizer/bpe.hpp"
 
 #include <cstdio>
+#include <queue>
 #include <limits>
 #include <sstream>
 #include <unordered_set>
@@ -50,7 +51,17 @@ void BpeTokenizer::add_merge(const BpeMerge& m) {
   bytes_.push_back(bytes_[m.left] + bytes_[m.right]);
 }
 
+// Short pieces: minbpe's loop (find the lowest-rank pair, merge it everywhere, repeat).
+// Long pieces (kBpeHeapFrom bytes or more; minbpe's loop costs O(n) per merge there, O(n^2) on
+// text without spaces): a heap of (rank, position) with lazy invalidation over a linked list of
+// symbols, O(n log n). Both give the same ids: a merge's ids are below 256 + its rank, so no
+// merge of rank r can form a pair of a lower rank, and within one rank the heap takes positions
+// left to right, skipping an occurrence that the previous one consumed ("aaa" -> "aa" "a").
 void BpeTokenizer::encode_piece(std::string_view piece, std::vector<int32_t>& out) const {
+  if (piece.size() >= kBpeHeapFrom) {
+    encode_piece_heap(piece, out);
+    return;
+  }
   std::vector<int32_t> ids(piece.begin(), piece.end());
   for (auto& id : ids) id = static_cast<unsigned char>(id);
   while (ids.size() >= 2) {
@@ -63,6 +74,43 @@ void BpeTokenizer::encode_piece(std::string_view piece, std::vector<int32_t>& ou
     merge_pair(ids, merges_[best]);
   }
   out.insert(out.end(), ids.begin(), ids.end());
+}
+
+void BpeTokenizer::encode_piece_heap(std::string_view piece, std::vector<int32_t>& out) const {
+  const int64_t n = static_cast<int64_t>(piece.size());
+  if (n >= INT32_MAX) fail("encode", "a piece of " + std::to_string(n) + " bytes is too long (the limit is 2 GiB)");
+  MemoryPlan p("encode");
+  p.add("merge symbols", {3, n}, kInt32);
+  p.add("merge heap (rank, position)", {2 * n, 2}, kInt32);
+  p.check();
+  std::vector<int32_t> sym(piece.begin(), piece.end()), next(n), prev(n);
+  for (int64_t k = 0; k < n; ++k) {
+    sym[k] = static_cast<unsigned char>(sym[k]);
+    next[k] = static_cast<int32_t>(k + 1 < n ? k + 1 : -1);
+    prev[k] = static_cast<int32_t>(k - 1);
+  }
+  using Item = std::pair<int32_t, int32_t>;  // (rank, position of the pair's left symbol)
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
+  auto push = [&](int32_t i) {  // the pair at i (its symbol and the next), if it is a merge
+    if (i < 0 || next[i] < 0) return;
+    auto it = rank_.find(pair_key(sym[i], sym[next[i]]));
+    if (it != rank_.end()) heap.push({it->second, i});
+  };
+  for (int32_t i = 0; i + 1 < n; ++i) push(i);
+  while (!heap.empty()) {
+    const auto [r, i] = heap.top();
+    heap.pop();
+    const BpeMerge& m = merges_[r];
+    const int32_t j = sym[i] < 0 ? -1 : next[i];
+    if (j < 0 || sym[i] != m.left || sym[j] != m.right) continue;  // stale: merged since the push
+    sym[i] = m.id;
+    sym[j] = -1;
+    next[i] = next[j];
+    if (next[j] >= 0) prev[next[j]] = i;
+    push(prev[i]);
+    push(i);
+  }
+  for (int32_t i = 0; i >= 0; i = next[i]) out.push_back(sym[i]);
 }
 
 std::vector<int32_t> BpeTokenizer::encode(std::string_view text) const {

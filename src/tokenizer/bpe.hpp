@@ -4,7 +4,8 @@
 // Does: ids 0..255 are the single bytes; merge k (0-based) joins ids (left, right) into id 256 + k.
 // encode: split with the GPT-2 pattern (gpt2_split.hpp), then per piece start from bytes and
 // repeatedly apply the applicable merge with the lowest index, at every occurrence left to right
-// (minbpe RegexTokenizer.encode_chunk). decode: concatenate token bytes.
+// (minbpe RegexTokenizer.encode_chunk; pieces of kBpeHeapFrom bytes or more with a heap that
+// gives the same ids in O(n log n)). decode: concatenate token bytes.
 // Does not: special tokens, or reproduce GPT-2's own ids (gpt2.hpp does; GPT-2's ranks are not
 // expressible as merges of this kind in every case).
 //
@@ -35,6 +36,8 @@ namespace embedlab {
 
 // The longest token a merges file may define, and the trainer may make (bpe_train.hpp): 1 MiB.
 inline constexpr int64_t kMaxBpeTokenBytes = int64_t{1} << 20;
+// Pieces this long are merged with a heap (O(n log n)) instead of minbpe's scans (O(n) a merge).
+inline constexpr size_t kBpeHeapFrom = 64;
 
 struct BpeMerge {
   int32_t left = 0, right = 0;  // the pair of existing ids
@@ -70,6 +73,7 @@ class BpeTokenizer {
 
  private:
   void encode_piece(std::string_view piece, std::vector<int32_t>& out) const;
+  void encode_piece_heap(std::string_view piece, std::vector<int32_t>& out) const;
 
   std::vector<BpeMerge> merges_;
   std::vector<std::string> bytes_;                  // id -> token bytes

@@ -11,9 +11,18 @@ namespace embedlab {
 
 namespace {
 constexpr int64_t kMaxBpeVocab = 1 << 20;
-// Bytes per entry of the pair tables as planned: a hash node (key, value, link, cached hash)
-// plus its bucket, a where_ list with its first element, and a heap item.
-constexpr int64_t kPairCountBytes = 48, kPairIndexBytes = 72, kHeapItemBytes = 16;
+// Planned bytes per adjacent position of the distinct pieces (A). Each bounds its table for the
+// whole run: live pairs <= A; positions ever listed <= 3A (A at the start, at most 2 per merged
+// occurrence, and merged occurrences <= A), twice that for vector growth; heap entries <= 3A
+// (compacted at 2 x live pairs, plus one merge's pushes), twice that for growth; touched keys of
+// one merge <= 5A.
+//   pair counts   a hash node (key, value, link, cached hash) and its bucket     48
+//   pair index    a hash node with a vector header and its bucket (72), 6 x 4    96
+//   pair heap     6 x 16-byte items                                             96
+//   touched keys  5 x 8                                                          40
+constexpr int64_t kPairCountBytes = 48, kPairIndexBytes = 96, kHeapBytes = 96, kTouchedBytes = 40;
+// symbols: sym_, next_, prev_, piece_ (int32 each) per position
+constexpr int64_t kSymbolBytes = 16;
 inline uint64_t pair_key(int32_t a, int32_t b) { return (static_cast<uint64_t>(static_cast<uint32_t>(a)) << 32) | static_cast<uint32_t>(b); }
 inline int32_t key_left(uint64_t k) { return static_cast<int32_t>(k >> 32); }
 inline int32_t key_right(uint64_t k) { return static_cast<int32_t>(k & 0xFFFFFFFFu); }
@@ -24,111 +33,142 @@ BpeTrainer::BpeTrainer(std::string_view text, int64_t vocab_size) : target_(voca
   check_index("bpe train", "vocab_size", vocab_size, 256, kMaxBpeVocab + 1);
   // A check, not a reservation: the distinct pieces hold at most one id per byte of the text.
   plan("bpe train", "piece ids (at most one per byte)", static_cast<int64_t>(text.size()), kInt32);
-  // Distinct pieces with their occurrence counts, in first-occurrence order.
+  if (text.size() >= static_cast<size_t>(INT32_MAX)) {  // positions are int32
+    fail("bpe train", "text of " + std::to_string(text.size()) + " bytes; at most 2147483646 bytes fit int32 positions");
+  }
+  // Distinct pieces with their occurrence counts, in first-occurrence order; their bytes are the
+  // positions.
   std::unordered_map<std::string_view, int32_t> index;
   Gpt2Splitter split(text);
   for (std::string_view piece; split.next(piece);) {
-    if (pieces_.size() == static_cast<size_t>(INT32_MAX)) {  // pieces are int32 indexes
-      fail("bpe train", "more than 2147483647 distinct pieces do not fit in int32 indexes");
-    }
-    auto [it, fresh] = index.try_emplace(piece, static_cast<int32_t>(pieces_.size()));
+    auto [it, fresh] = index.try_emplace(piece, static_cast<int32_t>(pieces_));
     if (fresh) {
-      pieces_.emplace_back(piece.begin(), piece.end());
-      for (auto& id : pieces_.back()) id = static_cast<unsigned char>(id);
+      for (const char c : piece) {
+        sym_.push_back(static_cast<unsigned char>(c));
+        piece_.push_back(static_cast<int32_t>(pieces_));
+      }
       freq_.push_back(0);
+      ++pieces_;
     }
     ++freq_[it->second];
     tokens_ += static_cast<int64_t>(piece.size());
   }
-  // The pair tables hold at most one entry per adjacent position of the distinct pieces.
-  int64_t adjacent = 0;
-  for (const auto& piece : pieces_) adjacent += static_cast<int64_t>(piece.size()) - 1;
+  const int64_t positions = static_cast<int64_t>(sym_.size());
+  const int64_t adjacent = positions - pieces_;
   MemoryPlan p("bpe train");
+  p.add("symbols", {positions, kSymbolBytes}, kBytes);
   p.add("pair counts", {adjacent, kPairCountBytes}, kBytes);
   p.add("pair index", {adjacent, kPairIndexBytes}, kBytes);
-  p.add("pair heap", {adjacent, kHeapItemBytes}, kBytes);
-  p.add("piece stamps", {static_cast<int64_t>(pieces_.size())}, kInt64);
+  p.add("pair heap", {adjacent, kHeapBytes}, kBytes);
+  p.add("touched pairs", {adjacent, kTouchedBytes}, kBytes);
   p.check();
-  visited_.assign(pieces_.size(), -1);
-  std::vector<uint64_t> touched;
-  for (int32_t p = 0; p < static_cast<int32_t>(pieces_.size()); ++p) add_pairs(p, +1, touched);
+  next_.assign(sym_.size(), -1);
+  prev_.assign(sym_.size(), -1);
+  for (int32_t i = 0; i + 1 < static_cast<int32_t>(positions); ++i) {
+    if (piece_[i] != piece_[i + 1]) continue;
+    next_[i] = i + 1;
+    prev_[i + 1] = i;
+    const uint64_t key = pair_key(sym_[i], sym_[i + 1]);
+    pair_count_[key] += freq_[piece_[i]];
+    where_[key].push_back(i);
+  }
+  work_ += positions;
   for (const auto& [key, count] : pair_count_) heap_.push({count, key});
 }
 
-// Adds (sign +1) or removes (-1) the pair counts of one piece; records touched keys. When adding
-// after a merge (new_id >= 0) only pairs with the new id are listed in where_: every other adjacent
-// pair of the piece was adjacent before the merge too, so the piece is already listed for it.
-void BpeTrainer::add_pairs(int32_t piece, int64_t sign, std::vector<uint64_t>& touched, int32_t new_id) {
-  const auto& ids = pieces_[piece];
-  for (size_t k = 0; k + 1 < ids.size(); ++k) {
-    const uint64_t key = pair_key(ids[k], ids[k + 1]);
-    pair_count_[key] += sign * freq_[piece];
-    if (sign > 0 && (new_id < 0 || ids[k] == new_id || ids[k + 1] == new_id)) where_[key].push_back(piece);
-    touched.push_back(key);
-  }
+void BpeTrainer::bump(uint64_t key, int64_t delta) {
+  pair_count_[key] += delta;
+  touched_.push_back(key);
 }
 
-// The current best pair: highest count, then smallest key (= smallest (left, right)).
-bool BpeTrainer::best_pair(uint64_t& key, int64_t& count) {
+bool BpeTrainer::best_pair(uint64_t& key, int64_t& count) const {
   while (!heap_.empty()) {
     const HeapItem top = heap_.top();
-    heap_.pop();
     auto it = pair_count_.find(top.key);
-    const int64_t now = it == pair_count_.end() ? 0 : it->second;
-    if (now == top.count && now > 0) {
-      key = top.key, count = now;
-      return true;
+    if (it == pair_count_.end() || it->second != top.count || too_long_.count(top.key)) {
+      heap_.pop();  // stale (its count changed since the push), or never mergeable
+      continue;
     }
-    if (now > 0 && now < top.count) heap_.push({now, top.key});  // stale: counts fell since the push
+    const uint64_t n = tok_.token_bytes(key_left(top.key)).size() + tok_.token_bytes(key_right(top.key)).size();
+    if (n > static_cast<uint64_t>(kMaxBpeTokenBytes)) {
+      too_long_.insert(top.key);  // tokens never shrink: it stays too long
+      heap_.pop();
+      continue;
+    }
+    key = top.key, count = top.count;
+    return true;
   }
   return false;
 }
 
 bool BpeTrainer::done() const {
-  if (tok_.vocab_size() >= target_) return true;
-  for (const auto& [key, count] : pair_count_)
-    if (count > 0) return false;
-  return true;
+  uint64_t key;
+  int64_t count;
+  return tok_.vocab_size() >= target_ || !best_pair(key, count);
+}
+
+// Merges the occurrence of m's pair at position i (its left symbol), if it is still there: the
+// pairs beside it, (prev, left) and (right, next), become (prev, id) and (id, next).
+void BpeTrainer::merge_at(int32_t i, const BpeMerge& m) {
+  ++work_;
+  if (sym_[i] != m.left) return;  // merged away or rewritten since the pair formed here
+  const int32_t j = next_[i];
+  if (j < 0 || sym_[j] != m.right) return;
+  const int64_t f = freq_[piece_[i]];
+  const int32_t p = prev_[i], n = next_[j];
+  bump(pair_key(m.left, m.right), -f);
+  if (p >= 0) {
+    bump(pair_key(sym_[p], m.left), -f);
+    bump(pair_key(sym_[p], m.id), +f);
+    where_[pair_key(sym_[p], m.id)].push_back(p);
+  }
+  if (n >= 0) {
+    bump(pair_key(m.right, sym_[n]), -f);
+    bump(pair_key(m.id, sym_[n]), +f);
+    where_[pair_key(m.id, sym_[n])].push_back(i);
+    prev_[n] = i;
+  }
+  sym_[i] = m.id;
+  sym_[j] = -1;
+  next_[i] = n;
+  tokens_ -= f;
 }
 
 std::vector<BpeMerge> BpeTrainer::step(int64_t n) {
   check_at_least("bpe train step", "n", n, 0);
   std::vector<BpeMerge> out;
-  std::vector<uint64_t> touched;
   while (static_cast<int64_t>(out.size()) < n && tok_.vocab_size() < target_) {
     uint64_t key;
     int64_t count;
     if (!best_pair(key, count)) break;
+    heap_.pop();
     const BpeMerge m{key_left(key), key_right(key), tok_.vocab_size(), count};
     tok_.add_merge(m);
-    const int64_t stamp = m.id;
-    touched.clear();
-    std::vector<int32_t> holders = std::move(where_[key]);
+    // subtle: occurrences are merged in text order, so a run "aaa" of (a, a) becomes "aa" "a",
+    // as merge_pair does (left to right, without overlap).
+    std::vector<int32_t> at = std::move(where_[key]);
     where_.erase(key);
-    for (const int32_t p : holders) {
-      if (visited_[p] == stamp) continue;  // listed twice
-      visited_[p] = stamp;
-      auto& ids = pieces_[p];
-      bool has = false;
-      for (size_t k = 0; k + 1 < ids.size() && !has; ++k) has = ids[k] == m.left && ids[k + 1] == m.right;
-      if (!has) continue;  // stale entry: an earlier merge removed the pair here
-      add_pairs(p, -1, touched);
-      const size_t before = ids.size();
-      merge_pair(ids, m);
-      tokens_ -= static_cast<int64_t>(before - ids.size()) * freq_[p];
-      add_pairs(p, +1, touched, m.id);
-    }
-    std::sort(touched.begin(), touched.end());
-    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
-    for (const uint64_t t : touched) {
+    std::sort(at.begin(), at.end());
+    touched_.clear();
+    for (const int32_t i : at) merge_at(i, m);
+    std::sort(touched_.begin(), touched_.end());
+    touched_.erase(std::unique(touched_.begin(), touched_.end()), touched_.end());
+    for (const uint64_t t : touched_) {
       auto it = pair_count_.find(t);
-      if (it == pair_count_.end()) continue;
       if (it->second <= 0) {
         pair_count_.erase(it);
         where_.erase(t);
       } else {
         heap_.push({it->second, t});
       }
+    }
+    // Compaction keeps the heap within 2 x the live pairs (the memory plan's bound).
+    if (heap_.size() > 2 * pair_count_.size() + 1024) {
+      std::vector<HeapItem> live;
+      live.reserve(pair_count_.size());
+      for (const auto& [k, c] : pair_count_)
+        if (!too_long_.count(k)) live.push_back({c, k});
+      heap_ = std::priority_queue<HeapItem>(std::less<HeapItem>(), std::move(live));
     }
     out.push_back(m);
   }

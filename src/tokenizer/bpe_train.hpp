@@ -14,9 +14,17 @@
 // Does not: encode (bpe.hpp's BpeTokenizer does, from the merges), special tokens, or
 // regularisation (BPE-dropout).
 //
-// Cost: counts are updated incrementally: a merge touches only the distinct pieces that contain
-// the pair (an index pair -> pieces), and the next best pair comes from a lazy max-heap.
-//
+// Cost: each distinct piece is a linked list of symbols (a position per byte of it), and every
+// adjacent pair keeps the positions where it was formed (Sennrich's "index of pair positions";
+// as in HF tokenizers' and sentencepiece's BPE trainers). A merge visits only the positions of
+// the merged pair, in text order, and updates the counts of the pairs beside each; the next best
+// pair comes from a lazy max-heap. So text without spaces (one long piece) costs about
+// O(n log n) over the whole training, not O(n) per merge. work() counts the positions visited.
+// Memory: planned in the constructor (pair counts, positions, heap, symbols) from the number of
+// adjacent positions, which bounds every table for the whole run.
+// Tokens are at most kMaxBpeTokenBytes (bpe.hpp) long: a pair whose token would be longer is
+// never merged (training ends when only such pairs are left).
+
 // Worked example: BpeTrainer("aaabdaaabac", 259).train() (one piece):
 //   (97,97) "aa" count 4 -> 256;  then (97,98) and (256,97) both count 2, the smaller pair wins:
 //   (97,98) "ab" -> 257;  then (256,257) "aaab" count 2 -> 258.  encode -> {258, 100, 258, 97, 99}.
@@ -31,6 +39,7 @@
 #include <queue>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "tokenizer/bpe.hpp"
@@ -50,9 +59,11 @@ class BpeTrainer {
   bool done() const;
   int64_t target_vocab_size() const { return target_; }
   const BpeTokenizer& tokenizer() const { return tok_; }
-  int64_t distinct_pieces() const { return static_cast<int64_t>(pieces_.size()); }
+  int64_t distinct_pieces() const { return pieces_; }
   // Tokens the training text encodes to with the merges so far (its byte count before any merge).
   int64_t token_count() const { return tokens_; }
+  // Symbol positions visited so far (a count of work, for tests of the training cost).
+  int64_t work() const { return work_; }
 
  private:
   struct HeapItem {
@@ -60,18 +71,30 @@ class BpeTrainer {
     uint64_t key;
     bool operator<(const HeapItem& o) const { return count != o.count ? count < o.count : key > o.key; }
   };
-  void add_pairs(int32_t piece, int64_t sign, std::vector<uint64_t>& touched, int32_t new_id = -1);
-  bool best_pair(uint64_t& key, int64_t& count);
+  // Adds `delta` to a pair's count; records the key as touched by this merge.
+  void bump(uint64_t key, int64_t delta);
+  // The current best mergeable pair (highest count, then smallest key), left on the heap's top;
+  // false when none is left. Drops stale heap entries and too-long pairs as it goes.
+  bool best_pair(uint64_t& key, int64_t& count) const;
+  void merge_at(int32_t i, const BpeMerge& m);
 
   int64_t target_;
   int64_t tokens_ = 0;
+  int64_t work_ = 0;
+  int64_t pieces_ = 0;
   BpeTokenizer tok_;
-  std::vector<std::vector<int32_t>> pieces_;               // distinct piece -> current ids
-  std::vector<int64_t> freq_;                              // distinct piece -> occurrences
-  std::unordered_map<uint64_t, int64_t> pair_count_;       // (left << 32 | right) -> weighted count
-  std::unordered_map<uint64_t, std::vector<int32_t>> where_;  // pair -> pieces that had it (may repeat)
-  std::priority_queue<HeapItem> heap_;                     // lazy: stale entries are re-checked
-  std::vector<int64_t> visited_;                           // piece -> last merge that rewrote it
+  // Positions: the bytes of the distinct pieces, one after another. A position holds a symbol
+  // (a token id) until it is merged into its left neighbour (then -1).
+  std::vector<int32_t> sym_;    // position -> token id, or -1
+  std::vector<int32_t> next_;   // position -> the next live position of its piece, or -1
+  std::vector<int32_t> prev_;   // position -> the previous live position of its piece, or -1
+  std::vector<int32_t> piece_;  // position -> its distinct piece
+  std::vector<int64_t> freq_;   // distinct piece -> occurrences in the text
+  std::unordered_map<uint64_t, int64_t> pair_count_;          // (left << 32 | right) -> weighted count > 0
+  std::unordered_map<uint64_t, std::vector<int32_t>> where_;  // pair -> positions where it was formed (may be stale)
+  mutable std::priority_queue<HeapItem> heap_;                // lazy: an entry is live while its count is current
+  mutable std::unordered_set<uint64_t> too_long_;             // pairs whose token would pass kMaxBpeTokenBytes
+  std::vector<uint64_t> touched_;                             // keys whose count one merge changed
 };
 
 }  // namespace embedlab
