@@ -22,7 +22,7 @@ namespace {
 
 constexpr uint32_t kNoRank = std::numeric_limits<uint32_t>::max();
 constexpr size_t kCacheLimit = 1 << 16;  // pieces kept before the cache is cleared
-constexpr size_t kHeapFrom = 64;         // pieces this long merge with a heap instead of scans
+constexpr size_t kHeapFrom = Gpt2Tokenizer::kHeapMergeFrom;  // pieces this long merge with a heap instead of scans
 
 const char* token_data(uint32_t offset) { return reinterpret_cast<const char*>(generated::kGpt2TokenBytes) + offset; }
 
