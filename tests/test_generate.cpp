@@ -13,6 +13,7 @@
 #include "train/checkpoint.hpp"
 #include "train/generate.hpp"
 #include "train/next_token.hpp"
+#include "train/run_tokens.hpp"
 #include "train/word2vec.hpp"
 
 using namespace embedlab;
@@ -102,6 +103,25 @@ TEST_CASE("sample_rows: greedy, seeds, temperature and the context", "[generate]
   }
 }
 
+TEST_CASE("run_rows: the rows of a next-token run, one remap for the CLI and the page", "[generate]") {
+  const std::vector<int32_t> ids{5, 9, 5, 7};
+  const RunRowIds occ = run_rows(ids, 50257, RunRows::kOccurring);
+  CHECK(occ.ids == std::vector<int32_t>{0, 2, 0, 1});
+  CHECK(occ.rows == std::vector<int32_t>{5, 7, 9});
+  CHECK(run_rows_count(occ, 50257) == 3);
+  const RunRowIds all = run_rows(ids, 50257, RunRows::kAll);
+  CHECK(all.ids == ids);
+  CHECK(all.rows.empty());
+  CHECK(run_rows_count(all, 50257) == 50257);
+  CHECK(run_rows(std::vector<int32_t>{}, 10, RunRows::kOccurring).rows.empty());
+  CHECK(default_run_rows("gpt2") == RunRows::kOccurring);
+  for (const char* kind : {"char", "word", "whitespace", "bpe"}) CHECK(default_run_rows(kind) == RunRows::kAll);
+  CHECK(parse_run_rows("x", "all") == RunRows::kAll);
+  CHECK_THROWS_WITH(parse_run_rows("x", "some"), "x: rows must be all or occurring, got 'some'");
+  CHECK_THROWS_WITH(run_rows(std::vector<int32_t>{1, 10}, 10, RunRows::kOccurring), "next-token rows: token id 10 out of range [0, 10)");
+  CHECK_THROWS_WITH(run_rows(std::vector<int32_t>{-1}, 10, RunRows::kAll), "next-token rows: token id -1 out of range [0, 10)");
+}
+
 TEST_CASE("generate: a checkpoint holds the model and its tokenizer", "[generate]") {
   SECTION("char: the state alone gives the rows sample_rows draws, decoded after the prompt") {
     Tokenizer tok = make_tokenizer("char", kText, {});
@@ -127,14 +147,19 @@ TEST_CASE("generate: a checkpoint holds the model and its tokenizer", "[generate
     REQUIRE(g.ids.size() == 3);
     CHECK(g.text == " " + tok.decode(g.ids));
   }
-  SECTION("rows remapped to the ids that occur (the page's gpt2 runs): ids come back as token ids") {
+  SECTION("rows remapped to the ids that occur (gpt2 runs, CLI and page): ids come back as token ids") {
     Tokenizer tok = make_tokenizer("gpt2", {}, {});
     const std::vector<int32_t> raw = tok.encode(kText);
-    std::vector<int32_t> rows(raw);  // the ids that occur, ascending
-    std::sort(rows.begin(), rows.end());
-    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
-    std::vector<int32_t> ids(raw.size());
-    for (size_t k = 0; k < raw.size(); ++k) ids[k] = static_cast<int32_t>(std::lower_bound(rows.begin(), rows.end(), raw[k]) - rows.begin());
+    // the engine's remap (run_tokens.hpp), the default for gpt2: the ids that occur, ascending
+    REQUIRE(default_run_rows(tok.kind()) == RunRows::kOccurring);
+    const RunRowIds rr = run_rows(raw, tok.vocab_size(), RunRows::kOccurring);
+    const std::vector<int32_t>& rows = rr.rows;
+    const std::vector<int32_t>& ids = rr.ids;
+    std::vector<int32_t> distinct(raw);
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    REQUIRE(rows == distinct);
+    for (size_t k = 0; k < raw.size(); ++k) REQUIRE(rows[static_cast<size_t>(ids[k])] == raw[k]);
     NextTokenTrainer tr(ids, settings(static_cast<int64_t>(rows.size())));
     tr.set_tokens(tok, rows);
     tr.step(10);

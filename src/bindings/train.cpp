@@ -5,6 +5,7 @@
 #include "bench/bench_train.hpp"
 #include "train/generate.hpp"
 #include "train/next_token.hpp"
+#include "train/run_tokens.hpp"
 #include "train/word2vec.hpp"
 
 using emscripten::val;
@@ -255,6 +256,29 @@ val generate_js(val state, val prompt, double tokens, double temperature, double
   });
 }
 
+// ids (Int32Array, token ids of the tokenizer), kind (the tokenizer's kind), vocabSize, rows
+// ("default" | "all" | "occurring") -> {ids: Int32Array (model rows), rowIds: Int32Array (row ->
+// token id), remapped: bool}: train/run_tokens.hpp run_rows, the CLI's step.
+val next_token_rows_js(val ids, val kind, double vocab_size, val rows) {
+  const char* where = "nextTokenRows";
+  return guard(where, [&] {
+    const std::string mode = name_arg(where, "rows", rows);
+    const int64_t V = int_arg(where, "vocabSize", vocab_size, 1, INT32_MAX);
+    const RunRows r = mode == "default" ? default_run_rows(name_arg(where, "kind", kind)) : parse_run_rows(where, mode);
+    RunRowIds rr = run_rows(copy_in<int32_t>(where, "ids", ids), V, r);
+    const bool remapped = r == RunRows::kOccurring;
+    if (rr.rows.empty() && r == RunRows::kAll) {  // row r is id r: the identity, spelled out for the page
+      rr.rows.resize(plan(where, "row ids", V, kInt32));
+      for (int64_t k = 0; k < V; ++k) rr.rows[static_cast<size_t>(k)] = static_cast<int32_t>(k);
+    }
+    val out = val::object();
+    out.set("ids", copy_out(rr.ids));
+    out.set("rowIds", copy_out(rr.rows));
+    out.set("remapped", remapped);
+    return out;
+  });
+}
+
 val bench_next_token_js(double V, double D, double T, double B, double steps, val optimizer, val pos) {
   const char* where = "benchNextToken";
   return guard(where, [&] {
@@ -298,6 +322,7 @@ EMSCRIPTEN_BINDINGS(train) {
       .function("evaluateAt", &TrainerHandle::evaluate_at)
       .function("setTokens", &TrainerHandle::set_tokens);
   function("_generate", &generate_js);
+  function("_nextTokenRows", &next_token_rows_js);
   function("_benchNextToken", &bench_next_token_js);
   function("_benchWord2Vec", &bench_word2vec_js);
 }

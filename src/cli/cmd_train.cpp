@@ -9,6 +9,9 @@
 //       --optimizer adam --lr 1e-3 [--weight-decay W] [--scale] [--tie] [--stride S]
 //       [--<kind>-<param> X: the parameters of the --pos kind, from the registry (cli/positions.hpp)]
 //       [--valid-fraction 0.1]: the last fraction of the ids is held out and its loss reported.
+//       Rows: --encoding gpt2 trains only the ids that occur in FILE (remapped to rows in id
+//       order, as the page does: train/run_tokens.hpp run_rows); --full-vocab trains all 50,257.
+//       Other encodings build their vocabulary from FILE and train all its rows.
 // Progress lines go to stderr; the last line on stdout is one JSON summary.
 // Checkpoints (train/checkpoint.hpp): --save-state FILE writes the whole run (tables, optimizer
 // moments, batch position, generator) after training; --resume FILE continues a saved run of
@@ -28,6 +31,7 @@
 #include "cli/encoding.hpp"
 #include "cli/json.hpp"
 #include "cli/output.hpp"
+#include "train/run_tokens.hpp"
 #include "cli/positions.hpp"
 #include "core/error.hpp"
 #include "core/file.hpp"
@@ -199,6 +203,7 @@ int train_next_token(Args& a, std::ostream& out) {
   const int64_t steps = a.integer_or("steps", 1000, 0, INT32_MAX);
   const double valid_fraction = a.number_or("valid-fraction", 0.1, 0, 0.9);
   const std::vector<int32_t> eval_lengths = a.has("eval-lengths") ? a.int_list("eval-lengths") : std::vector<int32_t>{};
+  const bool full_vocab = a.flag("full-vocab");
   NextTokenSettings s = next_token_settings(a);
   const std::string file = a.operands()[0];
   a.finish("train --model next-token");
@@ -209,14 +214,16 @@ int train_next_token(Args& a, std::ostream& out) {
 
   const std::string text = read_file("train", file);
   Tokenizer tok = make_tokenizer(encoding, lowercase, text);
-  s.model.vocab_size = tok.vocab_size();
+  // the run's rows: the engine's one remap (the page's too), gpt2 to the ids that occur
+  const RunRowIds rr = run_rows(tok.encode(text), tok.vocab_size(), full_vocab ? RunRows::kAll : default_run_rows(tok.kind()));
+  s.model.vocab_size = run_rows_count(rr, tok.vocab_size());
 
-  const std::vector<int32_t> ids = tok.encode(text);
+  const std::vector<int32_t>& ids = rr.ids;  // model rows
   const size_t n_valid = static_cast<size_t>(static_cast<double>(ids.size()) * valid_fraction);
   const std::vector<int32_t> train(ids.begin(), ids.end() - static_cast<std::ptrdiff_t>(n_valid));
   const std::vector<int32_t> valid(ids.end() - static_cast<std::ptrdiff_t>(n_valid), ids.end());
   NextTokenTrainer tr(train, s);
-  tr.set_tokens(tok, {});  // --save-state carries the tokenizer: `embedlab generate --state` needs nothing else
+  tr.set_tokens(tok, rr.rows);  // --save-state carries the tokenizer and rows: `embedlab generate --state` needs nothing else
   if (!outputs.resume.empty()) {
     tr.load_state(resume_bytes(outputs));
     if (tr.steps_done() > steps) {
@@ -268,7 +275,7 @@ int train_next_token(Args& a, std::ostream& out) {
       write_tables(*P, rows, cols, labels, outputs);
     } else {
       std::vector<std::string> labels(static_cast<size_t>(V));
-      for (int64_t r = 0; r < V; ++r) labels[r] = tok.token_string(static_cast<int32_t>(r));
+      for (int64_t r = 0; r < V; ++r) labels[r] = tok.token_string(rr.rows.empty() ? static_cast<int32_t>(r) : rr.rows[r]);
       write_tables(which == "input" ? m.token_table() : m.head_table(), V, D, labels, outputs);
     }
   }
@@ -280,7 +287,8 @@ int train_next_token(Args& a, std::ostream& out) {
             << (s.model.scale_embeddings ? "true" : "false") << ",\"tie\":" << (s.model.tie_head ? "true" : "false")
             << ",\"optimizer\":" << json_string(optimizer_kind_name(s.optimizer.kind))
             << ",\"lr\":" << json_number(s.optimizer.lr) << ",\"weight_decay\":" << json_number(s.optimizer.weight_decay)
-            << ",\"seed\":" << s.model.seed << "},\"vocab\":" << V << ",\"steps\":" << done
+            << ",\"seed\":" << s.model.seed << "},\"vocab\":" << V << ",\"tokenizer_vocab\":" << tok.vocab_size()
+            << ",\"rows\":" << json_string(rr.rows.empty() ? "all" : "occurring") << ",\"steps\":" << done
             << ",\"loss\":" << json_number(last) << ",\"first_loss\":" << json_number(first)
             << ",\"valid_loss\":" << json_number(valid_loss) << ",\"valid_loss_by_length\":" << by_length
             << ",\"tokens\":" << tokens
@@ -369,6 +377,7 @@ std::vector<FlagSpec> train_flags() {
       {"scale", nullptr, "next-token: multiply token vectors by sqrt(D)"},
       {"tie", nullptr, "next-token: the head reuses the token table"},
       {"valid-fraction", "0.1", "next-token: the held-out tail of the ids, in [0, 0.9]"},
+      {"full-vocab", nullptr, "next-token: train a row for every id of gpt2, not only the ids that occur in FILE"},
       {"eval-lengths", "32,64,128", "next-token: also the held-out loss on windows of these lengths (length extrapolation)"}};
   f.insert(f.end(), n.begin(), n.end());
   const std::vector<FlagSpec> p = position_param_flags("next-token: ");

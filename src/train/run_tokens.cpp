@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "core/memory.hpp"
 
 namespace embedlab {
 
@@ -13,6 +14,37 @@ const char* const kData = "tokenizer.data";
 const char* const kRows = "tokenizer.rows";
 
 }  // namespace
+
+RunRows default_run_rows(const std::string& tokenizer_kind) {
+  return tokenizer_kind == "gpt2" ? RunRows::kOccurring : RunRows::kAll;
+}
+
+RunRows parse_run_rows(const char* where, const std::string& name) {
+  if (name == "all") return RunRows::kAll;
+  if (name == "occurring") return RunRows::kOccurring;
+  fail(where, "rows must be all or occurring, got '" + name.substr(0, 40) + "'");
+}
+
+RunRowIds run_rows(std::span<const int32_t> ids, int64_t V, RunRows mode) {
+  const char* where = "next-token rows";
+  RunRowIds out;
+  MemoryPlan p(where);
+  p.add("row ids", {static_cast<int64_t>(ids.size())}, kInt32);
+  if (mode == RunRows::kOccurring) p.add("id -> row", {V}, kInt32);
+  p.check();
+  for (const int32_t id : ids) check_index(where, "token id", id, 0, V);
+  out.ids.assign(ids.begin(), ids.end());
+  if (mode == RunRows::kAll) return out;
+  std::vector<int32_t> row_of(static_cast<size_t>(V), -1);  // id -> row, -1: absent
+  for (const int32_t id : ids) row_of[static_cast<size_t>(id)] = 0;
+  for (int64_t id = 0; id < V; ++id) {
+    if (row_of[static_cast<size_t>(id)] < 0) continue;
+    row_of[static_cast<size_t>(id)] = static_cast<int32_t>(out.rows.size());
+    out.rows.push_back(static_cast<int32_t>(id));
+  }
+  for (int32_t& id : out.ids) id = row_of[static_cast<size_t>(id)];
+  return out;
+}
 
 void check_run_tokens(const char* where, const Tokenizer& tok, std::span<const int32_t> rows, int64_t V) {
   const int64_t ids = tok.vocab_size();

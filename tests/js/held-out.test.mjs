@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadEngine, repoRoot } from './load-engine.mjs';
+import { pageWorker } from './page-worker.mjs';
 import { makeDispatcher } from '../../web/src/protocol.js';
 import { makeTextPipeline } from '../../web/src/engine/text-handler.js';
 import { HELD_OUT_EVERY, makeTrainHandlers } from '../../web/src/engine/train-handler.js';
@@ -22,15 +23,19 @@ import { HELD_OUT_MAX_TOKENS, heldOutProbe, heldOutSplit } from '../../web/src/e
 const cli = process.env.EMBEDLAB_CLI || path.join(repoRoot, 'build/native/embedlab');
 const TEXT = fs.readFileSync(path.join(repoRoot, 'web/corpora/the-verdict.txt'), 'utf8').slice(0, 8000);
 const SETTINGS = { tD: 16, ctx: 16, tB: 4, opt: 'adam', lr: 0.01, pos: 'learned', seed: 3 };
+const API_SETTINGS = { vectorSize: 16, context: 16, batchSize: 4, optimizer: 'adam', lr: 0.01, pos: 'learned', seed: 3 };
 const FLAGS = ['--vector-size', '16', '--context', '16', '--batch-size', '4', '--optimizer', 'adam', '--lr', '0.01', '--pos', 'learned', '--seed', '3'];
 
-function cliRun(steps) {
+function cliRun(steps, enc = 'char', extra = []) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'embedlab-held-out-'));
   const file = path.join(dir, 'text.txt');
   fs.writeFileSync(file, TEXT);
   try {
-    return JSON.parse(execFileSync(cli, ['train', '--model', 'next-token', '--encoding', 'char', '--valid-fraction', '0.1', '--steps', String(steps), ...FLAGS, file],
-      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+    const out = path.join(dir, 'table.npy');
+    const state = path.join(dir, 'run.state');
+    const r = JSON.parse(execFileSync(cli, ['train', '--model', 'next-token', '--encoding', enc, '--valid-fraction', '0.1', '--steps', String(steps), ...FLAGS, ...extra, file,
+      '--out', out, '--save-state', state], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+    return { ...r, table: fs.readFileSync(out), state: new Uint8Array(fs.readFileSync(state)) };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -96,6 +101,47 @@ describe('the page\'s held-out loss is the CLI\'s valid_loss', () => {
     assert.equal(tr.evaluate(ids.subarray(7200)), held[3][1]);
     tr.delete();
     tok.delete();
+  });
+
+  it('GPT-2 ids: the page and the CLI train the same table on the ids that occur (one remap, in the engine)', async () => {
+    // the page's run (its worker handlers) and `embedlab train --encoding gpt2` with the same
+    // settings: the same 1,000-odd rows, the same losses, the same table and checkpoint bytes
+    const w = pageWorker(M);
+    await w.call('setText', { text: TEXT });
+    const start = await w.call('trainStart', { corpus: 'custom', enc: 'gpt2', lower: false, bpeV: 300, model: 'next', ...SETTINGS });
+    const h = start.heldOut;
+    let last = null;
+    for (const n of [20, 30]) last = await w.call('trainStep', { budgetMs: 1e6, maxSteps: n });
+    assert.equal(last.stats.totalSteps, 50);
+    await w.call('trainSave', {});
+    const out = cliRun(50, 'gpt2');
+    const gpt2 = M.Tokenizer.gpt2();
+    const ids = gpt2.encode(TEXT);
+    const occurring = new Set(ids).size;
+    assert.equal(start.rows, occurring, 'the page trains one row per id that occurs');
+    assert.deepEqual({ vocab: out.vocab, rows: out.rows, tokenizer_vocab: out.tokenizer_vocab }, { vocab: occurring, rows: 'occurring', tokenizer_vocab: 50257 },
+      'the CLI trains the same rows');
+    assert.equal(h.vocab, out.vocab);
+    assert.equal(Number(last.held.at(-1)[1].toPrecision(9)), out.valid_loss, 'held-out loss at step 50');
+    assert.deepEqual(w.records.get('train').state, out.state, 'the same checkpoint bytes (tables, optimizer, rows)');
+    // the engine's remap, as the M API gives it: rows in id order, ids as rows
+    const rr = M.nextTokenRows(ids, gpt2);
+    assert.equal(rr.remapped, true);
+    assert.deepEqual(Array.from(rr.rowIds), [...new Set(ids)].sort((a, b) => a - b));
+    assert.deepEqual(Array.from(rr.ids, (r) => rr.rowIds[r]), Array.from(ids));
+    const tr = M.Trainer.nextToken(rr.ids.subarray(0, heldOutSplit(ids.length).cut), { vocabSize: rr.rowIds.length, ...API_SETTINGS, tokenizer: gpt2, rowIds: rr.rowIds });
+    tr.step(50);
+    const table = tr.table('input');
+    assert.deepEqual(new Uint8Array(out.table.subarray(out.table.length - table.data.byteLength)), new Uint8Array(table.data.buffer, table.data.byteOffset, table.data.byteLength),
+      'the M API run\'s token table is the CLI\'s --out table, byte for byte');
+    tr.delete();
+    // --full-vocab: every id gets a row, as M.nextTokenRows(ids, tok, {fullVocab: true})
+    const full = M.nextTokenRows(ids, gpt2, { fullVocab: true });
+    assert.deepEqual({ remapped: full.remapped, rows: full.rowIds.length, same: full.ids.every((x, k) => x === ids[k]) }, { remapped: false, rows: 50257, same: true });
+    const outFull = cliRun(1, 'gpt2', ['--full-vocab']);
+    assert.deepEqual({ vocab: outFull.vocab, rows: outFull.rows }, { vocab: 50257, rows: 'all' });
+    assert.throws(() => M.nextTokenRows([5, 50257], gpt2), /^Error: next-token rows: token id 50257 out of range \[0, 50257\)$/);
+    gpt2.delete();
   });
 
   it('a held-out tail shorter than one window has no held-out loss, and says why', async () => {

@@ -195,6 +195,22 @@
     return { text: fromUtf8(r.text), ids: r.ids };
   };
 
+  // The rows of a next-token run (src/train/run_tokens.hpp run_rows, the CLI's step):
+  //   M.nextTokenRows(ids, tok)                      // gpt2: the ids that occur, remapped in id order
+  //   M.nextTokenRows(ids, tok, {fullVocab: true})   // every id of the tokenizer (row r = id r)
+  //     -> {ids: Int32Array (model rows), rowIds: Int32Array (row -> token id), remapped}
+  //   M.nextTokenRows([5, 9, 5], M.Tokenizer.gpt2()) -> {ids: [0, 1, 0], rowIds: [5, 9], remapped: true}
+  // Give Trainer.nextToken {vocabSize: rowIds.length, tokenizer: tok, rowIds} when remapped.
+  M.nextTokenRows = (ids, tok, opts) => {
+    const where = 'nextTokenRows';
+    if (!(tok instanceof M.Tokenizer)) throw new Error(`${where}: tokenizer must be a Tokenizer, got ${describe(tok)}`);
+    opts = opts || {};
+    for (const k of Object.keys(opts)) if (k !== 'fullVocab') throw new Error(`${where}: unknown option '${k}', expected fullVocab`);
+    const V = tok.vocabSize;
+    const kind = tok.kind;
+    return check(M._nextTokenRows(toIds(ids, where, V), kind, V, opts.fullVocab ? 'all' : 'default'));
+  };
+
   M.benchNextToken = (o) => {
     o = o || {};
     return check(M._benchNextToken(Number(o.vocabSize ?? 5000), Number(o.vectorSize ?? 64), Number(o.context ?? 32),

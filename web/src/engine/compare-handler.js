@@ -51,7 +51,7 @@ export function makeCompareHandlers(M, ensureTokens) {
     }
     free(p);
     const c = await ensureTokens(p);
-    const { ids, rowIds } = nextTokenRows(c.ids, p.enc, c.tok.vocabSize); // the training run's rows
+    const { ids, rowIds } = nextTokenRows(M, c.ids, c.tok); // the training run's rows
     const T = Number(p.ctx);
     const { cut } = heldOutSplit(ids.length); // the training run's and the CLI's rule
     const train = ids.subarray(0, cut);

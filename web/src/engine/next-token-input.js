@@ -3,8 +3,8 @@
 // splits the ids into a training stream and a held-out tail (the positional parameters of a
 // payload: state.js positionParams).
 //
-//   remap([5, 9, 5]) -> {ids: [0, 1, 0], rowIds: Int32Array [5, 9]}   (rows in id order)
-//   nextTokenRows(ids, 'char', 66) -> {ids, rowIds: [0..65], remapped: false}
+//   nextTokenRows(M, [5, 9, 5], gpt2) -> {ids: [0, 1, 0], rowIds: Int32Array [5, 9], remapped: true}
+//   nextTokenRows(M, ids, charTok) -> {ids, rowIds: [0..65], remapped: false}
 //   heldOutSplit(20479) -> {cut: 18432, held: 2047}   (ids[0, cut) train, ids[cut, n) held out)
 //   heldOutProbe(2047, {V: 62, D: 32, T: 32}) -> 2047   (all of it: cheap enough)
 
@@ -18,27 +18,15 @@ export const HELD_OUT_FRACTION = 0.1;
 export const HELD_OUT_WORK = 2 ** 28;
 export const HELD_OUT_MAX_TOKENS = 8192; // and at most this many held-out tokens (+1 for the last target)
 
-// Next-token on GPT-2 ids: only the ids that occur get rows (remapped to 0..R-1 in id order),
-// so the output layer is R wide instead of 50,257 (1,416 rows for the-verdict).
-export function remap(ids) {
-  let max = 0;
-  for (const id of ids) if (id > max) max = id;
-  const dense = new Int32Array(max + 1).fill(-1);
-  for (const id of ids) dense[id] = 0;
-  const rowIds = [];
-  for (let id = 0; id <= max; id++) if (dense[id] === 0) dense[id] = rowIds.push(id) - 1;
-  return { ids: ids.map((id) => dense[id]), rowIds: Int32Array.from(rowIds) };
-}
-
-// The rows of a next-token run: GPT-2's fixed vocabulary of 50,257 ids is remapped to the ids
-// that occur (remap: 1,416 rows for the-verdict; the CLI keeps all 50,257, so on GPT-2 ids the
-// page's losses are not the CLI's); a vocabulary built from the text (characters, words, BPE,
-// with its special tokens <pad> <unk> <sos> <eos>) keeps its rows as the tokenizer numbers
-// them, as `embedlab train` does, so the page's run is the CLI's run.
-// ids (n) int32, enc, vocabSize -> {ids, rowIds (row -> token id), remapped}
-export function nextTokenRows(ids, enc, vocabSize) {
-  if (enc === 'gpt2') return { ...remap(ids), remapped: true };
-  return { ids, rowIds: Int32Array.from({ length: vocabSize }, (_, i) => i), remapped: false };
+// The rows of a next-token run: the engine's one remap (M.nextTokenRows, src/train/run_tokens.hpp
+// run_rows), which `embedlab train` runs too, so the page's table is the CLI's. GPT-2's fixed
+// vocabulary of 50,257 ids is remapped to the ids that occur, in id order (1,416 rows for
+// the-verdict; the CLI's --full-vocab keeps all of them); a vocabulary built from the text
+// (characters, words, BPE, with its special tokens <pad> <unk> <sos> <eos>) keeps its rows as the
+// tokenizer numbers them.
+// M, ids (n) int32 token ids, tok (M.Tokenizer) -> {ids (model rows), rowIds (row -> token id), remapped}
+export function nextTokenRows(M, ids, tok) {
+  return M.nextTokenRows(ids, tok);
 }
 
 // n ids -> {cut, held}: ids[0, cut) are trained on, the last `held` = floor(n * fraction) are

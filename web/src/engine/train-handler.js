@@ -42,7 +42,7 @@
 // one worker (element.js gives each widget its slot); at most MAX_RUNS slots hold a run at once.
 //
 // Next-token on GPT-2 ids: only the ids that occur are trained (remapped to 0..R-1 in id
-// order), so the output layer is R wide instead of 50,257 (1,416 rows for the-verdict); other
+// order, by the engine: M.nextTokenRows, the CLI's step too), so the output layer is R wide instead of 50,257 (1,416 rows for the-verdict); other
 // vocabularies keep the tokenizer's rows, as the CLI does (next-token-input.js nextTokenRows).
 // Held out (next-token): the CLI's rule (next-token-input.js heldOutSplit, `embedlab train
 // --valid-fraction 0.1`): the last floor(n / 10) ids are never trained on. Their loss (the
@@ -122,7 +122,7 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
   async function prepare(p) {
     const c = await ensureTokens(p);
     if (p.model === 'next') {
-      const { ids, rowIds, remapped } = nextTokenRows(c.ids, p.enc, c.tok.vocabSize);
+      const { ids, rowIds, remapped } = nextTokenRows(M, c.ids, c.tok);
       const strings = rowIds.length ? c.tok.tokenStrings(rowIds) : [];
       const { cut } = heldOutSplit(ids.length);
       const train = ids.subarray(0, cut);
