@@ -243,7 +243,7 @@ TEST_CASE("BPE loading, encoding and training plan their bytes", "[bpe][memory]"
   }
 
   SECTION("token length is capped and checked before any token is built") {
-    // the 436-byte file: 40 doubling lines (tests/fuzz/regressions/bpe_load/doubling-tokens)
+    // the 436-byte file: 40 doubling lines (tests/fuzz/regressions/bpe_load/doubling-tokens-436-bytes)
     const std::string file = doubling_merges(40);
     CHECK(file.size() == 436);
     // a limit far above the cap: the cap, not the memory limit, stops it, at the line that
