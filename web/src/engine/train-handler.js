@@ -19,11 +19,17 @@
 //   trainStart carries rowLabels (the token text of every row)
 //   trainFreeze  {on} -> map on frozen axes (on) or refitted (off)
 //   trainStep {..., map: {method: 'umap' | 'tsne', nNeighbors, minDist, metric, perplexity, seed}}:
-//                the reply's map is that method's instead of PCA, {points, method, continued}: each
-//                update a short run from the previous update's layout (layout-handler.js
-//                continueMap), so the points move between updates rather than jump; the
+//                the reply's map is that method's instead of PCA, {points | null, method,
+//                continued, live: true, phase, progress, done, total, clamp}: a slice of the
+//                slot's live run (layout-handler.js trainMap), warm-started from the previous
+//                frame on the newer table when a run ends, so the points move between updates
+//                rather than jump; points null while a run constructs (kNN, graph). The
 //                animated UMAP / t-SNE of the table (paused or finished) is layout-handler.js,
 //                source 'train'
+//   A map never fails a step: the steps of the slice are done and reported whatever the map
+//   does; a map that fails gives mapError: 'message' (and no map) in the same reply, and the
+//   next update tries again. A step that fails after others of its slice succeeded gives those
+//   steps and stepError {message, fields}, so the page shows every step the trainer made.
 //   trainStart {..., resume: true}: when this browser's autosaved run ('train' record, storage.js)
 //                has the same settings, it is loaded (Trainer.loadState) and the reply carries
 //                restored {step, checksum, savedAt, curve}; a saved run of other settings is left
@@ -69,6 +75,7 @@ import { getRecord, putRecord } from '../storage.js';
 const MAX_TABLE_ROWS = 400;
 const MAX_TABLE_COLS = 128;
 const MAP_EVERY_MS = 250; // PCA of the table at most this often while training
+const MAP_SLICE_MS = 30; // engine time of one UMAP / t-SNE map update while training (a slice of the live run)
 const MAX_LABEL_ORDER = 200; // rows in the map's label order
 export const HELD_OUT_EVERY = 50; // next-token: the held-out loss after every 50th step (and at step 0)
 export const MAX_RUNS = 8; // slots holding a run at once (the page's and each training widget's)
@@ -276,17 +283,49 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
     let n = 0;
     let tokens = 0; // of every step of the slice (stats only describes the last one)
     const args = run.model === 'next' ? NEXT_STEP_ARGS : W2V_ARGS;
+    let stepError = null;
+    const failed = (err) => {
+      if (!stats) throw err; // the slice's first step: nothing to report
+      stepError = { message: err.message, fields: Array.isArray(err.args) ? err.args : [] }; // the steps before it are the run's
+    };
     do {
-      stats = blame(args, () => run.tr.step(1));
+      try {
+        stats = blame(args, () => run.tr.step(1));
+      } catch (err) {
+        failed(err);
+        break;
+      }
       n++;
       tokens += stats.tokens;
       points.push([stats.totalSteps, stats.lastLoss]);
-      if (run.probe && stats.totalSteps % HELD_OUT_EVERY === 0) held.push([stats.totalSteps, heldOutLoss()]);
+      if (run.probe && stats.totalSteps % HELD_OUT_EVERY === 0) {
+        try {
+          held.push([stats.totalSteps, heldOutLoss()]);
+        } catch (err) {
+          failed(err);
+          break;
+        }
+      }
     } while (!stats.finished && n < maxSteps && performance.now() - t0 < budgetMs);
     run.step = stats.totalSteps;
-    const due = stats.finished || !(performance.now() - run.lastMap <= MAP_EVERY_MS);
-    const map = due ? (mapOpts && layout && mapOpts.method !== 'pca' ? layoutMap(slot, mapOpts) : pcaMap()) : undefined;
-    return { points, held, stats, slice: { steps: n, tokens }, table: tableGrid(), checksum: checksum(), positions: positions(), map };
+    const method = mapOpts && layout && mapOpts.method !== 'pca' ? mapOpts.method : 'pca';
+    const wanted = method === 'pca' ? 'pca' : JSON.stringify(mapOpts);
+    // every MAP_EVERY_MS, and at once for another map or other options than the last update's
+    const due = stats.finished || !!stepError || wanted !== run.mapWanted || !(performance.now() - run.lastMap <= MAP_EVERY_MS);
+    run.mapWanted = wanted;
+    let map;
+    let mapError = null;
+    if (due) {
+      try {
+        map = method === 'pca' ? pcaMap() : layoutMap(slot, mapOpts);
+      } catch (err) {
+        // the steps stand; the map card says why this update has no map
+        map = undefined;
+        mapError = `${method === 'tsne' ? 't-SNE' : method.toUpperCase()}: ${err.message}`;
+        run.lastMap = performance.now();
+      }
+    }
+    return { points, held, stats, slice: { steps: n, tokens }, table: tableGrid(), checksum: checksum(), positions: positions(), map, mapError, stepError };
   }
 
   function trainReset(p = {}) {
@@ -367,13 +406,18 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
     return { points: p.points, explained: run.explained, frozen: false };
   }
 
-  // The UMAP / t-SNE map of the input table, continuing from the previous update's layout.
+  // A slice of the slot's live UMAP / t-SNE run (layout-handler.js trainMap), which reads the
+  // input table when it starts a run. -> its frame (points null while it constructs)
   function layoutMap(slot, opts) {
-    const t = run.tr.table('input');
-    run.lastMap = performance.now();
-    const m = layout.continueMap(layoutKey(slot), { data: t.data, rows: t.rows, cols: t.cols }, opts.method, opts);
-    run.lastMap = performance.now(); // the next update MAP_EVERY_MS after this one ends
-    return m;
+    const get = () => {
+      const t = run.tr.table('input');
+      return { data: t.data, rows: t.rows, cols: t.cols };
+    };
+    try {
+      return { ...layout.trainMap(layoutKey(slot), get, opts.method, opts, MAP_SLICE_MS), live: true };
+    } finally {
+      run.lastMap = performance.now(); // the next update MAP_EVERY_MS after this one ends
+    }
   }
 
   // t (rows, D) -> {points (rows*2) = (x - mean) . c_k, explained} on a saved basis.
