@@ -11,7 +11,7 @@
 //   node tests/browser/maps.test.mjs [--site build/web] [--shots build/screenshots]
 import fs from 'node:fs';
 import path from 'node:path';
-import { assert, repo, screenshotStats, startHarness } from './harness.mjs';
+import { assert, repo, screenshotStats, startHarness, workerStep } from './harness.mjs';
 import { rng } from '../js/table-files.mjs';
 
 const h = await startHarness('maps tests');
@@ -275,7 +275,7 @@ await test('training view: UMAP of the table after training, then maps that cont
   }
   await tp.click('#train-play');
   assert(frames.length >= 4, `map updates while playing: ${frames.length}`);
-  const continued = frames.filter((f) => /from the previous update's layout, so points move/.test(f.note) && !/this first one/.test(f.note));
+  const continued = frames.filter((f) => /from the previous run's layout .*so points move/.test(f.note) && !/this first one/.test(f.note));
   assert(continued.length >= 2, `notes: ${frames.map((f) => f.note.slice(0, 80)).join(' | ')}`);
   // move, not jump: between two continued updates the median point moves less than a fifth of
   // the map's extent (the table itself changes between updates; a fresh layout would put points anywhere)
@@ -301,6 +301,86 @@ await test('training view: UMAP of the table after training, then maps that cont
   await tp.check('#train-map-pca');
   await tp.waitForFunction(() => !document.querySelector('#map-freeze-row').hidden, null, { timeout: 5000 });
   console.log(`     (${frames.length} map updates while playing, median move / extent ${moves.map((m) => m.toFixed(3)).join(', ')}; "${line}")`);
+  await tp.close();
+});
+
+// The training view's state: its step, loss points, autosaved step, message, field errors, map card.
+const trainState = (tp) => tp.evaluate(() => {
+  const d = document.querySelector('#view-train').dataset;
+  return {
+    steps: Number(d.steps || 0), lossPoints: Number(d.lossPoints || 0), savedStep: Number(d.savedStep ?? -1),
+    playing: /Pause/.test(document.querySelector('#train-play').textContent), message: document.querySelector('#train-message').textContent,
+    fieldErrors: [...document.querySelectorAll('#view-train .field-error, .field-error')].map((e) => e.textContent).filter(Boolean),
+    mapError: d.mapError || '', mapClamp: d.mapClamp || '', mapState: d.mapState || '',
+    progress: document.querySelector('#train-map-progress').textContent, note: document.querySelector('#map-note').textContent,
+  };
+});
+
+// Pauses (if still playing) and waits until the page's step, its loss points, the autosaved step
+// and the worker's own step agree; fails naming the four when they never do.
+async function pausedAgree(tp) {
+  if ((await trainState(tp)).playing) await tp.click('#train-play');
+  try {
+    await tp.waitForFunction(() => {
+      const d = document.querySelector('#view-train').dataset;
+      return d.steps === d.savedStep && d.steps === d.lossPoints && !/Pause/.test(document.querySelector('#train-play').textContent);
+    }, null, { timeout: 30000 });
+  } catch {
+    const st = await trainState(tp);
+    throw new Error(`the run does not agree: page step ${st.steps}, loss points ${st.lossPoints}, autosaved step ${st.savedStep}, worker step ${await workerStep(tp)}; message "${st.message}" ${JSON.stringify(st.fieldErrors)}`);
+  }
+  const st = await trainState(tp);
+  const worker = await workerStep(tp);
+  assert(worker === st.steps, `page step ${st.steps}, worker step ${worker}`);
+  return st;
+}
+
+// The char table of Tiny Shakespeare has 69 rows: t-SNE's perplexity 30 needs more than 91, and
+// n_neighbors 200 (the link's most) more than 200. Neither may stop or desynchronise training.
+for (const [method, hash, clamp] of [['t-SNE', 'tmap=tsne', 'perplexity 30 → 22 for 69 rows'], ['UMAP', 'tmap=umap&tnn=200', 'n_neighbors 200 → 68 for 69 rows']]) {
+  await test(`training view, ${method} on the 69 char rows: Play runs on; loss points, step, autosave and worker agree; the card states the clamp`, async () => {
+    const tp = await openPage(`#view=train&tEnc=char&${hash}`);
+    await tp.waitForFunction(() => Number(document.querySelector('#view-train').dataset.renders || 0) > 0, null, { timeout: 60000 });
+    await tp.click('#train-play');
+    // 150 steps, or the run stopping by itself (the defect: a map error ended Play)
+    await tp.waitForFunction(() => Number(document.querySelector('#view-train').dataset.steps || 0) >= 150 ||
+      !/Pause/.test(document.querySelector('#train-play').textContent), null, { timeout: 120000 });
+    const playing = await trainState(tp);
+    assert(playing.playing && playing.message === '' && playing.fieldErrors.length === 0,
+      `training stopped at step ${playing.steps}: "${playing.message}" ${JSON.stringify(playing.fieldErrors)}`);
+    assert(playing.mapClamp === clamp && playing.progress.includes(clamp), `map card while playing: clamp "${playing.mapClamp}", line "${playing.progress}"`);
+    await tp.locator('article:has(#train-map)').screenshot({ path: shot(`maps-train-clamp-${method}.png`) });
+    const st = await pausedAgree(tp);
+    assert(st.steps >= 150, `steps ${st.steps}`);
+    // paused: the whole run at the clamped value, said on the card
+    await tp.waitForFunction(() => /finished|failed/.test(document.querySelector('#view-train').dataset.mapState || ''), null, { timeout: 60000 });
+    const done = await trainState(tp);
+    assert(done.mapState === 'finished' && done.progress.includes(clamp) && done.note.includes(clamp), `after Pause: ${done.mapState}, "${done.progress}", note "${done.note.slice(0, 160)}"`);
+    console.log(`     (step ${st.steps} = loss points = autosaved = worker; "${done.progress}")`);
+    await tp.close();
+  });
+}
+
+await test('training view: a map that fails (min_dist 5) leaves training going, says so on the map card, and a good value draws again', async () => {
+  const tp = await openPage('#view=train&tEnc=char&tmap=umap');
+  await tp.waitForFunction(() => Number(document.querySelector('#view-train').dataset.renders || 0) > 0, null, { timeout: 60000 });
+  await tp.click('#train-play');
+  await tp.waitForFunction(() => Number(document.querySelector('#view-train').dataset.steps || 0) >= 50, null, { timeout: 60000 });
+  await tp.fill('#train-map-md', '5');
+  await tp.locator('#train-map-md').blur(); // the field's change event
+  await tp.waitForFunction(() => document.querySelector('#view-train').dataset.mapError || !/Pause/.test(document.querySelector('#train-play').textContent), null, { timeout: 30000 });
+  const failed = await trainState(tp);
+  assert(failed.playing && failed.message === '' && failed.fieldErrors.length === 0, `training stopped at step ${failed.steps}: "${failed.message}" ${JSON.stringify(failed.fieldErrors)}`);
+  assert(/^UMAP: umap: min_dist 5 out of range \[0, 1\]/.test(failed.mapError) && /training goes on/.test(failed.progress), `map card: ${failed.mapError} | ${failed.progress}`);
+  await tp.waitForFunction((n) => Number(document.querySelector('#view-train').dataset.steps || 0) >= n + 100, failed.steps, { timeout: 60000 });
+  await tp.$eval('#train-map-choice', (el) => el.closest('article').scrollIntoView());
+  await tp.locator('article:has(#train-map)').screenshot({ path: shot('maps-train-map-error.png') });
+  const frames = Number(await tp.$eval('#view-train', (el) => el.dataset.mapFrames || 0));
+  await tp.fill('#train-map-md', '0.1');
+  await tp.locator('#train-map-md').blur();
+  await tp.waitForFunction((n) => Number(document.querySelector('#view-train').dataset.mapFrames || 0) > n && !document.querySelector('#view-train').dataset.mapError, frames, { timeout: 30000 });
+  const st = await pausedAgree(tp);
+  console.log(`     (map error at step ${failed.steps}: "${failed.mapError}"; training went on to ${st.steps}, all four agree)`);
   await tp.close();
 });
 

@@ -355,7 +355,7 @@ export class TrainView {
     }
     if (r.map.method !== m) return; // an update asked before the choice changed
     this.root.dataset.mapState = 'training';
-    const clamp = r.map.clamp ? ` (${r.map.clamp.text})` : '';
+    const clamp = r.map.clamp ? `; ${r.map.clamp.text}: ${r.map.clamp.why}` : '';
     if (!r.map.points) {
       this.showClamp(r.map.clamp);
       this.choice.status(`${METHOD_NAMES[m]} while training: ${preparingText(r.map)}${clamp}`);
@@ -413,10 +413,12 @@ export class TrainView {
     this.root.dataset.mapState = 'starting';
     this.preparing = null;
     if (!from) this.scatter.clearTrails();
-    const step = Number(this.root.dataset.steps || 0);
+    let step = Number(this.root.dataset.steps || 0);
     try {
       this.preparing = await this.engine.request('layoutStart', payload);
       if (gen !== this.layoutGen) return;
+      // the worker answers in order: a training slice sent before this start has been shown
+      step = Number(this.root.dataset.steps || 0);
       delete this.root.dataset.mapError;
       const clamp = this.preparing.clamp;
       this.root.dataset.mapState = 'preparing';
@@ -440,7 +442,7 @@ export class TrainView {
       }
       this.root.dataset.mapState = 'finished';
       const p = this.lastLayout;
-      this.choice.status(`${name} of the table at step ${step} finished: ${p.phase} ${p.done} / ${p.total}${p.kl != null ? `, KL ${p.kl.toFixed(2)}` : ''} in ${formatNumber(p.ms / 1000)} s of engine time${clamp ? `; ${clamp.text}` : ''}.`);
+      this.choice.status(`${name} of the table at step ${step} finished: ${p.phase} ${p.done} / ${p.total}${p.kl != null ? `, KL ${p.kl.toFixed(2)}` : ''} in ${formatNumber(p.ms / 1000)} s of engine time${clamp ? `; ${clamp.text}: ${clamp.why}` : ''}.`);
     } catch (err) {
       if (gen !== this.layoutGen) return;
       this.root.dataset.mapState = 'failed';
