@@ -304,6 +304,109 @@ await test('training view: UMAP of the table after training, then maps that cont
   await tp.close();
 });
 
+// A 1,000-row table (the first rows of the clusters above) to zoom, lasso and export as a user does.
+const N3 = 1000;
+const smallTable = npy(table.slice(0, N3 * D), [N3, D]);
+// the share of the rows whose drawn position is inside the map's frame
+const shareInView = (p) => p.$eval(MAP, (el) => {
+  const g = el.glScatter;
+  const [w, h] = g.size();
+  const xy = g.data.points;
+  let k = 0;
+  for (let i = 0; i < g.data.n; i++) {
+    const [x, y] = g.project(xy[2 * i], xy[2 * i + 1]);
+    if (x >= 0 && y >= 0 && x <= w && y <= h) k++;
+  }
+  return k / g.data.n;
+});
+const runMap = async (p, method) => {
+  await p.check(`#import-map-${method}`);
+  await p.click('#import-map-run');
+  await p.waitForFunction((m) => {
+    const d = document.querySelector('#import-card').dataset;
+    return d.mapMethod === m && /^(finished|failed)$/.test(d.mapState || '');
+  }, method, { timeout: 120000 });
+  const st = await card(p);
+  assert(st.mapState === 'finished', `${method}: ${st.mapState}: ${await p.textContent('#import-map-progress')}`);
+};
+// clicks the "CSV 2-D" button and reads the file -> {name, rows: [[x, y]...]}
+async function csv2(p) {
+  const [download] = await Promise.all([p.waitForEvent('download', { timeout: 20000 }), p.click('#import-card .table-exports button[data-format="csv2"]')]);
+  const file = await download.path();
+  const lines = fs.readFileSync(file, 'utf8').split('\r\n').filter(Boolean);
+  assert(lines[0] === 'row,label,x,y', `csv head ${lines[0]}`);
+  return { name: download.suggestedFilename(), rows: lines.slice(1).map((l) => l.split(',').slice(-2).map(Number)) };
+}
+const sameAsDrawn = (rows, drawn) => rows.length * 2 === drawn.length &&
+  rows.every(([x, y], i) => Math.abs(x - drawn[2 * i]) <= 1e-6 * Math.max(1, Math.abs(x)) && Math.abs(y - drawn[2 * i + 1]) <= 1e-6 * Math.max(1, Math.abs(y)));
+
+let mp;
+await test('a new map fits itself to the view: UMAP after zooming into the PCA map shows every row', async () => {
+  mp = await openPage('#view=table');
+  await mp.setInputFiles('#import-file', { name: 'small.npy', mimeType: 'application/octet-stream', buffer: smallTable });
+  await mp.waitForFunction(() => Number(document.querySelector('#import-card').dataset.loaded || 0) > 0, null, { timeout: 60000 });
+  await mp.waitForSelector(`${MAP}[data-drawn]`, { timeout: 60000 });
+  await mp.$eval('#import-map', (el) => el.scrollIntoView({ block: 'center' }));
+  // zoom in as a user does (the frame's + key, 16 x)
+  await mp.focus(`${MAP} .gl-scatter-frame`);
+  for (let i = 0; i < 8; i++) await mp.keyboard.press('+');
+  const zoomed = await shareInView(mp);
+  assert(zoomed < 0.5, `zoomed in, ${zoomed} of the rows still in view`);
+  await runMap(mp, 'umap');
+  const fitted = await shareInView(mp);
+  await mp.$eval('#import-map', (el) => el.scrollIntoView({ block: 'center' }));
+  await mp.locator('#import-map').screenshot({ path: shot('maps-umap-after-zoom.png') });
+  assert(fitted >= 0.95, `UMAP after a zoomed PCA map: ${(100 * fitted).toFixed(1)}% of the rows in view`);
+  console.log(`     (zoomed PCA: ${(100 * zoomed).toFixed(1)}% of the rows in view; the UMAP map then: ${(100 * fitted).toFixed(1)}%)`);
+});
+
+await test('"CSV 2-D" saves the map as drawn: UMAP coordinates as umap2.csv, then PCA again (fitted) as pca2.csv', async () => {
+  const u = await csv2(mp);
+  const drawnU = await points(mp);
+  assert(/-umap2\.csv$/.test(u.name), `file name ${u.name} while the UMAP map is drawn`);
+  assert(sameAsDrawn(u.rows, drawnU), `the CSV is not the drawn UMAP map: row 0 ${u.rows[0]} vs drawn ${drawnU.slice(0, 2)}`);
+  for (let i = 0; i < 6; i++) await mp.keyboard.press('+'); // zoomed into the UMAP map this time
+  await mp.check('#import-map-pca');
+  await mp.waitForFunction(() => !document.querySelector('#import-card').dataset.mapMethod, null, { timeout: 30000 });
+  await mp.waitForFunction((sel) => document.querySelector(sel).glScatter.data.axes === null, MAP, { timeout: 30000 });
+  assert((await shareInView(mp)) >= 0.95, 'PCA again is not fitted to the view');
+  const p = await csv2(mp);
+  const drawnP = await points(mp);
+  assert(/-pca2\.csv$/.test(p.name) && sameAsDrawn(p.rows, drawnP), `PCA again: ${p.name}, row 0 ${p.rows[0]} vs drawn ${drawnP.slice(0, 2)}`);
+  assert(!sameAsDrawn(p.rows, drawnU), 'the PCA and the UMAP files are the same');
+  console.log(`     (${u.name}, ${p.name}; each equal to the drawn coordinates)`);
+});
+
+await test('a lasso drawn on the PCA map keeps its rows on the UMAP map, highlighted there, without its old outline; the note says so', async () => {
+  if (!(await mp.isChecked('#import-map-pca'))) await mp.check('#import-map-pca'); // (when the test above failed early)
+  await mp.waitForFunction((sel) => document.querySelector(sel).glScatter.data.axes === null, MAP, { timeout: 30000 });
+  await mp.click('#import-reset');
+  await mp.$eval('#import-map', (el) => el.scrollIntoView({ block: 'center' }));
+  const box = await mp.locator(`${MAP} .gl-scatter-frame`).boundingBox();
+  const [cx, cy, rx, ry] = [box.x + box.width / 2, box.y + box.height / 2, box.width / 5, box.height / 5];
+  await mp.keyboard.down('Shift'); // shift+drag draws a lasso
+  await mp.mouse.move(cx - rx, cy - ry);
+  await mp.mouse.down();
+  for (const [x, y] of [[cx + rx, cy - ry], [cx + rx, cy + ry], [cx - rx, cy + ry], [cx - rx, cy - ry + 2]]) await mp.mouse.move(x, y, { steps: 8 });
+  await mp.mouse.up();
+  await mp.keyboard.up('Shift');
+  const lassoed = await mp.$eval(MAP, (el) => ({ rows: Array.from(el.glScatter.selection || []), polygon: !!el.glScatter.polygon }));
+  assert(lassoed.rows.length > 0 && lassoed.polygon, `lasso: ${lassoed.rows.length} rows, outline ${lassoed.polygon}`);
+  const listed = await mp.$$eval('#import-selection-list li', (lis) => lis.map((li) => li.textContent));
+  await mp.locator('#import-results').screenshot({ path: shot('maps-lasso-pca.png') });
+  await runMap(mp, 'umap');
+  const after = await mp.$eval(MAP, (el) => ({ rows: Array.from(el.glScatter.selection || []), polygon: !!el.glScatter.polygon }));
+  const note = await mp.textContent('#import-selection-note');
+  const listedAfter = await mp.$$eval('#import-selection-list li', (lis) => lis.map((li) => li.textContent));
+  await mp.$eval('#import-map', (el) => el.scrollIntoView({ block: 'center' }));
+  await mp.locator('#import-results').screenshot({ path: shot('maps-lasso-umap.png') });
+  assert(after.rows.join() === lassoed.rows.join() && listedAfter.join() === listed.join(), `the lasso's rows changed: ${lassoed.rows.length} -> ${after.rows.length}`);
+  assert(!after.polygon, 'the PCA lasso\'s outline is still drawn on the UMAP map, around where the rows no longer are');
+  assert(note.startsWith(`${lassoed.rows.length} rows in the lasso drawn on the PCA map`) && note.endsWith('highlighted where UMAP places them (the outline belonged to the PCA map). Draw a new lasso to select on this one.'), `selection note: ${note}`);
+  console.log(`     (${after.rows.length} lassoed rows carried; "${note.slice(0, 90)}…")`);
+  await mp.close();
+});
+
 // The training view's state: its step, loss points, autosaved step, message, field errors, map card.
 const trainState = (tp) => tp.evaluate(() => {
   const d = document.querySelector('#view-train').dataset;

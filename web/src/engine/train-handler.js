@@ -12,8 +12,9 @@
 //   trainReset   {} -> info (the same run from step 0)
 //   (comparing the positional kinds: compare-handler.js)
 //   trainExport  {} -> {vectors: 'vectors.tsv text', metadata: 'metadata.tsv text', npy (Uint8Array), rows, cols, step}
-//                {format} -> {bytes, rows, dim, step}: one file of the input table (table-exports.js;
-//                'csv2' holds the coordinates of the map as drawn, frozen axes included)
+//                {format, points?, map?} -> {bytes, rows, dim, step, map}: one file of the input table
+//                (table-exports.js; 'csv2' holds the map the page draws, sent as points and its
+//                method map; without them the PCA map, frozen axes included)
 //   trainNeighbours {query: 'thou' | 'king - man + woman', k} -> {query, analogy, step, neighbours: [{row, label, cosine}]}
 //   trainStart/trainReset/trainStep replies also carry map: {points (rows*2), explained [2]} (PCA, at most every 250 ms);
 //   trainStart carries rowLabels (the token text of every row)
@@ -69,7 +70,7 @@ import { blame, blamed } from '../protocol.js';
 import { checkPageBudget } from './limits.js';
 import { heldOutProbe, heldOutSplit, nextTokenRows } from './next-token-input.js';
 import { positionParams } from '../state.js';
-import { exportTableFile, withTable } from './table-exports.js';
+import { drawnMap, exportTableFile, withTable } from './table-exports.js';
 import { getRecord, putRecord } from '../storage.js';
 
 const MAX_TABLE_ROWS = 400;
@@ -340,14 +341,18 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
 
   // vectors.tsv and metadata.tsv of the Embedding Projector (%.9g values; labels escaped as
   // \t \n \r \\) and the .npy bytes of `embedlab train --out`.
-  function trainExport({ format, slot } = {}) {
+  // points, map: the map the page draws ('csv2' saves it: a UMAP map is saved as UMAP); without
+  // them the PCA map as the page would draw it (frozen axes included)
+  function trainExport({ format, slot, points = null, map: method = 'pca' } = {}) {
     use({ slot }, 'export');
     const t = run.tr.table('input');
     const labels = Array.from({ length: t.rows }, (_, r) => (run.strings && r < run.strings.length ? run.strings[r] : `row ${r}`));
     if (format) {
-      const map = format === 'csv2' && t.cols >= 2 && t.rows >= 3 ? pcaMap() : null;
-      const file = withTable(M, t.data, t.rows, t.cols, labels, (table) => exportTableFile(M, table, format, { points2: map && map.points }));
-      return { ...file, step: run.step || 0 };
+      const drawn = format === 'csv2' ? drawnMap({ points, map: method }, t.rows) : null;
+      const map = format === 'csv2' && !drawn && t.cols >= 2 && t.rows >= 3 ? pcaMap() : null;
+      const points2 = drawn ? drawn.points : map && map.points;
+      const file = withTable(M, t.data, t.rows, t.cols, labels, (table) => exportTableFile(M, table, format, { points2 }));
+      return { ...file, step: run.step || 0, map: format === 'csv2' ? (drawn ? drawn.method : 'pca') : null };
     }
     const { vectors, metadata } = M.projectorTsv(t.data, t.rows, t.cols, labels);
     const npy = M.npyBytes(t.data, t.rows, t.cols);

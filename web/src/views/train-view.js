@@ -148,7 +148,8 @@ export class TrainView {
     $('export-metadata').addEventListener('click', () => this.download('metadata'));
     this.exportNote = $('export-note');
     // every table format, from the engine's writers (trainExport {format})
-    this.tableExports = new TableExports($('export-vectors').closest('article'), engine, { request: 'trainExport' });
+    // "CSV 2-D" saves the map as drawn (PCA, UMAP or t-SNE)
+    this.tableExports = new TableExports($('export-vectors').closest('article'), engine, { request: 'trainExport', drawn: () => this.drawnMap() });
     this.nn = { query: $('nn-query'), note: $('nn-note'), body: $('nn-table').querySelector('tbody') };
     $('nn-form').addEventListener('submit', (e) => {
       e.preventDefault();
@@ -299,7 +300,7 @@ export class TrainView {
       this.drawLayout(map, step);
       return;
     }
-    this.scatter.setData({ points: map.points, labels: this.rowLabels, explained: map.explained, frozen: map.frozen, order: this.rowOrder });
+    this.scatter.setData({ points: map.points, labels: this.rowLabels, explained: map.explained, frozen: map.frozen, order: this.rowOrder, method: 'pca' });
     this.mapNote.textContent =
       'Each dot is one row of the table projected on its two main directions of variation (PCA by the engine, ' +
       (map.frozen
@@ -316,7 +317,7 @@ export class TrainView {
     // trails only between training updates (each one starts from the last): the frames of a whole
     // run move too far early on to read as paths
     const training = !!map.live;
-    this.scatter.setData({ points: map.points, labels: this.rowLabels, axes: AXES[map.method], trails: training, order: this.rowOrder });
+    this.scatter.setData({ points: map.points, labels: this.rowLabels, axes: AXES[map.method], method: map.method, trails: training, order: this.rowOrder });
     this.mapFrames = (this.mapFrames || 0) + 1;
     this.root.dataset.mapFrames = String(this.mapFrames);
     this.root.dataset.mapMethod = map.method;
@@ -330,6 +331,12 @@ export class TrainView {
     this.mapNote.textContent =
       `Each dot is one row of the table, placed by ${how}. ${training ? `The orange lines are the trails of the ${TRAIL_ROWS} most frequent rows over the last updates, faint where older` : 'Labelled: the 30 most frequent'} (${this.state.model === 'next' ? 'tokens of the text' : 'words'}). ` +
       `${name} keeps rows near their nearest neighbours; distances between clusters, cluster sizes and the axes mean little, and another seed gives another picture. Pause or the end of training draws the whole ${name} run.`;
+  }
+
+  // The map as drawn -> {method, points} | null
+  drawnMap() {
+    const d = this.scatter.data;
+    return d && d.points ? { method: d.method || 'pca', points: d.points } : null;
   }
 
   // The worker's clamp of the map's perplexity / n_neighbors to the table (null: none), on the card.
