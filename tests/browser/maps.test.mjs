@@ -8,6 +8,12 @@
 // neighbours… N%") stops it within a slice and the worker answers the next request (the main thread's long tasks
 // during these runs are measured by scripts/bench page). In the training view, UMAP of the table after some steps, then while playing each map
 // continues from the previous one (points move, they do not jump).
+// Issue 22, on a 1,000-row table: a new map fits itself to the view after the user zoomed the old
+// one; "CSV 2-D" (and the map's Table and PNG) are of the map as drawn; a lasso drawn on PCA keeps
+// its rows on UMAP without its old outline. In the training view on the 69 char rows: Play with
+// t-SNE (perplexity 30) and UMAP (n_neighbors 200) runs on, the card states the clamp, and the
+// page's step, its loss points, the autosaved step and the worker's step agree; a map that fails
+// (min_dist 5) leaves training going.
 //   node tests/browser/maps.test.mjs [--site build/web] [--shots build/screenshots]
 import fs from 'node:fs';
 import path from 'node:path';
@@ -365,6 +371,14 @@ await test('"CSV 2-D" saves the map as drawn: UMAP coordinates as umap2.csv, the
   const drawnU = await points(mp);
   assert(/-umap2\.csv$/.test(u.name), `file name ${u.name} while the UMAP map is drawn`);
   assert(sameAsDrawn(u.rows, drawnU), `the CSV is not the drawn UMAP map: row 0 ${u.rows[0]} vs drawn ${drawnU.slice(0, 2)}`);
+  // the map's own Table and PNG say UMAP too, not PC1 / pca2
+  await mp.click('#import-map .plot-export-table');
+  const heads = await mp.$$eval('#import-map .plot-data-table th', (ths) => ths.map((th) => th.textContent));
+  const caption = await mp.textContent('#import-map .plot-data-table caption');
+  assert(heads.join() === 'row,label,UMAP 1,UMAP 2' && /UMAP 1, UMAP 2/.test(caption), `the map's table: ${heads.join()} "${caption}"`);
+  await mp.click('#import-map .plot-export-table');
+  const [png] = await Promise.all([mp.waitForEvent('download', { timeout: 20000 }), mp.click('#import-map .plot-export-png')]);
+  assert(/-umap2\.png$/.test(png.suggestedFilename()), `PNG of the UMAP map named ${png.suggestedFilename()}`);
   for (let i = 0; i < 6; i++) await mp.keyboard.press('+'); // zoomed into the UMAP map this time
   await mp.check('#import-map-pca');
   await mp.waitForFunction(() => !document.querySelector('#import-card').dataset.mapMethod, null, { timeout: 30000 });
@@ -459,6 +473,13 @@ for (const [method, hash, clamp] of [['t-SNE', 'tmap=tsne', 'perplexity 30 → 2
     await tp.waitForFunction(() => /finished|failed/.test(document.querySelector('#view-train').dataset.mapState || ''), null, { timeout: 60000 });
     const done = await trainState(tp);
     assert(done.mapState === 'finished' && done.progress.includes(clamp) && done.note.includes(clamp), `after Pause: ${done.mapState}, "${done.progress}", note "${done.note.slice(0, 160)}"`);
+    // the card's "CSV 2-D" is this map as drawn, not a PCA of the table
+    const [download] = await Promise.all([tp.waitForEvent('download', { timeout: 20000 }),
+      tp.click('article:has(#export-vectors) .table-exports button[data-format="csv2"]')]);
+    const rows = fs.readFileSync(await download.path(), 'utf8').split('\r\n').filter(Boolean).slice(1).map((l) => l.split(',').slice(-2).map(Number));
+    const drawn = await tp.$eval('#train-map .heatmap', (el) => Array.from(el.scatter.data.points));
+    const key = method === 't-SNE' ? 'tsne' : 'umap';
+    assert(download.suggestedFilename().includes(`${key}2`) && sameAsDrawn(rows, drawn), `training CSV 2-D: ${download.suggestedFilename()}, row 0 ${rows[0]} vs drawn ${drawn.slice(0, 2)}`);
     console.log(`     (step ${st.steps} = loss points = autosaved = worker; "${done.progress}")`);
     await tp.close();
   });
