@@ -508,6 +508,23 @@ await test('training view: a map that fails (min_dist 5) leaves training going, 
   await tp.close();
 });
 
+// Of the same kind: a step that fails mid-slice (SGD at lr 50 gives nan after a few steps) took the
+// slice's earlier steps with it; the page showed step 0 while the worker was a few steps on.
+await test('training view: a run that diverges mid-slice shows every step made before it, with the message on the learning rate', async () => {
+  const tp = await openPage('#view=train&tEnc=char&opt=sgd&lr=50');
+  await tp.waitForFunction(() => Number(document.querySelector('#view-train').dataset.renders || 0) > 0, null, { timeout: 60000 });
+  await tp.click('#train-play');
+  await tp.waitForFunction(() => document.querySelector('#train-message').textContent.includes('nan'), null, { timeout: 60000 });
+  const st = await pausedAgree(tp);
+  const m = /^train: loss became nan at step (\d+) with learning rate 50; lower the learning rate$/.exec(st.message);
+  assert(m, `message: ${st.message}`);
+  assert(st.steps === Number(m[1]) - 1 && st.lossPoints === st.steps, `nan at step ${m[1]}: page step ${st.steps}, loss points ${st.lossPoints}`);
+  const lr = await tp.textContent('.field[data-key="lr"] .field-error');
+  assert(lr.includes(`loss became nan at step ${m[1]}`), `lr field: "${lr}"`);
+  console.log(`     (${st.message}; the page, its curve, the autosave and the worker are at step ${st.steps})`);
+  await tp.close();
+});
+
 await test('no console errors and no requests to other origins', async () => {
   assert(consoleErrors.length === 0, `console errors: ${consoleErrors.slice(0, 3).join(' | ')}`);
   assert(foreignRequests.length === 0, `foreign requests: ${foreignRequests.slice(0, 3).join(', ')}`);

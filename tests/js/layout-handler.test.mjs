@@ -206,7 +206,8 @@ describe('layout handlers', () => {
 });
 
 // trainStep with a UMAP / t-SNE map, wired as worker.js wires it (text, training, layout): the
-// char table of Tiny Shakespeare has 69 rows, too few for t-SNE's perplexity 30.
+// char table of Tiny Shakespeare has 69 rows, too few for t-SNE's perplexity 30. Neither a map
+// nor a step that fails mid-slice may lose the steps the trainer made.
 describe('the training map inside trainStep', () => {
   let call;
   before(async () => {
@@ -254,6 +255,17 @@ describe('the training map inside trainStep', () => {
     assert.ok(r.maps.length >= 1, 'no map update');
     assert.equal(r.maps[0].clamp.text, 'perplexity 30 → 22 for 69 rows');
     assert.ok(r.maps.every((m) => m.live && m.method === 'tsne'));
+  });
+
+  it('a step that fails after others of its slice (SGD at lr 50: nan at step 5) reports the 4 steps before it and the error, blamed on lr', async () => {
+    await call('trainStart', { ...start, opt: 'sgd', lr: 50 });
+    const r = await call('trainStep', { budgetMs: 5000, maxSteps: 200 });
+    assert.deepEqual(r.points.map((p) => p[0]), [1, 2, 3, 4]);
+    assert.equal(r.stats.totalSteps, 4);
+    assert.equal(r.stepError.message, 'train: loss became nan at step 5 with learning rate 50; lower the learning rate');
+    assert.equal(r.stepError.fields[0], 'lr');
+    // the next slice's first step fails as a whole request, as before (nothing to report)
+    await assert.rejects(call('trainStep', { budgetMs: 5000, maxSteps: 200 }), /loss became nan/);
   });
 
   it('a map that fails (min_dist 5 > spread 1) does not fail the step: the reply has the steps and mapError', async () => {
