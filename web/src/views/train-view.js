@@ -369,7 +369,8 @@ export class TrainView {
       return;
     }
     this.drawMap(r.map, r.stats.totalSteps);
-    this.choice.status(`${METHOD_NAMES[m]} while training: ${r.map.phase} ${r.map.done} / ${r.map.total} of the run ${r.map.continued ? 'from the last frame' : 'from the engine\'s start'}${clamp}`);
+    // the same line at every update (it is a live region): no counters here, the note has the step
+    this.choice.status(`${METHOD_NAMES[m]} while training: each update continues the map from its last frame${clamp}`);
   }
 
   // The link's map choice (tmap, tnn, tmd, tmetric, tperp)
