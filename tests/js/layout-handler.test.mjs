@@ -210,6 +210,7 @@ describe('layout handlers', () => {
 // nor a step that fails mid-slice may lose the steps the trainer made.
 describe('the training map inside trainStep', () => {
   let call;
+  let layout;
   before(async () => {
     const fs = await import('node:fs');
     const path = await import('node:path');
@@ -219,7 +220,7 @@ describe('the training map inside trainStep', () => {
     const M = await loadEngine();
     const read = async (name) => fs.readFileSync(path.join(repoRoot, 'web', 'corpora', `${name}.txt`), 'utf8');
     const text = makeTextPipeline(M, read);
-    const layout = makeLayoutHandlers(M);
+    layout = makeLayoutHandlers(M);
     const store = { getRecord: async () => null, putRecord: async () => {} };
     const dispatch = makeDispatcher({ ...text.handlers, ...makeTrainHandlers(M, text.ensureTokens, store, layout), ...layout.handlers });
     let id = 0;
@@ -255,6 +256,11 @@ describe('the training map inside trainStep', () => {
     assert.ok(r.maps.length >= 1, 'no map update');
     assert.equal(r.maps[0].clamp.text, 'perplexity 30 → 22 for 69 rows');
     assert.ok(r.maps.every((m) => m.live && m.method === 'tsne'));
+    assert.equal(layout.openRuns(), r.maps.at(-1).finished ? 0 : 1);
+    // back to PCA while playing: the PCA map, and the live run is freed
+    const p = await play(null, 5);
+    assert.ok(p.maps.every((m) => !m.method && m.points.length === 2 * 69));
+    assert.equal(layout.openRuns(), 0);
   });
 
   it('a step that fails after others of its slice (SGD at lr 50: nan at step 5) reports the 4 steps before it and the error, blamed on lr', async () => {

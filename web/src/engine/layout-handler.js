@@ -284,6 +284,7 @@ export function makeLayoutHandlers(M) {
     handlers: { layoutStart, layoutStep, layoutStop },
     addSource: (name, get) => sources.set(name, get),
     dropSource, trainMap, coordinatesOf,
+    stopLive: (key) => runs.get(key)?.live && stop(key), // the training map went back to PCA: its live run is freed
     openRuns: () => runs.size, // for the Node tests: runs not deleted
   };
 }

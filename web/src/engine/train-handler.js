@@ -314,6 +314,7 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
     // every MAP_EVERY_MS, and at once for another map or other options than the last update's
     const due = stats.finished || !!stepError || wanted !== run.mapWanted || !(performance.now() - run.lastMap <= MAP_EVERY_MS);
     run.mapWanted = wanted;
+    if (method === 'pca' && layout) layout.stopLive(layoutKey(slot));
     let map;
     let mapError = null;
     if (due) {
