@@ -206,9 +206,11 @@ export class ImportMap {
     const now = METHOD_NAMES[this.data.method || 'pca'];
     const on = METHOD_NAMES[this.selectedOn];
     const listed = n > LISTED ? ` (the first ${LISTED} listed; the export has all)` : '';
-    this.el.selectionNote.textContent = this.selectedOn === (this.data.method || 'pca')
+    const text = this.selectedOn === (this.data.method || 'pca')
       ? `${n.toLocaleString('en')} rows in the lasso drawn on an earlier ${now} map${listed}, highlighted where they are on this one (the outline was around where they were then).`
       : `${n.toLocaleString('en')} rows in the lasso drawn on the ${on} map${listed}, highlighted where ${now} places them (the outline belonged to the ${on} map). Draw a new lasso to select on this one.`;
+    // a live region, updated at every frame of a run: set only when it says something new
+    if (this.el.selectionNote.textContent !== text) this.el.selectionNote.textContent = text;
     this.el.map.dataset.selectionNote = 'moved';
   }
 
