@@ -310,6 +310,7 @@ await test('training view: UMAP of the table after training, then maps that cont
 // A 1,000-row table (the first rows of the clusters above) to zoom, lasso and export as a user does.
 const N3 = 1000;
 const smallTable = npy(table.slice(0, N3 * D), [N3, D]);
+const smallMeta = Buffer.from(`name\tcluster\n${Array.from(label.slice(0, N3), (g, i) => `${NAMES[g]}_${i}\t${NAMES[g]}`).join('\n')}\n`);
 // the share of the rows whose drawn position is inside the map's frame
 const shareInView = (p) => p.$eval(MAP, (el) => {
   const g = el.glScatter;
@@ -344,30 +345,51 @@ const sameAsDrawn = (rows, drawn) => rows.length * 2 === drawn.length &&
   rows.every(([x, y], i) => Math.abs(x - drawn[2 * i]) <= 1e-6 * Math.max(1, Math.abs(x)) && Math.abs(y - drawn[2 * i + 1]) <= 1e-6 * Math.max(1, Math.abs(y)));
 
 let mp;
-await test('a new map fits itself to the view: UMAP after zooming into the PCA map shows every row', async () => {
+await test('a new map fits itself to the view: UMAP after zooming into the PCA map shows every row; PCA again is fitted and keeps its colours', async () => {
   mp = await openPage('#view=table');
+  await mp.setInputFiles('#import-meta', { name: 'metadata.tsv', mimeType: 'text/tab-separated-values', buffer: smallMeta });
   await mp.setInputFiles('#import-file', { name: 'small.npy', mimeType: 'application/octet-stream', buffer: smallTable });
   await mp.waitForFunction(() => Number(document.querySelector('#import-card').dataset.loaded || 0) > 0, null, { timeout: 60000 });
   await mp.waitForSelector(`${MAP}[data-drawn]`, { timeout: 60000 });
+  await mp.selectOption('#import-colour', { label: 'cluster' });
   await mp.$eval('#import-map', (el) => el.scrollIntoView({ block: 'center' }));
   // zoom in as a user does (the frame's + key, 16 x)
   await mp.focus(`${MAP} .gl-scatter-frame`);
   for (let i = 0; i < 8; i++) await mp.keyboard.press('+');
   const zoomed = await shareInView(mp);
   assert(zoomed < 0.5, `zoomed in, ${zoomed} of the rows still in view`);
+  const problems = [];
   await runMap(mp, 'umap');
   const fitted = await shareInView(mp);
   await mp.$eval('#import-map', (el) => el.scrollIntoView({ block: 'center' }));
   await mp.locator('#import-map').screenshot({ path: shot('maps-umap-after-zoom.png') });
-  assert(fitted >= 0.95, `UMAP after a zoomed PCA map: ${(100 * fitted).toFixed(1)}% of the rows in view`);
-  console.log(`     (zoomed PCA: ${(100 * zoomed).toFixed(1)}% of the rows in view; the UMAP map then: ${(100 * fitted).toFixed(1)}%)`);
+  if (fitted < 0.95) problems.push(`UMAP after a zoomed PCA map: ${(100 * fitted).toFixed(1)}% of the rows in view`);
+  // zoomed into the UMAP map, then PCA again: fitted, and the same rows keep their colours
+  await mp.focus(`${MAP} .gl-scatter-frame`);
+  for (let i = 0; i < 6; i++) await mp.keyboard.press('+');
+  await mp.check('#import-map-pca');
+  await mp.waitForFunction(() => !document.querySelector('#import-card').dataset.mapMethod, null, { timeout: 30000 });
+  await mp.waitForFunction((sel) => document.querySelector(sel).glScatter.data.axes === null, MAP, { timeout: 30000 });
+  const again = await shareInView(mp);
+  if (again < 0.95) problems.push(`PCA again after a zoomed UMAP map: ${(100 * again).toFixed(1)}% of the rows in view`);
+  const colour = await mp.$eval('#import-map', (el) => el.dataset.colour);
+  const legend = await mp.textContent('#import-legend');
+  const chosen = await mp.$eval('#import-colour', (el) => el.selectedOptions[0].textContent);
+  if (!(colour === 'cluster' && chosen === 'cluster' && /cluster:/.test(legend))) problems.push(`PCA again lost the colours: colour "${colour}", select "${chosen}", legend "${legend}"`);
+  assert(!problems.length, problems.join('; '));
+  console.log(`     (zoomed PCA: ${(100 * zoomed).toFixed(1)}% of the rows in view; the UMAP map then: ${(100 * fitted).toFixed(1)}%; PCA again ${(100 * again).toFixed(1)}%, coloured by cluster)`);
 });
 
-await test('"CSV 2-D" saves the map as drawn: UMAP coordinates as umap2.csv, then PCA again (fitted) as pca2.csv', async () => {
+await test('"CSV 2-D" saves the map as drawn: PCA as pca2.csv, then UMAP coordinates as umap2.csv; the map\'s Table and PNG say UMAP', async () => {
+  const p = await csv2(mp);
+  const drawnP = await points(mp);
+  assert(/-pca2\.csv$/.test(p.name) && sameAsDrawn(p.rows, drawnP), `PCA: ${p.name}, row 0 ${p.rows[0]} vs drawn ${drawnP.slice(0, 2)}`);
+  await runMap(mp, 'umap');
   const u = await csv2(mp);
   const drawnU = await points(mp);
   assert(/-umap2\.csv$/.test(u.name), `file name ${u.name} while the UMAP map is drawn`);
   assert(sameAsDrawn(u.rows, drawnU), `the CSV is not the drawn UMAP map: row 0 ${u.rows[0]} vs drawn ${drawnU.slice(0, 2)}`);
+  assert(!sameAsDrawn(p.rows, drawnU), 'the PCA and the UMAP files are the same');
   // the map's own Table and PNG say UMAP too, not PC1 / pca2
   await mp.click('#import-map .plot-export-table');
   const heads = await mp.$$eval('#import-map .plot-data-table th', (ths) => ths.map((th) => th.textContent));
@@ -376,16 +398,7 @@ await test('"CSV 2-D" saves the map as drawn: UMAP coordinates as umap2.csv, the
   await mp.click('#import-map .plot-export-table');
   const [png] = await Promise.all([mp.waitForEvent('download', { timeout: 20000 }), mp.click('#import-map .plot-export-png')]);
   assert(/-umap2\.png$/.test(png.suggestedFilename()), `PNG of the UMAP map named ${png.suggestedFilename()}`);
-  for (let i = 0; i < 6; i++) await mp.keyboard.press('+'); // zoomed into the UMAP map this time
-  await mp.check('#import-map-pca');
-  await mp.waitForFunction(() => !document.querySelector('#import-card').dataset.mapMethod, null, { timeout: 30000 });
-  await mp.waitForFunction((sel) => document.querySelector(sel).glScatter.data.axes === null, MAP, { timeout: 30000 });
-  assert((await shareInView(mp)) >= 0.95, 'PCA again is not fitted to the view');
-  const p = await csv2(mp);
-  const drawnP = await points(mp);
-  assert(/-pca2\.csv$/.test(p.name) && sameAsDrawn(p.rows, drawnP), `PCA again: ${p.name}, row 0 ${p.rows[0]} vs drawn ${drawnP.slice(0, 2)}`);
-  assert(!sameAsDrawn(p.rows, drawnU), 'the PCA and the UMAP files are the same');
-  console.log(`     (${u.name}, ${p.name}; each equal to the drawn coordinates)`);
+  console.log(`     (${p.name}, ${u.name}; each equal to the drawn coordinates; ${png.suggestedFilename()})`);
 });
 
 await test('a lasso drawn on the PCA map keeps its rows on the UMAP map, highlighted there, without its old outline; the note says so', async () => {
