@@ -91,7 +91,7 @@ await test('training view: a map that fails (min_dist 5) leaves training going, 
   await tp.waitForFunction(() => document.querySelector('#view-train').dataset.mapError || !/Pause/.test(document.querySelector('#train-play').textContent), null, { timeout: 30000 });
   const failed = await trainState(tp);
   assert(failed.playing && failed.message === '' && failed.fieldErrors.length === 0, `training stopped at step ${failed.steps}: "${failed.message}" ${JSON.stringify(failed.fieldErrors)}`);
-  assert(/^UMAP: umap: min_dist 5 out of range \[0, 1\]/.test(failed.mapError) && /training goes on/.test(failed.progress), `map card: ${failed.mapError} | ${failed.progress}`);
+  assert(/^umap: min_dist 5 out of range \[0, 1\]/.test(failed.mapError) && /^The map could not be updated: umap: min_dist 5 .*Training goes on/.test(failed.progress), `map card: ${failed.mapError} | ${failed.progress}`);
   await tp.waitForFunction((n) => Number(document.querySelector('#view-train').dataset.steps || 0) >= n + 100, failed.steps, { timeout: 60000 });
   await tp.$eval('#train-map-choice', (el) => el.closest('article').scrollIntoView());
   await tp.locator('article:has(#train-map)').screenshot({ path: shot('maps-train-map-error.png') });

@@ -280,7 +280,7 @@ describe('the training map inside trainStep', () => {
     assert.equal(r.last.stats.totalSteps, r.points.length);
     assert.ok(r.points.length >= 20);
     assert.ok(r.errors.length >= 1);
-    assert.equal(r.errors[0], 'UMAP: umap: min_dist 5 out of range [0, 1] (at most spread)');
+    assert.equal(r.errors[0], 'umap: min_dist 5 out of range [0, 1] (at most spread)');
     assert.equal(r.maps.length, 0);
     // the next update with good options draws again
     const ok = await play({ method: 'umap', nNeighbors: 200, minDist: 0.1, metric: 'euclidean' }, 5);

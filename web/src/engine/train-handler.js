@@ -323,7 +323,7 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
       } catch (err) {
         // the steps stand; the map card says why this update has no map
         map = undefined;
-        mapError = `${method === 'tsne' ? 't-SNE' : method.toUpperCase()}: ${err.message}`;
+        mapError = err.message; // the engine's, which names the method ('tsne: perplexity …')
         run.lastMap = performance.now();
       }
     }

@@ -351,7 +351,7 @@ export class TrainView {
     if (r.mapError) {
       this.root.dataset.mapError = r.mapError;
       this.root.dataset.mapState = 'failed';
-      this.choice.status(`${r.mapError} — training goes on; the map shows the last frame it could draw.`);
+      this.choice.status(`The map could not be updated: ${r.mapError}. Training goes on; the map shows the last frame it could draw.`);
       return;
     }
     if (!r.map) return;
