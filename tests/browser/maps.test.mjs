@@ -8,6 +8,9 @@
 // neighbours… N%") stops it within a slice and the worker answers the next request (the main thread's long tasks
 // during these runs are measured by scripts/bench page). In the training view, UMAP of the table after some steps, then while playing each map
 // continues from the previous one (points move, they do not jump).
+// Issue 22, on a 1,000-row table: a new map fits itself to the view after the user zoomed the old
+// one; "CSV 2-D" (and the map's Table and PNG) are of the map as drawn; a lasso drawn on PCA keeps
+// its rows on UMAP without its old outline. (The training map's issue-22 cases: train-map.test.mjs.)
 //   node tests/browser/maps.test.mjs [--site build/web] [--shots build/screenshots]
 import fs from 'node:fs';
 import path from 'node:path';
@@ -275,7 +278,7 @@ await test('training view: UMAP of the table after training, then maps that cont
   }
   await tp.click('#train-play');
   assert(frames.length >= 4, `map updates while playing: ${frames.length}`);
-  const continued = frames.filter((f) => /from the previous update's layout, so points move/.test(f.note) && !/this first one/.test(f.note));
+  const continued = frames.filter((f) => /from the previous run's layout .*so points move/.test(f.note) && !/this first one/.test(f.note));
   assert(continued.length >= 2, `notes: ${frames.map((f) => f.note.slice(0, 80)).join(' | ')}`);
   // move, not jump: between two continued updates the median point moves less than a fifth of
   // the map's extent (the table itself changes between updates; a fresh layout would put points anywhere)
@@ -302,6 +305,130 @@ await test('training view: UMAP of the table after training, then maps that cont
   await tp.waitForFunction(() => !document.querySelector('#map-freeze-row').hidden, null, { timeout: 5000 });
   console.log(`     (${frames.length} map updates while playing, median move / extent ${moves.map((m) => m.toFixed(3)).join(', ')}; "${line}")`);
   await tp.close();
+});
+
+// A 1,000-row table (the first rows of the clusters above) to zoom, lasso and export as a user does.
+const N3 = 1000;
+const smallTable = npy(table.slice(0, N3 * D), [N3, D]);
+const smallMeta = Buffer.from(`name\tcluster\n${Array.from(label.slice(0, N3), (g, i) => `${NAMES[g]}_${i}\t${NAMES[g]}`).join('\n')}\n`);
+// the share of the rows whose drawn position is inside the map's frame
+const shareInView = (p) => p.$eval(MAP, (el) => {
+  const g = el.glScatter;
+  const [w, h] = g.size();
+  const xy = g.data.points;
+  let k = 0;
+  for (let i = 0; i < g.data.n; i++) {
+    const [x, y] = g.project(xy[2 * i], xy[2 * i + 1]);
+    if (x >= 0 && y >= 0 && x <= w && y <= h) k++;
+  }
+  return k / g.data.n;
+});
+const runMap = async (p, method) => {
+  await p.check(`#import-map-${method}`);
+  await p.click('#import-map-run');
+  await p.waitForFunction((m) => {
+    const d = document.querySelector('#import-card').dataset;
+    return d.mapMethod === m && /^(finished|failed)$/.test(d.mapState || '');
+  }, method, { timeout: 120000 });
+  const st = await card(p);
+  assert(st.mapState === 'finished', `${method}: ${st.mapState}: ${await p.textContent('#import-map-progress')}`);
+};
+// clicks the "CSV 2-D" button and reads the file -> {name, rows: [[x, y]...]}
+async function csv2(p) {
+  const [download] = await Promise.all([p.waitForEvent('download', { timeout: 20000 }), p.click('#import-card .table-exports button[data-format="csv2"]')]);
+  const file = await download.path();
+  const lines = fs.readFileSync(file, 'utf8').split('\r\n').filter(Boolean);
+  assert(lines[0] === 'row,label,x,y', `csv head ${lines[0]}`);
+  return { name: download.suggestedFilename(), rows: lines.slice(1).map((l) => l.split(',').slice(-2).map(Number)) };
+}
+const sameAsDrawn = (rows, drawn) => rows.length * 2 === drawn.length &&
+  rows.every(([x, y], i) => Math.abs(x - drawn[2 * i]) <= 1e-6 * Math.max(1, Math.abs(x)) && Math.abs(y - drawn[2 * i + 1]) <= 1e-6 * Math.max(1, Math.abs(y)));
+
+let mp;
+await test('a new map fits itself to the view: UMAP after zooming into the PCA map shows every row; PCA again is fitted and keeps its colours', async () => {
+  mp = await openPage('#view=table');
+  await mp.setInputFiles('#import-meta', { name: 'metadata.tsv', mimeType: 'text/tab-separated-values', buffer: smallMeta });
+  await mp.setInputFiles('#import-file', { name: 'small.npy', mimeType: 'application/octet-stream', buffer: smallTable });
+  await mp.waitForFunction(() => Number(document.querySelector('#import-card').dataset.loaded || 0) > 0, null, { timeout: 60000 });
+  await mp.waitForSelector(`${MAP}[data-drawn]`, { timeout: 60000 });
+  await mp.selectOption('#import-colour', { label: 'cluster' });
+  await mp.$eval('#import-map', (el) => el.scrollIntoView({ block: 'center' }));
+  // zoom in as a user does (the frame's + key, 16 x)
+  await mp.focus(`${MAP} .gl-scatter-frame`);
+  for (let i = 0; i < 8; i++) await mp.keyboard.press('+');
+  const zoomed = await shareInView(mp);
+  assert(zoomed < 0.5, `zoomed in, ${zoomed} of the rows still in view`);
+  const problems = [];
+  await runMap(mp, 'umap');
+  const fitted = await shareInView(mp);
+  await mp.$eval('#import-map', (el) => el.scrollIntoView({ block: 'center' }));
+  await mp.locator('#import-map').screenshot({ path: shot('maps-umap-after-zoom.png') });
+  if (fitted < 0.95) problems.push(`UMAP after a zoomed PCA map: ${(100 * fitted).toFixed(1)}% of the rows in view`);
+  // zoomed into the UMAP map, then PCA again: fitted, and the same rows keep their colours
+  await mp.focus(`${MAP} .gl-scatter-frame`);
+  for (let i = 0; i < 6; i++) await mp.keyboard.press('+');
+  await mp.check('#import-map-pca');
+  await mp.waitForFunction(() => !document.querySelector('#import-card').dataset.mapMethod, null, { timeout: 30000 });
+  await mp.waitForFunction((sel) => document.querySelector(sel).glScatter.data.axes === null, MAP, { timeout: 30000 });
+  const again = await shareInView(mp);
+  if (again < 0.95) problems.push(`PCA again after a zoomed UMAP map: ${(100 * again).toFixed(1)}% of the rows in view`);
+  const colour = await mp.$eval('#import-map', (el) => el.dataset.colour);
+  const legend = await mp.textContent('#import-legend');
+  const chosen = await mp.$eval('#import-colour', (el) => el.selectedOptions[0].textContent);
+  if (!(colour === 'cluster' && chosen === 'cluster' && /cluster:/.test(legend))) problems.push(`PCA again lost the colours: colour "${colour}", select "${chosen}", legend "${legend}"`);
+  assert(!problems.length, problems.join('; '));
+  console.log(`     (zoomed PCA: ${(100 * zoomed).toFixed(1)}% of the rows in view; the UMAP map then: ${(100 * fitted).toFixed(1)}%; PCA again ${(100 * again).toFixed(1)}%, coloured by cluster)`);
+});
+
+await test('"CSV 2-D" saves the map as drawn: PCA as pca2.csv, then UMAP coordinates as umap2.csv; the map\'s Table and PNG say UMAP', async () => {
+  const p = await csv2(mp);
+  const drawnP = await points(mp);
+  assert(/-pca2\.csv$/.test(p.name) && sameAsDrawn(p.rows, drawnP), `PCA: ${p.name}, row 0 ${p.rows[0]} vs drawn ${drawnP.slice(0, 2)}`);
+  await runMap(mp, 'umap');
+  const u = await csv2(mp);
+  const drawnU = await points(mp);
+  assert(/-umap2\.csv$/.test(u.name), `file name ${u.name} while the UMAP map is drawn`);
+  assert(sameAsDrawn(u.rows, drawnU), `the CSV is not the drawn UMAP map: row 0 ${u.rows[0]} vs drawn ${drawnU.slice(0, 2)}`);
+  assert(!sameAsDrawn(p.rows, drawnU), 'the PCA and the UMAP files are the same');
+  // the map's own Table and PNG say UMAP too, not PC1 / pca2
+  await mp.click('#import-map .plot-export-table');
+  const heads = await mp.$$eval('#import-map .plot-data-table th', (ths) => ths.map((th) => th.textContent));
+  const caption = await mp.textContent('#import-map .plot-data-table caption');
+  assert(heads.join() === 'row,label,UMAP 1,UMAP 2' && /UMAP 1, UMAP 2/.test(caption), `the map's table: ${heads.join()} "${caption}"`);
+  await mp.click('#import-map .plot-export-table');
+  const [png] = await Promise.all([mp.waitForEvent('download', { timeout: 20000 }), mp.click('#import-map .plot-export-png')]);
+  assert(/-umap2\.png$/.test(png.suggestedFilename()), `PNG of the UMAP map named ${png.suggestedFilename()}`);
+  console.log(`     (${p.name}, ${u.name}; each equal to the drawn coordinates; ${png.suggestedFilename()})`);
+});
+
+await test('a lasso drawn on the PCA map keeps its rows on the UMAP map, highlighted there, without its old outline; the note says so', async () => {
+  if (!(await mp.isChecked('#import-map-pca'))) await mp.check('#import-map-pca'); // (when the test above failed early)
+  await mp.waitForFunction((sel) => document.querySelector(sel).glScatter.data.axes === null, MAP, { timeout: 30000 });
+  await mp.click('#import-reset');
+  await mp.$eval('#import-map', (el) => el.scrollIntoView({ block: 'center' }));
+  const box = await mp.locator(`${MAP} .gl-scatter-frame`).boundingBox();
+  const [cx, cy, rx, ry] = [box.x + box.width / 2, box.y + box.height / 2, box.width / 5, box.height / 5];
+  await mp.keyboard.down('Shift'); // shift+drag draws a lasso
+  await mp.mouse.move(cx - rx, cy - ry);
+  await mp.mouse.down();
+  for (const [x, y] of [[cx + rx, cy - ry], [cx + rx, cy + ry], [cx - rx, cy + ry], [cx - rx, cy - ry + 2]]) await mp.mouse.move(x, y, { steps: 8 });
+  await mp.mouse.up();
+  await mp.keyboard.up('Shift');
+  const lassoed = await mp.$eval(MAP, (el) => ({ rows: Array.from(el.glScatter.selection || []), polygon: !!el.glScatter.polygon }));
+  assert(lassoed.rows.length > 0 && lassoed.polygon, `lasso: ${lassoed.rows.length} rows, outline ${lassoed.polygon}`);
+  const listed = await mp.$$eval('#import-selection-list li', (lis) => lis.map((li) => li.textContent));
+  await mp.locator('#import-results').screenshot({ path: shot('maps-lasso-pca.png') });
+  await runMap(mp, 'umap');
+  const after = await mp.$eval(MAP, (el) => ({ rows: Array.from(el.glScatter.selection || []), polygon: !!el.glScatter.polygon }));
+  const note = await mp.textContent('#import-selection-note');
+  const listedAfter = await mp.$$eval('#import-selection-list li', (lis) => lis.map((li) => li.textContent));
+  await mp.$eval('#import-map', (el) => el.scrollIntoView({ block: 'center' }));
+  await mp.locator('#import-results').screenshot({ path: shot('maps-lasso-umap.png') });
+  assert(after.rows.join() === lassoed.rows.join() && listedAfter.join() === listed.join(), `the lasso's rows changed: ${lassoed.rows.length} -> ${after.rows.length}`);
+  assert(!after.polygon, 'the PCA lasso\'s outline is still drawn on the UMAP map, around where the rows no longer are');
+  assert(note.startsWith(`${lassoed.rows.length} rows in the lasso drawn on the PCA map`) && note.endsWith('highlighted where UMAP places them (the outline belonged to the PCA map). Draw a new lasso to select on this one.'), `selection note: ${note}`);
+  console.log(`     (${after.rows.length} lassoed rows carried; "${note.slice(0, 90)}…")`);
+  await mp.close();
 });
 
 await test('no console errors and no requests to other origins', async () => {

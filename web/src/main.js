@@ -321,7 +321,7 @@ const importView = new ImportView(importCard, engine, {
   onLoaded: () => { views.positions.dirty = true; }, // a GPT-2 file's wpe (or its absence) shows there
   onMapState,
 });
-new TableExports(importCard.querySelector('#import-results'), engine, { request: 'importExport', element: importCard });
+new TableExports(importCard.querySelector('#import-results'), engine, { request: 'importExport', element: importCard, drawn: () => importView.drawnMap() });
 
 // Downloads (plots and tables) are named from the state and where the plot sits (file-names.js):
 // element -> {subject, step, kind, table}

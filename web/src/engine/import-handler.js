@@ -25,7 +25,9 @@
 //   importNorms {} -> {norms (rows), count, mean, median, min, max, zeros, unit: {min, max, maxError} | null}:
 //        every row's length as stored (Table.norms); unit: the lengths of the unit rows, when
 //        they exist (the page's "normalise rows" is on)
-//   importExport {format} -> {bytes, rows, dim}: a file of the loaded table (table-exports.js)
+//   importExport {format, points?, map?} -> {bytes, rows, dim, map}: a file of the loaded table
+//        (table-exports.js); 'csv2' holds the map the page draws (points, map: its method), or
+//        the PCA map when none is sent
 //   (UMAP and t-SNE maps of the loaded table: layout-handler.js, source 'import'; importNeighbours
 //    {map: 'umap' | 'tsne'} measures the map distance on the last frame of that map)
 //
@@ -38,7 +40,7 @@
 // A safetensors file is never read whole: the header (File.slice(0, 8 + N)), then only the
 // chosen tensor's byte range. Nothing half-loaded replaces the current table: the new one is
 // built and labelled first, and the old one is freed only then (its PCA map comes after, importMap).
-import { exportTableFile } from './table-exports.js';
+import { drawnMap, exportTableFile } from './table-exports.js';
 import { ImportedPositions, POSITION_TENSOR } from './imported-positions.js';
 import { SIMILARITY_MAX_TOKENS } from './limits.js';
 
@@ -225,9 +227,12 @@ export function makeImportHandlers(M, positions = new ImportedPositions(), layou
     };
   }
 
-  function importExport({ format }) {
+  // points, map: the 2-D map the page draws ('csv2' saves it; without them the PCA of the table)
+  function importExport({ format, points = null, map = 'pca' }) {
     if (!current) throw new Error('export: load a table first');
-    return exportTableFile(M, current.table, format, { points2: format === 'csv2' ? withMap(current).points : null });
+    const drawn = format === 'csv2' ? drawnMap({ points, map }, current.table.rows) : null;
+    const file = exportTableFile(M, current.table, format, { points2: format === 'csv2' ? (drawn ? drawn.points : withMap(current).points) : null });
+    return { ...file, map: format === 'csv2' ? (drawn ? drawn.method : 'pca') : null };
   }
 
   function importMap({ normalise = false }) {

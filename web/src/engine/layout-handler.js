@@ -22,8 +22,16 @@
 // One run per source ('import', 'train:<slot>'): a new start deletes the old run first, and so
 // does a change of the table under it (dropSource, called by the import and train handlers).
 // Every engine object is deleted on stop, on a new start, on errors and when its table goes.
-// continueMap() is the training view's map while it plays: a short run that starts from the
-// previous frame's layout, so the points move rather than jump between updates.
+// trainMap() is the training view's map while it plays: one live run per slot, stepped a
+// slice (budgetMs) per map update inside trainStep, never a whole UMAP or t-SNE at once. When a
+// run has done its epochs the next update starts another one on the table as it is then, warm-
+// started from the last frame (a short run at a lower learning rate), so the points move rather
+// than jump; its construction (kNN, graph) is sliced too. A layoutStart, layoutStop or a new
+// table stops it like any run of the slot.
+// Clamping (the training maps, and layoutStart {clamp: true}): a perplexity or n_neighbors the
+// table cannot take is lowered to the largest it can (t-SNE: below (n - 1) / 3; UMAP: n - 1),
+// and the reply says so (clamp: {key, asked, used, rows, text}); the training table's size is
+// the run's, not the user's choice, so its map must not fail on it.
 //
 // Not here: what the page shows (views/map-choice.js, import-map.js, train-view.js) and the
 // PCA maps (import-handler.js importMap, train-handler.js pcaMap).
@@ -75,6 +83,27 @@ export function centred(xy) {
     out[2 * i + 1] = xy[2 * i + 1] - my;
   }
   return out;
+}
+
+// (method, opts (layoutOptions), rows) -> {opts, clamp: null | {key, asked, used, rows, text}}:
+// perplexity lowered to the largest integer below (n - 1) / 3 (t-SNE), n_neighbors to n - 1
+// (UMAP), the engine's limits (src/project/tsne.cpp, umap.cpp check_options). A table too small
+// for any value (t-SNE under 5 rows, UMAP under 3) is left to the engine's message.
+// e.g. ('tsne', {perplexity: 30}, 69) -> perplexity 22, text "perplexity 30 → 22 for 69 rows".
+export function clampToTable(method, opts, rows) {
+  const o = { ...opts };
+  if (method === 'tsne') {
+    const asked = o.perplexity ?? 30; // the engine's default
+    const limit = (rows - 1) / 3;
+    const used = Math.ceil(limit) - 1;
+    if (asked < limit || used < 1) return { opts: o, clamp: null };
+    o.perplexity = used;
+    return { opts: o, clamp: { key: 'perplexity', asked, used, rows, text: `perplexity ${asked} → ${used} for ${rows} rows`, why: `it must be below (n − 1) / 3 = ${limit.toFixed(2)}` } };
+  }
+  const asked = o.nNeighbors ?? 15;
+  if (asked <= rows - 1 || rows - 1 < 2) return { opts: o, clamp: null };
+  o.nNeighbors = rows - 1;
+  return { opts: o, clamp: { key: 'n_neighbors', asked, used: rows - 1, rows, text: `n_neighbors ${asked} → ${rows - 1} for ${rows} rows`, why: 'it can be at most n − 1' } };
 }
 
 function checkMethod(method, where) {
@@ -129,7 +158,7 @@ export function makeLayoutHandlers(M) {
     const t = source(p, 'map');
     const rows = t.table ? t.table.rows : t.rows;
     checkPageBudget('map', 'coordinates', [rows, 2]);
-    const opts = layoutOptions(p.method, p);
+    const { opts, clamp } = p.clamp ? clampToTable(p.method, layoutOptions(p.method, p), rows) : { opts: layoutOptions(p.method, p), clamp: null };
     if (p.from === 'previous') {
       const prev = previous(key, p.method, rows);
       if (prev) opts.init = prev;
@@ -139,7 +168,7 @@ export function makeLayoutHandlers(M) {
     const ms = performance.now() - t0;
     runs.set(key, { obj, method: p.method, rows, normalise: !!p.normalise, ms, prepared: false, prepareMs: 0 });
     const umap = p.method === 'umap';
-    return { rows, total: umap ? obj.totalEpochs() : obj.totalIterations(), preparing: true, phase: obj.phase(), progress: obj.progress(), ms };
+    return { rows, total: umap ? obj.totalEpochs() : obj.totalIterations(), preparing: true, phase: obj.phase(), progress: obj.progress(), ms, clamp };
   }
 
   function layoutStep(p) {
@@ -187,32 +216,61 @@ export function makeLayoutHandlers(M) {
     return { stopped: stop(keyOf(p)) };
   }
 
-  // The training map while it plays: a short run from the previous frame (the first one from
-  // the engine's own init, longer) -> {points (centred), method, continued, ms}. Any animated run
-  // on the same source stops first.
-  function continueMap(key, t, method, p) {
+  // The training map while it plays (see the header): one slice of at most budgetMs of the
+  // slot's live run; getTable() -> {data, rows, cols}, the table now (read only when a run
+  // starts). -> {points (centred) | null (still constructing), method, continued, phase,
+  // progress, done, total, finished, kl, clamp}. Throws the engine's message (bad options);
+  // the run is then gone, and the next update tries again.
+  function trainMap(key, getTable, method, p, budgetMs = 30) {
     checkMethod(method, 'map');
-    stop(key);
-    const prev = previous(key, method, t.rows);
-    const opts = layoutOptions(method, p);
-    if (method === 'umap') {
-      opts.nEpochs = prev ? CONTINUE_EPOCHS : 3 * CONTINUE_EPOCHS;
-      if (prev) opts.learningRate = CONTINUE_LEARNING_RATE;
-    } else {
-      opts.iterations = prev ? CONTINUE_ITERATIONS : FIRST_ITERATIONS;
-      if (prev) opts.earlyExaggeration = 1; // the clusters formed already: plain gradient steps
+    const wanted = JSON.stringify([method, layoutOptions(method, p)]);
+    let r = runs.get(key);
+    if (r && (!r.live || r.wanted !== wanted)) {
+      stop(key); // an animated run of the slot, or other options: the live run starts afresh
+      r = null;
     }
-    if (prev) opts.init = prev;
+    if (!r) {
+      const t = getTable();
+      checkPageBudget('map', 'coordinates', [t.rows, 2]);
+      const prev = previous(key, method, t.rows);
+      const { opts, clamp } = clampToTable(method, layoutOptions(method, p), t.rows);
+      if (method === 'umap') {
+        opts.nEpochs = prev ? CONTINUE_EPOCHS : 3 * CONTINUE_EPOCHS;
+        if (prev) opts.learningRate = CONTINUE_LEARNING_RATE;
+      } else {
+        opts.iterations = prev ? CONTINUE_ITERATIONS : FIRST_ITERATIONS;
+        if (prev) opts.earlyExaggeration = 1; // the clusters formed already: plain gradient steps
+      }
+      if (prev) opts.init = prev;
+      r = { obj: make(method, t, opts, true), method, rows: t.rows, normalise: false, ms: 0, prepared: false, prepareMs: 0, live: true, wanted, continued: !!prev, clamp };
+      runs.set(key, r);
+    }
+    const umap = method === 'umap';
+    const total = umap ? r.obj.totalEpochs() : r.obj.totalIterations();
     const t0 = performance.now();
-    const obj = make(method, t, opts);
+    let done = 0;
     try {
-      obj.step(method === 'umap' ? obj.totalEpochs() : obj.totalIterations());
-      const coords = obj.coordinates();
-      last.set(key, { coords, method, rows: t.rows, normalise: false });
-      return { points: centred(coords), method, continued: !!prev, kl: method === 'tsne' ? obj.kl() : null, ms: performance.now() - t0 };
-    } finally {
-      obj.delete();
+      if (!r.prepared) r.prepared = r.obj.prepare(budgetMs);
+      if (!r.prepared) {
+        r.ms += performance.now() - t0;
+        return { points: null, method, continued: r.continued, preparing: true, phase: r.obj.phase(), progress: r.obj.progress(), done: 0, total, finished: false, kl: null, clamp: r.clamp };
+      }
+      done = umap ? r.obj.epoch() : r.obj.iteration();
+      while (done < total) {
+        done = r.obj.step(1);
+        if (performance.now() - t0 >= budgetMs) break;
+      }
+    } catch (err) {
+      stop(key);
+      throw err;
     }
+    const coords = r.obj.coordinates();
+    const kl = umap ? null : r.obj.kl();
+    r.ms += performance.now() - t0;
+    last.set(key, { coords, method, rows: r.rows, normalise: false });
+    const finished = done >= total;
+    if (finished) stop(key); // the next update starts from this frame, on the table as it is then
+    return { points: centred(coords), method, continued: r.continued, preparing: false, phase: umap ? 'epoch' : 'iteration', done, total, finished, kl, clamp: r.clamp, ms: r.ms };
   }
 
   // The last drawn layout of key when it is of `method` (and of the rows as normalised or not)
@@ -225,7 +283,8 @@ export function makeLayoutHandlers(M) {
   return {
     handlers: { layoutStart, layoutStep, layoutStop },
     addSource: (name, get) => sources.set(name, get),
-    dropSource, continueMap, coordinatesOf,
+    dropSource, trainMap, coordinatesOf,
+    stopLive: (key) => runs.get(key)?.live && stop(key), // the training map went back to PCA: its live run is freed
     openRuns: () => runs.size, // for the Node tests: runs not deleted
   };
 }

@@ -12,18 +12,25 @@
 //   trainReset   {} -> info (the same run from step 0)
 //   (comparing the positional kinds: compare-handler.js)
 //   trainExport  {} -> {vectors: 'vectors.tsv text', metadata: 'metadata.tsv text', npy (Uint8Array), rows, cols, step}
-//                {format} -> {bytes, rows, dim, step}: one file of the input table (table-exports.js;
-//                'csv2' holds the coordinates of the map as drawn, frozen axes included)
+//                {format, points?, map?} -> {bytes, rows, dim, step, map}: one file of the input table
+//                (table-exports.js; 'csv2' holds the map the page draws, sent as points and its
+//                method map; without them the PCA map, frozen axes included)
 //   trainNeighbours {query: 'thou' | 'king - man + woman', k} -> {query, analogy, step, neighbours: [{row, label, cosine}]}
 //   trainStart/trainReset/trainStep replies also carry map: {points (rows*2), explained [2]} (PCA, at most every 250 ms);
 //   trainStart carries rowLabels (the token text of every row)
 //   trainFreeze  {on} -> map on frozen axes (on) or refitted (off)
 //   trainStep {..., map: {method: 'umap' | 'tsne', nNeighbors, minDist, metric, perplexity, seed}}:
-//                the reply's map is that method's instead of PCA, {points, method, continued}: each
-//                update a short run from the previous update's layout (layout-handler.js
-//                continueMap), so the points move between updates rather than jump; the
+//                the reply's map is that method's instead of PCA, {points | null, method,
+//                continued, live: true, phase, progress, done, total, clamp}: a slice of the
+//                slot's live run (layout-handler.js trainMap), warm-started from the previous
+//                frame on the newer table when a run ends, so the points move between updates
+//                rather than jump; points null while a run constructs (kNN, graph). The
 //                animated UMAP / t-SNE of the table (paused or finished) is layout-handler.js,
 //                source 'train'
+//   A map never fails a step: the steps of the slice are done and reported whatever the map
+//   does; a map that fails gives mapError: 'message' (and no map) in the same reply, and the
+//   next update tries again. A step that fails after others of its slice succeeded gives those
+//   steps and stepError {message, fields}, so the page shows every step the trainer made.
 //   trainStart {..., resume: true}: when this browser's autosaved run ('train' record, storage.js)
 //                has the same settings, it is loaded (Trainer.loadState) and the reply carries
 //                restored {step, checksum, savedAt, curve}; a saved run of other settings is left
@@ -63,12 +70,13 @@ import { blame, blamed } from '../protocol.js';
 import { checkPageBudget } from './limits.js';
 import { heldOutProbe, heldOutSplit, nextTokenRows } from './next-token-input.js';
 import { positionParams } from '../state.js';
-import { exportTableFile, withTable } from './table-exports.js';
+import { drawnMap, exportTableFile, withTable } from './table-exports.js';
 import { getRecord, putRecord } from '../storage.js';
 
 const MAX_TABLE_ROWS = 400;
 const MAX_TABLE_COLS = 128;
 const MAP_EVERY_MS = 250; // PCA of the table at most this often while training
+const MAP_SLICE_MS = 30; // engine time of one UMAP / t-SNE map update while training (a slice of the live run)
 const MAX_LABEL_ORDER = 200; // rows in the map's label order
 export const HELD_OUT_EVERY = 50; // next-token: the held-out loss after every 50th step (and at step 0)
 export const MAX_RUNS = 8; // slots holding a run at once (the page's and each training widget's)
@@ -276,17 +284,50 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
     let n = 0;
     let tokens = 0; // of every step of the slice (stats only describes the last one)
     const args = run.model === 'next' ? NEXT_STEP_ARGS : W2V_ARGS;
+    let stepError = null;
+    const failed = (err) => {
+      if (!stats) throw err; // the slice's first step: nothing to report
+      stepError = { message: err.message, fields: Array.isArray(err.args) ? err.args : [] }; // the steps before it are the run's
+    };
     do {
-      stats = blame(args, () => run.tr.step(1));
+      try {
+        stats = blame(args, () => run.tr.step(1));
+      } catch (err) {
+        failed(err);
+        break;
+      }
       n++;
       tokens += stats.tokens;
       points.push([stats.totalSteps, stats.lastLoss]);
-      if (run.probe && stats.totalSteps % HELD_OUT_EVERY === 0) held.push([stats.totalSteps, heldOutLoss()]);
+      if (run.probe && stats.totalSteps % HELD_OUT_EVERY === 0) {
+        try {
+          held.push([stats.totalSteps, heldOutLoss()]);
+        } catch (err) {
+          failed(err);
+          break;
+        }
+      }
     } while (!stats.finished && n < maxSteps && performance.now() - t0 < budgetMs);
     run.step = stats.totalSteps;
-    const due = stats.finished || !(performance.now() - run.lastMap <= MAP_EVERY_MS);
-    const map = due ? (mapOpts && layout && mapOpts.method !== 'pca' ? layoutMap(slot, mapOpts) : pcaMap()) : undefined;
-    return { points, held, stats, slice: { steps: n, tokens }, table: tableGrid(), checksum: checksum(), positions: positions(), map };
+    const method = mapOpts && layout && mapOpts.method !== 'pca' ? mapOpts.method : 'pca';
+    const wanted = method === 'pca' ? 'pca' : JSON.stringify(mapOpts);
+    // every MAP_EVERY_MS, and at once for another map or other options than the last update's
+    const due = stats.finished || !!stepError || wanted !== run.mapWanted || !(performance.now() - run.lastMap <= MAP_EVERY_MS);
+    run.mapWanted = wanted;
+    if (method === 'pca' && layout) layout.stopLive(layoutKey(slot));
+    let map;
+    let mapError = null;
+    if (due) {
+      try {
+        map = method === 'pca' ? pcaMap() : layoutMap(slot, mapOpts);
+      } catch (err) {
+        // the steps stand; the map card says why this update has no map
+        map = undefined;
+        mapError = err.message; // the engine's, which names the method ('tsne: perplexity …')
+        run.lastMap = performance.now();
+      }
+    }
+    return { points, held, stats, slice: { steps: n, tokens }, table: tableGrid(), checksum: checksum(), positions: positions(), map, mapError, stepError };
   }
 
   function trainReset(p = {}) {
@@ -301,14 +342,18 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
 
   // vectors.tsv and metadata.tsv of the Embedding Projector (%.9g values; labels escaped as
   // \t \n \r \\) and the .npy bytes of `embedlab train --out`.
-  function trainExport({ format, slot } = {}) {
+  // points, map: the map the page draws ('csv2' saves it: a UMAP map is saved as UMAP); without
+  // them the PCA map as the page would draw it (frozen axes included)
+  function trainExport({ format, slot, points = null, map: method = 'pca' } = {}) {
     use({ slot }, 'export');
     const t = run.tr.table('input');
     const labels = Array.from({ length: t.rows }, (_, r) => (run.strings && r < run.strings.length ? run.strings[r] : `row ${r}`));
     if (format) {
-      const map = format === 'csv2' && t.cols >= 2 && t.rows >= 3 ? pcaMap() : null;
-      const file = withTable(M, t.data, t.rows, t.cols, labels, (table) => exportTableFile(M, table, format, { points2: map && map.points }));
-      return { ...file, step: run.step || 0 };
+      const drawn = format === 'csv2' ? drawnMap({ points, map: method }, t.rows) : null;
+      const map = format === 'csv2' && !drawn && t.cols >= 2 && t.rows >= 3 ? pcaMap() : null;
+      const points2 = drawn ? drawn.points : map && map.points;
+      const file = withTable(M, t.data, t.rows, t.cols, labels, (table) => exportTableFile(M, table, format, { points2 }));
+      return { ...file, step: run.step || 0, map: format === 'csv2' ? (drawn ? drawn.method : 'pca') : null };
     }
     const { vectors, metadata } = M.projectorTsv(t.data, t.rows, t.cols, labels);
     const npy = M.npyBytes(t.data, t.rows, t.cols);
@@ -367,13 +412,18 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
     return { points: p.points, explained: run.explained, frozen: false };
   }
 
-  // The UMAP / t-SNE map of the input table, continuing from the previous update's layout.
+  // A slice of the slot's live UMAP / t-SNE run (layout-handler.js trainMap), which reads the
+  // input table when it starts a run. -> its frame (points null while it constructs)
   function layoutMap(slot, opts) {
-    const t = run.tr.table('input');
-    run.lastMap = performance.now();
-    const m = layout.continueMap(layoutKey(slot), { data: t.data, rows: t.rows, cols: t.cols }, opts.method, opts);
-    run.lastMap = performance.now(); // the next update MAP_EVERY_MS after this one ends
-    return m;
+    const get = () => {
+      const t = run.tr.table('input');
+      return { data: t.data, rows: t.rows, cols: t.cols };
+    };
+    try {
+      return { ...layout.trainMap(layoutKey(slot), get, opts.method, opts, MAP_SLICE_MS), live: true };
+    } finally {
+      run.lastMap = performance.now(); // the next update MAP_EVERY_MS after this one ends
+    }
   }
 
   // t (rows, D) -> {points (rows*2) = (x - mean) . c_k, explained} on a saved basis.

@@ -33,9 +33,13 @@
 //     const sc = new GlScatter(parentEl, {height: 460, onSelect: (rows) => ..., onHover: (row) => ...});
 //     sc.setData({points: Float32Array (n*2), labels: [n strings], colours: Uint8Array (n*4) | null, explained: [e1, e2]});
 //     sc.setData({points, labels, axes: ['UMAP 1', 'UMAP 2']});   // a map with named axes (no explained variance)
-//     sc.setPoints(points, {axes, explained});  // the same rows moved (an animated UMAP / t-SNE): labels, colours,
-//                                               // search matches and the lasso selection stay; the view is refitted
-//                                               // to the points every frame until the user pans or zooms
+//     sc.setPoints(points, {axes, explained, method, fit});  // the same rows moved (an animated UMAP / t-SNE, or
+//                                               // another map): labels, colours, search matches and the lasso's
+//                                               // rows stay (highlighted where they are now; the lasso's outline
+//                                               // belonged to the old positions and goes); the view is refitted to
+//                                               // the points every frame until the user pans or zooms, and always
+//                                               // for fit: true (a new map: the user's zoom of the old one is no
+//                                               // view of the new one)
 //     sc.setColours(Uint8Array (n*4) | null);   // null: one colour for all
 //     sc.highlight(Int32Array rows | null);     // search matches: bigger, outlined; the rest dimmed
 //     sc.setSelection(Int32Array rows | null);  // as a lasso selects: in their colours, the rest dimmed
@@ -64,7 +68,7 @@ const SVG_VECTOR_POINTS = 20000;
 const FLAT_MAX_POINTS = 20000; // a moving map of at most this many rows is painted in 2-D (setFlat) // more points in view than this: the SVG carries them as one embedded image
 
 export class GlScatter {
-  constructor(parent, { height = 460, onSelect = () => {}, onHover = () => {}, onFocusPoint = () => {}, onError = () => {}, exportName = 'pca2' } = {}) {
+  constructor(parent, { height = 460, onSelect = () => {}, onHover = () => {}, onFocusPoint = () => {}, onError = () => {}, exportName = null } = {}) {
     this.height = height;
     this.onSelect = onSelect;
     this.onHover = onHover;
@@ -127,7 +131,7 @@ export class GlScatter {
     watchTheme(this);
     // PNG / SVG: the view as shown, painted again on a 2-D context (plot-export.js); a WebGL
     // canvas cannot be read back once composited
-    attachExport(parent, figureExport(() => this.figure(), { name: exportName, element: this.root, table: () => pointTable(this.data) }));
+    attachExport(parent, figureExport(() => this.figure(), { name: exportName ?? (() => `${this.data?.method || 'pca'}2`), element: this.root, table: () => pointTable(this.data) }));
   }
 
   // the theme or label size changed: point colours (WebGL), axes and the frame's margins (CSS)
@@ -287,15 +291,16 @@ export class GlScatter {
 
   // --- data -------------------------------------------------------------------------------
 
-  setData({ points, labels = [], colours = null, explained = null, axes = null }) {
+  setData({ points, labels = [], colours = null, explained = null, axes = null, method = null }) {
     const n = points.length >> 1;
-    this.data = { points, labels, n, explained, axes };
+    this.data = { points, labels, n, explained, axes, method };
     this.grid = new PointGrid(points);
     this.gridFor = points;
     this.colours = colours;
     this.matches = null;
     this.selection = null;
     this.polygon = null;
+    this.root.dataset.lassoOutline = 'false';
     this.t0 = performance.now();
     this.drawnRows = 0;
     this.root.dataset.points = String(n);
@@ -306,9 +311,15 @@ export class GlScatter {
   }
 
   // New positions of the same n rows (see the header). -> false when n differs (nothing changed)
-  setPoints(points, { axes = this.data?.axes ?? null, explained = null } = {}) {
+  setPoints(points, { axes = this.data?.axes ?? null, explained = null, method = this.data?.method ?? null, fit = false } = {}) {
     if (!this.data || points.length >> 1 !== this.data.n) return false;
-    this.data = { ...this.data, points, axes, explained };
+    this.data = { ...this.data, points, axes, explained, method };
+    if (this.polygon) { // drawn around where the rows were: it would circle empty space now
+      this.polygon = null;
+      this.drawLasso();
+    }
+    this.root.dataset.lassoOutline = 'false';
+    if (fit) this.userMoved = false; // a new map fits itself to the view
     this.gridFor = null; // rebuilt on the next hover, not every frame
     this.matchesFor = this.selectionFor = undefined; // the highlighted subsets take the new positions
     this.frames = (this.frames || 0) + 1;
@@ -729,7 +740,8 @@ export class GlScatter {
     const polygon = path.map(([px, py]) => this.unproject(px, py));
     const rows = rowsInPolygon(this.data.points, polygon);
     this.setSelection(rows);
-    this.polygon = polygon; // kept (in data coordinates) and outlined until the next lasso
+    this.polygon = polygon; // kept (in data coordinates) and outlined until the next lasso or the points move
+    this.root.dataset.lassoOutline = 'true';
     this.drawLasso();
     this.onSelect(rows, polygon);
   }

@@ -107,9 +107,13 @@ export function titled(title, parts) {
 }
 
 // A figure (made fresh at each export: figure() -> {width, height, paint(ctx)}) -> an export source.
+// name: the file-name part, or a function giving it at each export (a map named after the
+// method it draws: 'pca2', 'umap2').
 export function figureExport(figure, { name, element, table }) {
   return {
-    name,
+    get name() {
+      return typeof name === 'function' ? name() : name;
+    },
     element,
     toTable: table,
     toPng() {
@@ -231,13 +235,16 @@ function attachTable(bar, source) {
   bar.append(b);
 }
 
-// {points (n * 2), labels, explained} of a map -> its data table: row, label, PC1, PC2
+// {points (n * 2), labels, explained, axes?} of a map -> its data table: row, label, PC1, PC2
+// (or the map's own axes: a UMAP or t-SNE map's table says so, not PC1 and PC2)
 export function pointTable(data) {
   if (!data || !data.points) throw new Error('nothing drawn yet');
   const n = data.points.length / 2;
   const rows = [];
   for (let i = 0; i < Math.min(n, TABLE_MAX_ROWS); i++) rows.push([i, data.labels?.[i] ?? '', data.points[2 * i], data.points[2 * i + 1]]);
-  return { caption: 'Every row on the first two principal components', columns: ['row', 'label', 'PC1', 'PC2'], rows, total: n };
+  const axes = data.axes || null;
+  const caption = axes ? `Every row on the map as drawn (${axes[0]}, ${axes[1]})` : 'Every row on the first two principal components';
+  return { caption, columns: ['row', 'label', ...(axes || ['PC1', 'PC2'])], rows, total: n };
 }
 
 function dataTable({ caption, columns, rows, total = rows.length }) {

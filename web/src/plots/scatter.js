@@ -13,7 +13,7 @@
 //
 //   const sc = new Scatter(el, {labelled: 30});
 //   sc.setData({points: Float32Array (n*2), labels: [n], explained: [e1, e2], order: Int32Array, frozen});
-//   sc.setData({points, labels, axes: ['UMAP 1', 'UMAP 2'], trails: true, order});   // named axes (a UMAP or
+//   sc.setData({points, labels, axes: ['UMAP 1', 'UMAP 2'], method: 'umap', trails: true, order});   // named axes (a UMAP or
 //     t-SNE map); trails: successive frames of one moving layout (kept as trails, the view eases as with frozen axes)
 //   sc.setData({points, labels, explained, order, path: makeLut('viridis')});   // a sequence (positions):
 //     the points joined in row order, coloured by row from the LUT's first colour to its last
@@ -32,7 +32,8 @@ export const TRAIL_ROWS = 10; // rows (the most frequent first) that get a trail
 const EASE = 0.2; // frozen axes: the fraction of the way to the new extent per frame
 
 export class Scatter {
-  constructor(parent, { labelled = 30, height = 420, exportName = 'pca2' } = {}) {
+  // exportName: the downloads' name part; default: after the map drawn (data.method: 'pca2', 'umap2', 'tsne2')
+  constructor(parent, { labelled = 30, height = 420, exportName = null } = {}) {
     this.labelled = labelled;
     this.height = height;
     this.root = document.createElement('div');
@@ -54,7 +55,7 @@ export class Scatter {
     this.canvas.addEventListener('mouseleave', () => (this.tip.hidden = true));
     new ResizeObserver(() => this.schedule()).observe(this.root);
     watchTheme(this);
-    attachExport(this.root, figureExport(() => this.figure(), { name: exportName, element: this.root, table: () => pointTable(this.data) }));
+    attachExport(this.root, figureExport(() => this.figure(), { name: exportName ?? (() => `${this.data?.method || 'pca'}2`), element: this.root, table: () => pointTable(this.data) }));
   }
 
   themeChanged() {

@@ -8,14 +8,24 @@
 //
 //   const map = new ImportMap(cardElement);     // finds #import-map, #import-search, ... in it
 //   map.show({name, points, labels (display text), rawLabels, metadata, explained});   // from a worker importTable reply
-//   map.update(points, 'umap', {note});   // the same rows moved (a UMAP or t-SNE frame, layout-handler.js): search,
-//                                         // colours and the lasso selection stay; the note says what the map is
+//   map.update(points, 'umap', {note, fit});   // the same rows moved (a UMAP or t-SNE frame, layout-handler.js, or
+//                                         // the PCA map again): search, colours and the lasso's rows stay; the note
+//                                         // says what the map is. fit: a new map (another method, a new run), drawn
+//                                         // fitted to the view whatever the user's zoom of the old one
+//   map.drawn();                          // {method, points} as drawn: what "CSV 2-D" and the selection export hold
+// A lasso outlines rows of the map it was drawn on. When the rows move (another map, or the next
+// frame of a run) the selection is kept by row id and highlighted where the rows are now, as
+// the Embedding Projector keeps a selection across PCA, t-SNE and UMAP: comparing where one
+// group of rows lands on two maps is what a selection across maps is for. Its outline goes (it
+// would circle empty space: the rows are no longer inside it) and the note says which map it was
+// drawn on.
 import { Scatter } from '../plots/scatter.js';
 import { Legend } from '../plots/legend.js';
 import { colourColumn } from '../plots/colour-by.js';
 import { lowerLabels, matchRows } from '../plots/point-index.js';
 import { makeLut } from '../plots/scales.js';
 import { NORMALISED } from './import-analysis.js';
+import { METHOD_NAMES } from './map-choice.js';
 
 // axis titles of the maps that have no explained variance
 const AXES = { umap: ['UMAP 1', 'UMAP 2'], tsne: ['t-SNE 1', 't-SNE 2'] };
@@ -74,10 +84,9 @@ export class ImportMap {
     this.data = r;
     this.lower = null;
     const { points, labels, metadata, explained } = r;
-    const pct = explained ? (100 * (explained[0] + explained[1])).toFixed(1) : '?';
     if (!this.gl) {
-      this.scatter.setData({ points, labels, explained, frozen: false });
-      this.el.note.textContent = `Every row projected on the table's two main directions of variation (PCA by the engine${r.normalised ? `, ${NORMALISED} first` : ''}). This browser gives no WebGL2, so the map is the simple canvas one (no search, colours or lasso; slow past a few thousand rows). PCA keeps ${pct}% of the variance, so distances on the map can differ a lot from distances in the table (see the neighbours).`;
+      this.scatter.setData({ points, labels, explained, frozen: false, method: 'pca' });
+      this.el.note.textContent = this.pcaNote(points.length / 2, explained, r.normalised);
       return;
     }
     try {
@@ -87,7 +96,7 @@ export class ImportMap {
       return;
     }
     if (this.data !== r) return; // a newer table arrived while the module loaded
-    this.scatter.setData({ points, labels, explained, axes: AXES[r.method] || null });
+    this.scatter.setData({ points, labels, explained, axes: AXES[r.method] || null, method: r.method || 'pca' });
     this.el.colour.replaceChildren(new Option('none', ''), ...(metadata ? metadata.header.map((h, c) => new Option(h, String(c))) : []));
     this.el.colour.disabled = !metadata;
     this.el.search.value = '';
@@ -95,18 +104,33 @@ export class ImportMap {
     this.el.legend.replaceChildren();
     this.el.map.dataset.colour = '';
     this.showSelection(null);
-    this.el.note.textContent = `Every row (${(points.length / 2).toLocaleString('en')}) projected on the table's two main directions of variation (PCA by the engine${r.normalised ? `, ${NORMALISED} first` : ''}), drawn with WebGL; both axes have the same scale. Hover a point for its label; drag or use the arrow keys to pan, the wheel or + and - to zoom. PCA keeps ${pct}% of the variance, so distances on the map can differ a lot from distances in the table (see the neighbours).`;
+    this.el.note.textContent = this.pcaNote(points.length / 2, explained, r.normalised);
+  }
+
+  // What the WebGL PCA map shows, under it.
+  pcaNote(n, explained, normalised) {
+    const pct = explained ? (100 * (explained[0] + explained[1])).toFixed(1) : '?';
+    if (!this.gl) return `Every row projected on the table's two main directions of variation (PCA by the engine${normalised ? `, ${NORMALISED} first` : ''}). This browser gives no WebGL2, so the map is the simple canvas one (no search, colours or lasso; slow past a few thousand rows). PCA keeps ${pct}% of the variance, so distances on the map can differ a lot from distances in the table (see the neighbours).`;
+    return `Every row (${n.toLocaleString('en')}) projected on the table's two main directions of variation (PCA by the engine${normalised ? `, ${NORMALISED} first` : ''}), drawn with WebGL; both axes have the same scale. Hover a point for its label; drag or use the arrow keys to pan, the wheel or + and - to zoom. PCA keeps ${pct}% of the variance, so distances on the map can differ a lot from distances in the table (see the neighbours).`;
+  }
+
+  // The map as drawn -> {method, points} | null (nothing drawn yet)
+  drawn() {
+    return this.data && this.data.points ? { method: this.data.method || 'pca', points: this.data.points } : null;
   }
 
   // New positions of the rows shown (method: 'pca' | 'umap' | 'tsne'; explained: PCA's), with the
   // note under the map. The canvas fallback redraws all; the WebGL map keeps its tools' state.
-  update(points, method, { note = null, explained = null } = {}) {
+  // fit: a new map (see the header); normalised: a PCA of the unit rows (its note says so).
+  update(points, method, { note = null, explained = null, fit = false, normalised = false } = {}) {
     if (!this.data) return;
-    this.data = { ...this.data, points, method, explained };
+    this.data = { ...this.data, points, method, explained, normalised };
     if (note !== null) this.el.note.textContent = note;
+    else if (method === 'pca') this.el.note.textContent = this.pcaNote(points.length / 2, explained, normalised);
     const axes = AXES[method] || null;
-    if (!this.gl) this.scatter.setData({ points, labels: this.data.labels, explained, axes, frozen: false });
-    else if (this.scatter && !this.scatter.setPoints(points, { axes, explained })) this.show(this.data);
+    if (!this.gl) this.scatter.setData({ points, labels: this.data.labels, explained, axes, method, frozen: false });
+    else if (this.scatter && !this.scatter.setPoints(points, { axes, explained, method, fit })) this.show(this.data);
+    if (this.selected) this.noteSelection();
   }
 
   search() {
@@ -159,6 +183,7 @@ export class ImportMap {
 
   showSelection(rows) {
     this.selected = rows && rows.length ? rows : null;
+    this.selectedOn = this.data?.method || 'pca'; // the map the lasso was drawn on
     this.el.selection.hidden = !rows;
     this.el.map.dataset.selected = String(rows ? rows.length : 0);
     if (!rows) return;
@@ -167,11 +192,26 @@ export class ImportMap {
       ? `${rows.length.toLocaleString('en')} rows in the lasso${rows.length > LISTED ? ` (the first ${LISTED} listed; the export has all)` : ''}.`
       : 'No row in the lasso.';
     this.el.exportSelection.disabled = !rows.length;
+    this.el.map.dataset.selectedOn = this.selectedOn;
     this.el.selectionList.replaceChildren(...Array.from(rows.slice(0, LISTED), (r) => {
       const li = document.createElement('li');
       li.textContent = `${r}  ${labels[r] ?? ''}`;
       return li;
     }));
+  }
+
+  // The rows moved under a selection: it stays (by row id); the note says where it was drawn.
+  noteSelection() {
+    const n = this.selected.length;
+    const now = METHOD_NAMES[this.data.method || 'pca'];
+    const on = METHOD_NAMES[this.selectedOn];
+    const listed = n > LISTED ? ` (the first ${LISTED} listed; the export has all)` : '';
+    const text = this.selectedOn === (this.data.method || 'pca')
+      ? `${n.toLocaleString('en')} rows in the lasso drawn on an earlier ${now} map${listed}, highlighted where they are on this one (the outline was around where they were then).`
+      : `${n.toLocaleString('en')} rows in the lasso drawn on the ${on} map${listed}, highlighted where ${now} places them (the outline belonged to the ${on} map). Draw a new lasso to select on this one.`;
+    // a live region, updated at every frame of a run: set only when it says something new
+    if (this.el.selectionNote.textContent !== text) this.el.selectionNote.textContent = text;
+    this.el.map.dataset.selectionNote = 'moved';
   }
 
   // All selected rows as TSV: row, label, x, y (of the map shown); labels with tabs or newlines escaped.

@@ -132,14 +132,26 @@ export class ImportView {
     });
   }
 
-  // m: {points, explained} of the rows as stored or (normalised) of the unit rows
+  // m: {points, explained} of the rows as stored or (normalised) of the unit rows. A new table
+  // gets a new map (search, colours and the lasso start afresh); the same table's PCA map again
+  // (after UMAP / t-SNE, or the unit rows) moves its rows, fitted to the view, and keeps them.
   async drawMap(m, normalised) {
     if (!m.points) return;
     const r = this.last;
     this.mapMethod = 'pca';
     this.mapTitle.textContent = "every row on the table's two main directions (PCA)";
     delete this.root.dataset.mapMethod;
-    await this.map.show({ name: r.name, points: m.points, labels: this.labels, rawLabels: r.labels, metadata: r.metadata, explained: m.explained, normalised });
+    if (this.mapFor === r) {
+      this.map.update(m.points, 'pca', { explained: m.explained, fit: true, normalised });
+      return;
+    }
+    this.mapFor = r;
+    await this.map.show({ name: r.name, points: m.points, labels: this.labels, rawLabels: r.labels, metadata: r.metadata, explained: m.explained, normalised, method: 'pca' });
+  }
+
+  // The map as drawn -> {method, points} | null: what "CSV 2-D" saves (main.js TableExports drawn)
+  drawnMap() {
+    return this.mapFor === this.last ? this.map.drawn() : null;
   }
 
   // The map's keyboard focus reached row: name it and its three nearest rows by cosine (the
@@ -245,7 +257,8 @@ export class ImportView {
           if (gen !== this.layoutGen) return;
         }
         this.mapMethod = method;
-        this.map.update(p.points, method, { note: frames === 1 || p.finished ? this.layoutNote(method, s, p, p.finished ? 'Finished' : 'Running') : null });
+        // the run's first frame is a new map: fitted to the view whatever the zoom of the last one
+        this.map.update(p.points, method, { note: frames === 1 || p.finished ? this.layoutNote(method, s, p, p.finished ? 'Finished' : 'Running') : null, fit: frames === 1 });
         this.choice.progress(p, method);
         Object.assign(this.root.dataset, { mapFrames: String(frames), mapDone: String(p.done), mapTotal: String(p.total) });
         this.lastLayout = { s, p };

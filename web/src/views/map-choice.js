@@ -150,7 +150,8 @@ export class MapChoice {
     this.box.dataset.done = String(p.done);
   }
 
+  // (a live region: the same text is not set again, so it is not read out again)
   status(text) {
-    this.line.textContent = text;
+    if (this.line.textContent !== text) this.line.textContent = text;
   }
 }

@@ -5,7 +5,9 @@
 // projector_config.json is written here (file-names.js projectorConfig), because it names the
 // files as the page saves them. File names: plot-export.js exportFileName (the page's namer).
 //
-//   const ex = new TableExports(container, engine, {request: 'importExport', element: card});
+//   const ex = new TableExports(container, engine, {request: 'importExport', element: card, drawn: () => ({method, points})});
+//   drawn(): the card's 2-D map as drawn ({method: 'pca' | 'umap' | 'tsne', points} | null): "CSV 2-D"
+//   saves those coordinates, named after the method (…-umap2.csv), never a map the card does not show
 //   await ex.save('npy');          // one file; 'projector' saves the three Projector files
 import { downloadBytes } from '../download.js';
 import { projectorConfig } from '../file-names.js';
@@ -31,8 +33,9 @@ const BUTTONS = [
 ];
 
 export class TableExports {
-  constructor(container, engine, { request, element = container, label = 'Download the table' }) {
+  constructor(container, engine, { request, element = container, label = 'Download the table', drawn = () => null }) {
     this.engine = engine;
+    this.drawn = drawn;
     this.request = request;
     this.element = element;
     this.root = document.createElement('div');
@@ -62,8 +65,12 @@ export class TableExports {
 
   // format -> {name, reply} after fetching the bytes and saving them
   async fetch(format) {
-    const r = await this.engine.request(this.request, { format });
-    const [, what, ext, type] = FILES[format];
+    const map = format === 'csv2' ? this.drawn() : null;
+    // as a Float32Array (the worker checks the type and length)
+    const payload = map ? { format, map: map.method, points: Float32Array.from(map.points) } : { format };
+    const r = await this.engine.request(this.request, payload);
+    const [, base, ext, type] = FILES[format];
+    const what = format === 'csv2' ? `${r.map || 'pca'}2` : base;
     const name = exportFileName({ name: what, element: this.element }, ext, { step: r.step });
     downloadBytes(r.bytes, name, type);
     return { name, r };

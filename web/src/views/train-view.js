@@ -15,10 +15,14 @@
 //   view.render(trainStartReply, state);   // a fresh run at step 0, then played to state.step
 //
 // The map card (issue 12): PCA (refitted, or on frozen axes with trails), UMAP or t-SNE
-// (map-choice.js). With UMAP / t-SNE chosen, while playing each map update is a short run from
-// the previous update's layout (trainStep {map}), so the points move and the labelled rows leave
-// trails; paused or finished, the whole run is drawn frame by frame (layoutStart / layoutStep,
-// from the last layout when there is one), with progress and Cancel.
+// (map-choice.js). With UMAP / t-SNE chosen, while playing each map update is a slice of the
+// slot's live run in the worker (trainStep {map}: warm-started from the last frame on the newer
+// table when a run ends), so the points move and the labelled rows leave trails; paused or
+// finished, the whole run is drawn frame by frame (layoutStart / layoutStep, from the last
+// layout when there is one), with progress and Cancel. A map never stops training: a map that
+// fails says so on the map card (its progress line, data-map-error) and training goes on; a
+// perplexity or n_neighbors too large for the table is lowered by the worker and the card says
+// so ("perplexity 30 → 22 for 69 rows", data-map-clamp).
 //
 // The loss chart (issue 21: training loss, held-out loss, chance ln V and the verdict in words)
 // is train-loss.js. The training text is the view's own (tCorpus, tEnc, tLower: state.js), sent
@@ -144,7 +148,8 @@ export class TrainView {
     $('export-metadata').addEventListener('click', () => this.download('metadata'));
     this.exportNote = $('export-note');
     // every table format, from the engine's writers (trainExport {format})
-    this.tableExports = new TableExports($('export-vectors').closest('article'), engine, { request: 'trainExport' });
+    // "CSV 2-D" saves the map as drawn (PCA, UMAP or t-SNE)
+    this.tableExports = new TableExports($('export-vectors').closest('article'), engine, { request: 'trainExport', drawn: () => this.drawnMap() });
     this.nn = { query: $('nn-query'), note: $('nn-note'), body: $('nn-table').querySelector('tbody') };
     $('nn-form').addEventListener('submit', (e) => {
       e.preventDefault();
@@ -183,6 +188,7 @@ export class TrainView {
     this.steps = restored && restored.curve ? Array.from(restored.curve.steps) : [];
     this.losses = restored && restored.curve ? Array.from(restored.curve.losses) : [];
     this.root.dataset.steps = String(restored ? restored.step : 0);
+    this.root.dataset.lossPoints = String(this.steps.length);
     this.showChecksum(r.checksum);
     this.restoreNote = '';
     if (this.el.saved) this.el.saved.textContent = '';
@@ -294,7 +300,7 @@ export class TrainView {
       this.drawLayout(map, step);
       return;
     }
-    this.scatter.setData({ points: map.points, labels: this.rowLabels, explained: map.explained, frozen: map.frozen, order: this.rowOrder });
+    this.scatter.setData({ points: map.points, labels: this.rowLabels, explained: map.explained, frozen: map.frozen, order: this.rowOrder, method: 'pca' });
     this.mapNote.textContent =
       'Each dot is one row of the table projected on its two main directions of variation (PCA by the engine, ' +
       (map.frozen
@@ -310,19 +316,61 @@ export class TrainView {
     const name = METHOD_NAMES[map.method];
     // trails only between training updates (each one starts from the last): the frames of a whole
     // run move too far early on to read as paths
-    const training = map.total === undefined;
-    this.scatter.setData({ points: map.points, labels: this.rowLabels, axes: AXES[map.method], trails: training, order: this.rowOrder });
+    const training = !!map.live;
+    this.scatter.setData({ points: map.points, labels: this.rowLabels, axes: AXES[map.method], method: map.method, trails: training, order: this.rowOrder });
     this.mapFrames = (this.mapFrames || 0) + 1;
     this.root.dataset.mapFrames = String(this.mapFrames);
     this.root.dataset.mapMethod = map.method;
     const o = this.choice.payload();
-    const opts = map.method === 'umap' ? `n_neighbors ${o.nNeighbors}, min_dist ${o.minDist}` : `perplexity ${o.perplexity}`;
+    const asked = map.method === 'umap' ? `n_neighbors ${o.nNeighbors}, min_dist ${o.minDist}` : `perplexity ${o.perplexity}`;
+    const opts = map.clamp ? `${map.method === 'umap' ? `min_dist ${o.minDist}, ` : ''}${map.clamp.text}` : asked;
+    this.showClamp(map.clamp);
     const how = !training
       ? `${name} of the table at step ${step} (${opts}, ${o.metric}, seed 0), drawn while it runs: ${map.phase} ${map.done} / ${map.total}`
-      : `${name} while training (${opts}, ${o.metric}, seed 0): each update runs a few ${map.method === 'umap' ? 'epochs' : 'iterations'} from the previous update's layout${map.continued ? '' : ' (this first one from the engine\'s own start)'}, so points move rather than jump; step ${step}`;
+      : `${name} while training (${opts}, ${o.metric}, seed 0): each update runs a slice of a short run from the previous run's layout on the table as it was when that run started${map.continued ? '' : ' (this first one from the engine\'s own start)'}, so points move rather than jump; step ${step}`;
     this.mapNote.textContent =
       `Each dot is one row of the table, placed by ${how}. ${training ? `The orange lines are the trails of the ${TRAIL_ROWS} most frequent rows over the last updates, faint where older` : 'Labelled: the 30 most frequent'} (${this.state.model === 'next' ? 'tokens of the text' : 'words'}). ` +
       `${name} keeps rows near their nearest neighbours; distances between clusters, cluster sizes and the axes mean little, and another seed gives another picture. Pause or the end of training draws the whole ${name} run.`;
+  }
+
+  // The map as drawn -> {method, points} | null
+  drawnMap() {
+    const d = this.scatter.data;
+    return d && d.points ? { method: d.method || 'pca', points: d.points } : null;
+  }
+
+  // The worker's clamp of the map's perplexity / n_neighbors to the table (null: none), on the card.
+  showClamp(clamp) {
+    if (clamp) this.root.dataset.mapClamp = clamp.text;
+    else delete this.root.dataset.mapClamp;
+  }
+
+  // A map update of trainStep: a frame of the live run, its construction's progress, or its error.
+  trainingMap(r) {
+    const m = this.choice.method();
+    if (r.mapError) {
+      this.root.dataset.mapError = r.mapError;
+      this.root.dataset.mapState = 'failed';
+      this.choice.status(`The map could not be updated: ${r.mapError}. Training goes on; the map shows the last frame it could draw.`);
+      return;
+    }
+    if (!r.map) return;
+    delete this.root.dataset.mapError;
+    if (!r.map.method) {
+      this.drawMap(r.map, r.stats.totalSteps);
+      return;
+    }
+    if (r.map.method !== m) return; // an update asked before the choice changed
+    this.root.dataset.mapState = 'training';
+    const clamp = r.map.clamp ? `; ${r.map.clamp.text}: ${r.map.clamp.why}` : '';
+    if (!r.map.points) {
+      this.showClamp(r.map.clamp);
+      this.choice.status(`${METHOD_NAMES[m]} while training: ${preparingText(r.map)}${clamp}`);
+      return;
+    }
+    this.drawMap(r.map, r.stats.totalSteps);
+    // the same line at every update (it is a live region): no counters here, the note has the step
+    this.choice.status(`${METHOD_NAMES[m]} while training: each update continues the map from its last frame${clamp}`);
   }
 
   // The link's map choice (tmap, tnn, tmd, tmetric, tperp)
@@ -363,7 +411,7 @@ export class TrainView {
   async runLayout(from) {
     if (!this.last || this.choice.method() === 'pca') return;
     const gen = ++this.layoutGen;
-    const payload = { source: 'train', from, ...this.choice.payload() };
+    const payload = { source: 'train', from, clamp: true, ...this.choice.payload() };
     const name = METHOD_NAMES[payload.method];
     this.layoutMethod = payload.method;
     this.lastLayout = null;
@@ -373,10 +421,14 @@ export class TrainView {
     this.root.dataset.mapState = 'starting';
     this.preparing = null;
     if (!from) this.scatter.clearTrails();
-    const step = Number(this.root.dataset.steps || 0);
+    let step = Number(this.root.dataset.steps || 0);
     try {
       this.preparing = await this.engine.request('layoutStart', payload);
       if (gen !== this.layoutGen) return;
+      // the worker answers in order: a training slice sent before this start has been shown
+      step = Number(this.root.dataset.steps || 0);
+      delete this.root.dataset.mapError;
+      const clamp = this.preparing.clamp;
       this.root.dataset.mapState = 'preparing';
       this.choice.progress(this.preparing, payload.method);
       for (;;) {
@@ -389,7 +441,7 @@ export class TrainView {
         }
         this.preparing = null;
         this.root.dataset.mapState = 'running';
-        this.drawMap({ ...p, method: payload.method }, step);
+        this.drawMap({ ...p, method: payload.method, clamp }, step);
         this.choice.progress(p, payload.method);
         this.lastLayout = p;
         if (p.finished) break;
@@ -398,10 +450,11 @@ export class TrainView {
       }
       this.root.dataset.mapState = 'finished';
       const p = this.lastLayout;
-      this.choice.status(`${name} of the table at step ${step} finished: ${p.phase} ${p.done} / ${p.total}${p.kl != null ? `, KL ${p.kl.toFixed(2)}` : ''} in ${formatNumber(p.ms / 1000)} s of engine time.`);
+      this.choice.status(`${name} of the table at step ${step} finished: ${p.phase} ${p.done} / ${p.total}${p.kl != null ? `, KL ${p.kl.toFixed(2)}` : ''} in ${formatNumber(p.ms / 1000)} s of engine time${clamp ? `; ${clamp.text}: ${clamp.why}` : ''}.`);
     } catch (err) {
       if (gen !== this.layoutGen) return;
       this.root.dataset.mapState = 'failed';
+      this.root.dataset.mapError = err.message;
       this.choice.status(`${name} failed: ${err.message}`);
     } finally {
       if (gen === this.layoutGen) {
@@ -494,8 +547,9 @@ export class TrainView {
     if (rate) this.lastRate = rate; // a slice that lands after a pause keeps the last rate
     this.readout(r.stats, rate || this.lastRate);
     this.drawTables(r);
-    if (r.map) this.drawMap(r.map, r.stats.totalSteps);
+    this.trainingMap(r);
     this.root.dataset.steps = String(r.stats.totalSteps);
+    this.root.dataset.lossPoints = String(this.steps.length); // for the browser tests: the curve has every step
     if (this.losses.length) this.root.dataset.firstLoss = String(this.losses[0]);
     this.root.dataset.lastLoss = String(r.stats.lastLoss);
     this.onSteps(r.stats.totalSteps, !this.playing);
@@ -513,7 +567,8 @@ export class TrainView {
     try {
       const map = this.choice.method() !== 'pca' ? this.choice.payload() : null;
       const r = await this.engine.request('trainStep', map ? { ...payload, map } : payload);
-      this.consume(r);
+      this.consume(r); // the slice's steps, also those before a step that failed
+      if (r.stepError) throw Object.assign(new Error(r.stepError.message), { fields: r.stepError.fields });
       return true;
     } catch (err) {
       this.pause();
