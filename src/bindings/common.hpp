@@ -222,13 +222,17 @@ struct JsArray<uint8_t> {
   static constexpr ElementType type = kBytes;
 };
 
-// The planned element count of `array`, which must be a JsArray<T>::name.
+// The planned element count of `array`, which must be a JsArray<T>::name (a subclass too).
+// subtle: no user JS may run while C++ holds engine state, so neither `instanceof` (a Proxy's
+// getPrototypeOf trap) nor array["length"] (a subclass's getter) is used here: the module's
+// _typedLength (api/embed.post.js) reads the typed array's own slots through the intrinsic
+// %TypedArray%.prototype getters, captured when the module loaded; the copy below
+// (TypedArray.prototype.set from a typed array) reads the same slots and calls nothing either.
 template <class T>
 inline size_t typed_length(const char* where, const char* what, const val& array) {
-  if (!array.instanceof(val::global(JsArray<T>::name))) {
-    fail(where, std::string(what) + " must be a " + JsArray<T>::name);
-  }
-  const double n = array["length"].as<double>();
+  static const val length_of = val::module_property("_typedLength");
+  const double n = length_of(array, val(JsArray<T>::name)).as<double>();
+  if (n < 0) fail(where, std::string(what) + " must be a " + JsArray<T>::name);
   return plan(where, what, int_arg(where, what, n, 0, kSafeMax), JsArray<T>::type);
 }
 
