@@ -49,6 +49,8 @@
     if (typeof v === 'string') return JSON.stringify(v);
     if (typeof v === 'bigint') return `${v}n`;
     if (Object.is(v, -0)) return '-0';
+    // integers exactly, as C++'s js_number prints them (2 ** 64 is 18446744073709551616, not ...2000)
+    if (Number.isInteger(v) && Math.abs(v) < 1e21) return BigInt(v).toString();
     return String(v);
   }
 
@@ -306,7 +308,7 @@
   const size = (v, where, name, lo = 1) => integer(v, where, name, lo, 2147483647);
   M.sinusoidal = (positions, dim) => check(M._sinusoidal(size(positions, 'sinusoidal', 'positions'), size(dim, 'sinusoidal', 'dim')));
   M.learnedPositions = (contextLength, dim) =>
-    check(M._learnedPositions(size(contextLength, 'learnedPositions', 'contextLength'), size(dim, 'learnedPositions', 'dim')));
+    check(M._learnedPositions(size(contextLength, 'learnedPositions', 'positions'), size(dim, 'learnedPositions', 'dim')));
   M.ropeTable = (positions, dim) => check(M._ropeTable(size(positions, 'ropeTable', 'positions'), size(dim, 'ropeTable', 'dim')));
   M.ropeApply = (x, positions, dim, offset) =>
     check(M._ropeApply(toFloats(x, 'ropeApply'), size(positions, 'ropeApply', 'positions'), size(dim, 'ropeApply', 'dim'),
@@ -332,9 +334,10 @@
   // (T, D), or (heads, T, T) for bias kinds; seed: a number draws learned tables from it,
   // undefined from the module's generator (manualSeed).
   M.positionTable = (kind, o) => {
-    const where = 'positionTable';
     o = o || {};
-    if (typeof kind !== 'string') throw new Error(`${where}: kind must be a string, got ${describe(kind)}`);
+    if (typeof kind !== 'string') throw new Error(`positionTable: kind must be a string, got ${describe(kind)}`);
+    // messages name the kind, as C++'s do ("alibi: positions -3 must be ..."); an unknown kind is C++'s to name
+    const where = M.positionalKinds().some((k) => k.name === kind) ? kind : 'positionTable';
     const positions = size(o.positions, where, 'positions'), dim = size(o.dim ?? 1, where, 'dim');
     const heads = size(o.heads ?? 1, where, 'heads');
     const seed = o.seed == null ? undefined : integer(o.seed, where, 'seed', 0, Number.MAX_SAFE_INTEGER);
