@@ -18,6 +18,11 @@
 //   "Linear.forward: n 2147483648 must be an integer in [0, 2147483647]". Ranges: sizes are
 //   int32 (the engine's semantic checks, e.g. "stride must be >= 1", come after), seeds are
 //   [0, 2^53 - 1] (exact JS integers).
+// - No caller code runs while C++ holds engine state (issue 22: a typed-array subclass whose
+//   `length` getter deleted the table being read was a use after free). typed_length() reads
+//   arrays through the intrinsic getters (no `instanceof`, no array["length"]); every raw call
+//   reads all its arguments before it touches its engine object (live(), index(), t_); option
+//   objects are plain objects that the wrappers build from the caller's.
 // - Every buffer whose size comes from JS is planned (core/memory.hpp) before it is allocated:
 //   copy_in() plans the typed array's length, the bindings plan what they size themselves.
 //   Raw calls take typed arrays of the exact type (Int32Array, Float32Array, Float64Array,

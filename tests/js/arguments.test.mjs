@@ -85,12 +85,15 @@ describe('shapes, arrays and numbers', () => {
   const bytes = new Uint8Array(24);  // 6 float32 zeros
   it("Table.fromTensor: a shape is an array of integers, not '12' or [1, '2']", () => {
     const fromShape = (shape) => M.Table.fromTensor(bytes, { dtype: 'F32', shape });
-    for (const shape of ['12', 12, null, undefined, true, {}, new Set([2, 3])]) {
+    for (const shape of ['12', 12, null, undefined, true, {}, new Set([2, 3])]) {  // (ArrayLike: {length: 2, 0: 2, 1: 3} is one)
       assert.throws(() => fromShape(shape), { message: `Table.fromTensor: shape must be an array of integers, got ${shown(shape)}` });
     }
     for (const [shape, k, v] of [[[2, '3'], 1, '3'], [[null, 3], 0, null], [[2, 1.5], 1, 1.5], [[2, -3], 1, -3], [[true, 6], 0, true]]) {
       assert.throws(() => fromShape(shape), { message: `Table.fromTensor: shape[${k}] ${shown(v)} must be an integer in [0, ${SAFE}]` });
     }
+    const u = fromShape({ length: 2, 0: 2, 1: 3 });
+    assert.equal(u.dim, 3);
+    u.delete();
     const t = fromShape([2, 3]);
     assert.equal(t.rows, 2);
     assert.equal(t.dim, 3);

@@ -15,7 +15,11 @@
 // calls never throw across the wasm boundary (they store the message and return undefined), so
 // failing in a loop leaks nothing, and no argument can trap the module: C++ checks every number
 // (fractions, NaN, Infinity, out-of-range values fail with the argument's name and range) and
-// plans every buffer before allocating it.
+// plans every buffer before allocating it. Nothing is coerced: an id, size, count or shape is an
+// integer Number ("Table.row: row null must be an integer in [0, 9]"; -0 is 0), an array of
+// numbers holds Numbers, a name is a string. No caller code runs inside a raw call: the wrappers
+// read every argument (getters, Proxy traps) before they take the engine handle, and C++ reads
+// typed arrays through the intrinsics (see M._typedLength below).
 //
 // Text crosses the boundary as UTF-8 bytes: strings go in through TextEncoder and every string
 // result (decode, tokenString(s), BpeTrainer merges' token, save(), error messages) comes back

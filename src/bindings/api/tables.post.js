@@ -59,9 +59,10 @@
     if (typeof v !== 'string') throw new Error(`${where}: ${name} must be a string, got ${describe(v)}`);
     return v;
   };
-  // A tensor's shape: an Array of integers in [0, 2^53 - 1] ('12' is not [1, 2]).
+  // A tensor's shape: an array-like object (not a string) of integers in [0, 2^53 - 1]
+  // ('12' is not [1, 2], [2, '3'] is not [2, 3]).
   const asShape = (shape, where) => {
-    if (!Array.isArray(shape) && typedName(shape) === undefined) {
+    if (shape === null || typeof shape !== 'object' || typeof shape.length !== 'number') {
       throw new Error(`${where}: shape must be an array of integers, got ${describe(shape)}`);
     }
     return Float64Array.from(Array.from(shape), (d, i) => integer(d, where, `shape[${i}]`, 0, Number.MAX_SAFE_INTEGER));
