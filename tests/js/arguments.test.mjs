@@ -130,6 +130,17 @@ describe('shapes, arrays and numbers', () => {
     assert.throws(() => table.setLabels([...'abcdefghi', undefined]), { message: 'Table.setLabels: label undefined at index 9 is not a string' });
   });
 
+  it("switches are true or false: 'false' and 0 are not switches", () => {
+    assert.throws(() => new M.Embedding(3, 2, { scale: 'false' }), { message: 'Embedding: scale must be true or false, got "false"' });
+    assert.throws(() => emb.backward([1], new Float32Array(4), { sparse: 0 }), { message: 'backward: sparse must be true or false, got 0' });
+    assert.throws(() => table.similarity([1, 2], { cosine: 'yes' }), { message: 'Table.similarity: cosine must be true or false, got "yes"' });
+    assert.throws(() => tok.encode('a', { allowSpecial: 1 }), { message: 'encode: allowSpecial must be true or false, got 1' });
+    assert.throws(() => M.Tokenizer.fromCorpus('word', 'a b', { lowercase: 'no' }), { message: 'Tokenizer.fromCorpus: lowercase must be true or false, got "no"' });
+    assert.throws(() => M.slidingWindows([1, 2, 3, 4, 5], { maxLength: 2, stride: 1, dropLast: 'false' }),
+      { message: 'slidingWindows: dropLast must be true or false, got "false"' });
+    assert.equal(new Float32Array(emb.backward([1], new Float32Array(4), { sparse: false })).length, 40);
+  });
+
   it('the module still works', () => {
     assert.deepEqual(Array.from(tok.encode('Hello world')), [15496, 995]);
     assert.equal(table.row(9).length, 4);

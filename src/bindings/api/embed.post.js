@@ -165,6 +165,12 @@
     }
     return v === 0 ? 0 : v;
   }
+  // A switch: true or false, or the fallback when absent ('false' and 0 are not switches).
+  function flag(v, where, name, fallback) {
+    if (v == null) return fallback;
+    if (typeof v !== 'boolean') throw new Error(`${where}: ${name} must be true or false, got ${describe(v)}`);
+    return v;
+  }
   // A Number for an integer argument whose range C++ checks (the message names it); anything
   // else fails here: "benchTsne: rows \"5\" must be an integer Number".
   function whole(v, where, name) {
@@ -188,7 +194,7 @@
     const paddingIdx = opts.paddingIdx == null ? NaN : opts.paddingIdx;
     if (opts.paddingIdx != null && !Number.isInteger(paddingIdx)) throw new Error(`${where}: paddingIdx ${describe(paddingIdx)} is not an integer`);
     const maxNorm = opts.maxNorm == null ? 0 : number(opts.maxNorm, where, 'maxNorm');
-    return { paddingIdx, maxNorm, scale: !!opts.scale, freeze: opts.freeze !== false };
+    return { paddingIdx, maxNorm, scale: flag(opts.scale, where, 'scale', false), freeze: flag(opts.freeze, where, 'freeze', true) };
   }
 
   M.manualSeed = function manualSeed(seed) {
@@ -260,7 +266,7 @@
     // Gradient of sum(forward(ids) * dout) w.r.t. the table:
     // {sparse: true} (default) -> {rows: Int32Array, values: Float32Array}, else Float32Array (V * D).
     backward(ids, dout, opts) {
-      const sparse = !opts || opts.sparse !== false;
+      const sparse = flag(opts && opts.sparse, 'backward', 'sparse', true);
       const v = toIds(ids, 'backward', this._live('backward').rows());
       const g = toFloats(dout, 'backward');
       return check(this._live('backward').backward(v, g, sparse));
@@ -358,7 +364,7 @@
   M.alibi = (heads, positions) => M.positionTable('alibi', { positions, heads }).data;
   M.positionSimilarity = (table, positions, dim, opts) =>
     check(M._positionSimilarity(toFloats(table, 'positionSimilarity'), size(positions, 'positionSimilarity', 'positions'),
-      size(dim, 'positionSimilarity', 'dim'), !!(opts && opts.cosine)));
+      size(dim, 'positionSimilarity', 'dim'), flag(opts && opts.cosine, 'positionSimilarity', 'cosine', false)));
   M.benchLookup = (o) => {
     o = o || {};
     const n = (key, fallback) => size(o[key] ?? fallback, 'benchLookup', key);
@@ -367,5 +373,5 @@
   };
 
   // Shared helpers for the wrappers other areas append below.
-  M._api = { check, takeError, toIds, toFloats, toDoubles, toBytes, typedName, integer, whole, number, describe, fromUtf8, toUtf8 };
+  M._api = { check, takeError, toIds, toFloats, toDoubles, toBytes, typedName, integer, whole, number, flag, describe, fromUtf8, toUtf8 };
 })(Module);

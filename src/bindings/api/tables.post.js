@@ -20,7 +20,7 @@
 // No query copies the table: the rows stay in wasm memory until delete().
 (function (M) {
   'use strict';
-  const { check, takeError, toFloats, toIds, toBytes, typedName, integer, describe, fromUtf8, toUtf8 } = M._api;
+  const { check, takeError, toFloats, toIds, toBytes, typedName, integer, flag, describe, fromUtf8, toUtf8 } = M._api;
 
   const decodeStrings = (o) => {
     if (!o) return null;
@@ -197,8 +197,9 @@
       return check(this._live('pca').pca(kk, v, prev));
     }
     similarity(ids, { cosine = true } = {}) {
+      const c = flag(cosine, 'Table.similarity', 'cosine', true);
       const v = toIds(ids, 'Table.similarity', this._live('similarity').rows());
-      return check(this._live('similarity').similarity(v, !!cosine));
+      return check(this._live('similarity').similarity(v, c));
     }
     // -> a new resident Table (delete it too) with the same labels and every row divided by its
     // length (the engine's unit_rows); this one is unchanged

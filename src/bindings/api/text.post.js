@@ -13,7 +13,7 @@
 // every string, a leading U+FEFF included, survives exactly; Uint8Array inputs are raw bytes.
 (function (M) {
   'use strict';
-  const { check, takeError, toIds, toBytes, integer, describe, fromUtf8, toUtf8 } = M._api;
+  const { check, takeError, toIds, toBytes, integer, flag, describe, fromUtf8, toUtf8 } = M._api;
   const int32 = (v, where, name) => integer(v, where, name, -2147483648, 2147483647);
   const name = (v, where, what) => {
     if (typeof v !== 'string') throw new Error(`${where}: ${what} must be a string, got ${describe(v)}`);
@@ -57,7 +57,8 @@
       const maxSize = integer(opts.maxSize ?? 0, 'Tokenizer.fromCorpus', 'maxSize', 0, 2147483647);
       const t = text(corpus, 'Tokenizer.fromCorpus');
       const k = name(kind, 'Tokenizer.fromCorpus', 'kind');
-      return new Tokenizer((h) => h.initCorpus(k, t, !!opts.lowercase, minCount, maxSize));
+      const lower = flag(opts.lowercase, 'Tokenizer.fromCorpus', 'lowercase', false);
+      return new Tokenizer((h) => h.initCorpus(k, t, lower, minCount, maxSize));
     }
     // A trained BPE from the text of a merge file (BpeTrainer.save()).
     static fromBpe(file) { return new Tokenizer((h) => h.initBpe(text(file, 'Tokenizer.fromBpe'))); }
@@ -70,7 +71,7 @@
       opts = opts || {};
       knownKeys(opts, ['lowercase', 'minCount', 'maxSize', 'vocabSize', 'merges'], where);
       const o = {};
-      if (opts.lowercase != null) o.lowercase = !!opts.lowercase;
+      if (opts.lowercase != null) o.lowercase = flag(opts.lowercase, where, 'lowercase', false);
       if (opts.minCount != null) o.minCount = integer(opts.minCount, where, 'minCount', 1, 2147483647);
       if (opts.maxSize != null) o.maxSize = integer(opts.maxSize, where, 'maxSize', 0, 2147483647);
       if (opts.vocabSize != null) o.vocabSize = integer(opts.vocabSize, where, 'vocabSize', -2147483648, 2147483647);
@@ -88,7 +89,7 @@
     // text -> Int32Array of ids; {allowSpecial: true} makes '<|endoftext|>' 50256 (gpt2 only).
     // (each method reads its arguments before it takes the handle: see Embedding)
     encode(t, opts) {
-      const bytes = text(t, 'encode'), special = !!(opts && opts.allowSpecial);
+      const bytes = text(t, 'encode'), special = flag(opts && opts.allowSpecial, 'encode', 'allowSpecial', false);
       return check(this._live('encode').encode(bytes, special));
     }
     // ids -> string (invalid UTF-8 replaced by U+FFFD).
@@ -181,7 +182,8 @@
     const S = integer(opts.stride ?? 128, 'slidingWindows', 'stride', -2147483648, 2147483647);
     const B = integer(opts.batchSize ?? 4, 'slidingWindows', 'batchSize', -2147483648, 2147483647);
     const seed = integer(opts.seed ?? 0, 'slidingWindows', 'seed', 0, Number.MAX_SAFE_INTEGER);
-    const shuffle = !!opts.shuffle, dropLast = opts.dropLast !== false;
+    const shuffle = flag(opts.shuffle, 'slidingWindows', 'shuffle', false);
+    const dropLast = flag(opts.dropLast, 'slidingWindows', 'dropLast', true);
     const r = check(M._slidingWindows(v, L, S, B, shuffle, seed, dropLast));
     r.maxLength = L;
     r.batchSize = B;

@@ -83,7 +83,12 @@
         this._h = null;
         throw new Error(message || 'Trainer: construction failed');
       }
-      this._settings = check(this._h.settings());
+      try {
+        this._settings = check(this._h.settings());
+      } catch (err) { // nothing half-made stays behind
+        this.delete();
+        throw err;
+      }
       if (this._settings.pos instanceof Uint8Array) this._settings.pos = M._api.fromUtf8(this._settings.pos);
     }
     // ids: all sentences' ids concatenated; sentenceStarts: S+1 offsets (sentence k is
@@ -220,5 +225,5 @@
   // word2vec with gensim's defaults over (ids, sentenceStarts, counts): {effective_words_per_s, ...}
   M.benchWord2Vec = (ids, sentenceStarts, counts, sg = true) =>
     check(M._benchWord2Vec(toIds(ids, 'benchWord2Vec', 2147483647), toDoubles(sentenceStarts, 'benchWord2Vec', 'sentenceStarts'),
-      counts ? toDoubles(counts, 'benchWord2Vec', 'counts') : new Float64Array(0), !!sg));
+      counts ? toDoubles(counts, 'benchWord2Vec', 'counts') : new Float64Array(0), M._api.flag(sg, 'benchWord2Vec', 'sg', true)));
 })(Module);
