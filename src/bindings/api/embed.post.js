@@ -165,6 +165,23 @@
     }
     return v === 0 ? 0 : v;
   }
+  // Runs init(h) on a fresh raw handle h; if it fails (a stored message, false, or a JS
+  // exception), h is deleted before the error is thrown, so a failed constructor leaves nothing.
+  function made(h, init, fallback) {
+    let ok, message;
+    try {
+      ok = init(h);
+      message = takeError();
+    } catch (err) {
+      h.delete();
+      throw err;
+    }
+    if (!ok || message) {
+      h.delete();
+      throw new Error(message || fallback);
+    }
+    return h;
+  }
   // A switch: true or false, or the fallback when absent ('false' and 0 are not switches).
   function flag(v, where, name, fallback) {
     if (v == null) return fallback;
@@ -213,13 +230,12 @@
       this._h = new M._Embedding();
       this._init(() => this._h.init(V, D, o.paddingIdx, o.maxNorm, o.scale));
     }
-    _init(call) {
-      const ok = call();
-      const message = takeError();
-      if (!ok || message) {
-        this._h.delete();
+    _init(call) {  // call() uses this._h
+      try {
+        made(this._h, call, 'Embedding: construction failed');
+      } catch (err) {
         this._h = null;
-        throw new Error(message || 'Embedding: construction failed');
+        throw err;
       }
     }
     // Embedding.fromPretrained(weights (V*D), V, D, {freeze = true, paddingIdx, maxNorm, scale})
@@ -283,14 +299,7 @@
     constructor(inFeatures, outFeatures) {
       integer(inFeatures, 'Linear', 'inFeatures', 1, 2147483647);
       integer(outFeatures, 'Linear', 'outFeatures', 1, 2147483647);
-      this._h = new M._Linear();
-      const ok = this._h.init(inFeatures, outFeatures);
-      const message = takeError();
-      if (!ok || message) {
-        this._h.delete();
-        this._h = null;
-        throw new Error(message);
-      }
+      this._h = made(new M._Linear(), (raw) => raw.init(inFeatures, outFeatures), 'Linear: construction failed');
     }
     _live(where) {
       if (!this._h) throw new Error(`${where}: this Linear was deleted`);
@@ -373,5 +382,5 @@
   };
 
   // Shared helpers for the wrappers other areas append below.
-  M._api = { check, takeError, toIds, toFloats, toDoubles, toBytes, typedName, integer, whole, number, flag, describe, fromUtf8, toUtf8 };
+  M._api = { check, takeError, toIds, toFloats, toDoubles, toBytes, typedName, integer, whole, number, flag, made, describe, fromUtf8, toUtf8 };
 })(Module);

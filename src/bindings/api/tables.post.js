@@ -70,14 +70,7 @@
 
   class Table {
     constructor(init) {
-      this._h = new M._Table();
-      const ok = init(this._h);
-      const message = takeError();
-      if (!ok || message) {
-        this._h.delete();
-        this._h = null;
-        throw new Error(message || 'Table: construction failed');
-      }
+      this._h = M._api.made(new M._Table(), init, 'Table: construction failed');
       this._labels = undefined;
     }
     // Every argument is read and checked before the table is made, and a step that fails after

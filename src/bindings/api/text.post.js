@@ -37,14 +37,7 @@
 
   class Tokenizer {
     constructor(init) {
-      this._h = new M._Tokenizer();
-      const ok = init(this._h);
-      const message = takeError();
-      if (!ok || message) {
-        this._h.delete();
-        this._h = null;
-        throw new Error(message || 'Tokenizer: construction failed');
-      }
+      this._h = M._api.made(new M._Tokenizer(), init, 'Tokenizer: construction failed');
     }
     // GPT-2 byte-level BPE, the same ids as tiktoken's gpt2 encoding (50257 ids).
     static gpt2() { return new Tokenizer((h) => h.initGpt2()); }
@@ -136,14 +129,7 @@
     constructor(corpus, vocabSize) {
       const t = text(corpus, 'BpeTrainer');
       const v = int32(vocabSize, 'BpeTrainer', 'vocabSize');
-      this._h = new M._BpeTrainer();
-      const ok = this._h.init(t, v);
-      const message = takeError();
-      if (!ok || message) {
-        this._h.delete();
-        this._h = null;
-        throw new Error(message || 'BpeTrainer: construction failed');
-      }
+      this._h = M._api.made(new M._BpeTrainer(), (raw) => raw.init(t, v), 'BpeTrainer: construction failed');
     }
     _live(where) {
       if (!this._h) throw new Error(`${where}: this BpeTrainer was deleted`);

@@ -75,14 +75,7 @@
 
   class Trainer {
     constructor(init) {
-      this._h = new M._Trainer();
-      const ok = init(this._h);
-      const message = takeError();
-      if (!ok || message) {
-        this._h.delete();
-        this._h = null;
-        throw new Error(message || 'Trainer: construction failed');
-      }
+      this._h = M._api.made(new M._Trainer(), init, 'Trainer: construction failed');
       try {
         this._settings = check(this._h.settings());
       } catch (err) { // nothing half-made stays behind

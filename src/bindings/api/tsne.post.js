@@ -57,14 +57,7 @@
         const o = tsneOptions(opts);
         init = (h) => h.initArray(t, rows, dim, o, prepareNow);
       }
-      this._h = new M._Tsne();
-      const ok = init(this._h);
-      const message = takeError();
-      if (!ok || message) {
-        this._h.delete();
-        this._h = null;
-        throw new Error(message || `${where}: construction failed`);
-      }
+      this._h = M._api.made(new M._Tsne(), init, `${where}: construction failed`);
     }
     _live(where) {
       if (!this._h) throw new Error(`${where}: this Tsne was deleted`);
