@@ -241,12 +241,25 @@ inline size_t typed_length(const char* where, const char* what, const val& array
   return plan(where, what, int_arg(where, what, n, 0, kSafeMax), JsArray<T>::type);
 }
 
+// Copies the typed array `array` into the n elements at dst (n read by typed_length before
+// dst was allocated). subtle: an array that views wasm memory itself is detached when that
+// allocation grows the memory; TypedArray.set would then throw a JS TypeError through the C++
+// frames (leaking stack), so the module's _typedSet (api/embed.post.js) checks the length again
+// and returns false instead. (The wrappers copy such views before they call.)
+template <class T>
+inline void typed_set(const char* where, const char* what, T* dst, size_t n, const val& array) {
+  static const val set_from = val::module_property("_typedSet");
+  if (n && !set_from(val(emscripten::typed_memory_view(n, dst)), array).template as<bool>()) {
+    fail(where, std::string(what) + " changed size while it was copied (a view of wasm memory, which moved when it grew?)");
+  }
+}
+
 // A typed array copied into a std::vector, its length planned first.
 template <class T>
 std::vector<T> copy_in(const char* where, const char* what, const val& array) {
   const size_t n = typed_length<T>(where, what, array);
   std::vector<T> v(n);
-  if (n) val(emscripten::typed_memory_view(n, v.data())).call<void>("set", array);
+  typed_set(where, what, v.data(), n, array);
   return v;
 }
 
@@ -254,9 +267,7 @@ std::vector<T> copy_in(const char* where, const char* what, const val& array) {
 inline std::string bytes_in(const char* where, const char* what, const val& array) {
   const size_t n = typed_length<uint8_t>(where, what, array);
   std::string s(n, '\0');
-  if (n) {
-    val(emscripten::typed_memory_view(n, reinterpret_cast<uint8_t*>(s.data()))).call<void>("set", array);
-  }
+  typed_set(where, what, reinterpret_cast<uint8_t*>(s.data()), n, array);
   return s;
 }
 

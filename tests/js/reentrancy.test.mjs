@@ -195,6 +195,30 @@ describe('a length getter that calls back into the module', () => {
   });
 });
 
+describe('a view of wasm memory as an argument', () => {
+  it('is read before the call grows the memory: the right table, or a clear error from the raw call, and no stack lost', () => {
+    const n = 1 << 24;  // 64 MiB: making the table grows wasm memory, which detaches every view of it
+    const view = () => M.HEAPF32.subarray(0, n);
+    const stack = M.stackSave();
+    const expected = new Float32Array(view().subarray(0, 8));
+    const t = M.Table.fromArray(view(), 1 << 12, 1 << 12);
+    assert.deepEqual(Array.from(t.row(0).subarray(0, 8)), Array.from(expected));
+    t.delete();
+    const h = new M._Table();
+    let ok;
+    try {
+      ok = h.initArray(M.HEAPF32, 1, 1);  // the whole memory: copying it grows it
+    } catch (e) {
+      assert.fail(`a JS exception crossed the engine call: ${e}`);
+    }
+    const message = M._api.takeError();
+    assert.equal(ok, false, 'the whole memory is not a 1 x 1 table');
+    assert.match(message, /^Table\.fromArray: data changed size while it was copied|^Table\.fromArray: data has \d+ values, expected 1 x 1$/);
+    h.delete();
+    assert.equal(M.stackSave(), stack, 'the stack pointer is unchanged');
+  });
+});
+
 describe('a getter that throws', () => {
   const CALLS = 200000;
   it(`${CALLS} calls leave the stack pointer where it was and the module working`, (t) => {

@@ -70,16 +70,25 @@
   const typedLengthOf = bindCall(Object.getOwnPropertyDescriptor(TypedArrayProto, 'length').get);
   const typedNameOf = bindCall(Object.getOwnPropertyDescriptor(TypedArrayProto, Symbol.toStringTag).get);
   const typedSet = bindCall(TypedArrayProto.set);
+  const bufferOf = bindCall(Object.getOwnPropertyDescriptor(TypedArrayProto, 'buffer').get);
   const isView = ArrayBuffer.isView;
   const getPrototypeOf = Object.getPrototypeOf;
   // 'Int32Array', 'Float32Array', ... for a typed array (a subclass too), else undefined.
   const typedName = (a) => (isView(a) ? typedNameOf(a) : undefined);
   // For C++ (common.hpp typed_length): a's element count if it is a `name` typed array, else -1.
   M._typedLength = (a, name) => (typedName(a) === name ? typedLengthOf(a) : -1);
-  // a, a typed array of the class Type: itself when it is exactly a Type, else a plain copy of
-  // its elements, read through the intrinsics (a subclass's getters never run).
+  // For C++ (common.hpp typed_set): copies src into dst (a view of wasm memory) if both still have
+  // dst's length; false if src changed meanwhile (a view of wasm memory detached by its growth).
+  M._typedSet = (dst, src) => {
+    if (typedLengthOf(src) !== typedLengthOf(dst)) return false;
+    typedSet(dst, src);
+    return true;
+  };
+  // a, a typed array of the class Type: itself when it is exactly a Type of its own memory, else
+  // a plain copy of its elements, read through the intrinsics (a subclass's getters never run;
+  // a view of wasm memory, such as M.HEAPF32.subarray(...), would be detached if the call grew it).
   function plainTyped(a, Type) {
-    if (getPrototypeOf(a) === Type.prototype) return a;
+    if (getPrototypeOf(a) === Type.prototype && bufferOf(a) !== M.HEAP8.buffer) return a;
     const out = new Type(typedLengthOf(a));
     typedSet(out, a);
     return out;
