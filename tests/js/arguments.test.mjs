@@ -106,6 +106,8 @@ describe('shapes, arrays and numbers', () => {
     }
     assert.throws(() => lin.forward('12', 1), { message: 'Linear.forward: expected an array of numbers, got "12"' });
     assert.throws(() => emb.forward('12'), { message: 'lookup: ids must be an array of integers, got "12"' });
+    assert.throws(() => lin.forward({ length: -1 }, 1), { message: "Linear.forward: an array's length must be an integer in [0, 2147483647], got -1" });
+    assert.throws(() => emb.forward({ length: 1.5 }), { message: "lookup: an array's length must be an integer in [0, 2147483647], got 1.5" });
     assert.deepEqual(lin.forward([1, 2], 1), lin.forward(Float32Array.from([1, 2]), 1));
   });
 

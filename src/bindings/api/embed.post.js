@@ -95,9 +95,11 @@
   }
   // The elements of an array-like that is not a typed array of the right class, each one
   // checked by item(v, i); the caller's getters run here, before any raw call.
-  function fromArrayLike(x, Type, item) {
+  function fromArrayLike(x, Type, item, where) {
     const n = x.length;
-    if (!Number.isSafeInteger(n) || n < 0) throw new TypeError('length');
+    if (!Number.isInteger(n) || n < 0 || n > 2147483647) {
+      throw new Error(`${where}: an array's length must be an integer in [0, 2147483647], got ${describe(n)}`);
+    }
     const out = new Type(n);
     for (let i = 0; i < n; i++) out[i] = item(x[i], i);
     return out;
@@ -133,7 +135,7 @@
         throw new Error(`${where}: token id ${v} out of range [0, ${limit})`);
       }
       return v;
-    });
+    }, where);
   }
 
   // x: a Float32Array (copied if it is a subclass) or an array-like of numbers (NaN and
@@ -146,7 +148,7 @@
     return fromArrayLike(x, Float32Array, (v, i) => {
       if (typeof v !== 'number') throw new Error(`${where}: value ${describe(v)} at index ${i} is not a number`);
       return v;
-    });
+    }, where);
   }
   // The same for Float64Array arguments (offsets, counts, shapes: C++ checks each is an integer).
   function toDoubles(x, where, what) {
@@ -157,7 +159,7 @@
     return fromArrayLike(x, Float64Array, (v, i) => {
       if (typeof v !== 'number') throw new Error(`${where}: ${what}[${i}] ${describe(v)} is not a number`);
       return v;
-    });
+    }, where);
   }
   // Bytes (Uint8Array, a subclass copied) -> Uint8Array, or undefined for anything else.
   function toBytes(b) {
