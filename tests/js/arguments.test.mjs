@@ -129,6 +129,7 @@ describe('shapes, arrays and numbers', () => {
     assert.throws(() => trainer.table(1), { message: "Trainer.table: name must be 'input', 'output' or 'position', got 1" });
     assert.throws(() => M.positionTable('rope', { positions: 4, dim: 4, params: { base: '10' } }),
       { message: 'rope: params.base "10" must be a number' });
+    assert.throws(() => table.row({ toString() { throw new Error('boom'); } }), { message: 'Table.row: row [object Object] must be an integer in [0, 9]' });
     assert.throws(() => table.setLabels([...'abcdefghi', undefined]), { message: 'Table.setLabels: label undefined at index 9 is not a string' });
   });
 

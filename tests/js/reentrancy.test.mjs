@@ -73,16 +73,19 @@ const query = Float32Array.from({ length: DIM }, (_, i) => Math.cos(i));
 const ids = Int32Array.from([3, 1, 4, 1, 5, 9, 2, 6]);
 
 describe('a length getter that calls back into the module', () => {
-  it('Embedding.forward: deleting the embedding from the getter is an error or the right rows, never freed memory', () => {
-    for (const make of [(h) => hooked(Int32Array, ids, h).array, (h) => proxied(ids, h)]) {
-      M.manualSeed(5);
-      const emb = new M.Embedding(16, DIM);
-      const expected = emb.forward(ids);
-      let spare = null;
-      const outcome = correctOrClear(() => emb.forward(make(() => { emb.delete(); spare = churn(); })), expected, /^lookup: this Embedding was deleted$|^forward: this Embedding was deleted$/);
-      if (spare) spare.delete();
-      emb.delete();
-      assert.ok(outcome === 'result' || outcome === 'error');
+  it('Embedding.forward: deleting the embedding, or calling forward again, from the getter is an error or the right rows, never freed memory', () => {
+    for (const action of ['delete', 'forward']) {
+      for (const make of [(h) => hooked(Int32Array, ids, h).array, (h) => proxied(ids, h)]) {
+        M.manualSeed(5);
+        const emb = new M.Embedding(16, DIM);
+        const expected = emb.forward(ids);
+        let spare = null, inner = null;
+        const hook = action === 'delete' ? () => { emb.delete(); spare = churn(); } : () => { inner = emb.forward([7, 3]); };
+        correctOrClear(() => emb.forward(make(hook)), expected, /^forward: this Embedding was deleted$/);
+        if (inner) assert.deepEqual(Array.from(inner.subarray(DIM, 2 * DIM)), Array.from(expected.subarray(0, DIM)));  // id 3 is ids[0]
+        if (spare) spare.delete();
+        emb.delete();
+      }
     }
   });
 

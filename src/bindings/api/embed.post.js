@@ -55,7 +55,11 @@
     if (Object.is(v, -0)) return '-0';
     // integers exactly, as C++'s js_number prints them (2 ** 64 is 18446744073709551616, not ...2000)
     if (Number.isInteger(v) && Math.abs(v) < 1e21) return BigInt(v).toString();
-    return String(v);
+    try {
+      return String(v);
+    } catch { // an object whose toString throws (or a null-prototype object) is still named
+      return Object.prototype.toString.call(v);
+    }
   }
 
   // ---- arguments are read before any raw call, and raw calls run no caller code ------------
