@@ -18,6 +18,11 @@
 //   "Linear.forward: n 2147483648 must be an integer in [0, 2147483647]". Ranges: sizes are
 //   int32 (the engine's semantic checks, e.g. "stride must be >= 1", come after), seeds are
 //   [0, 2^53 - 1] (exact JS integers).
+// - No caller code runs while C++ holds engine state (issue 22: a typed-array subclass whose
+//   `length` getter deleted the table being read was a use after free). typed_length() reads
+//   arrays through the intrinsic getters (no `instanceof`, no array["length"]); every raw call
+//   reads all its arguments before it touches its engine object (live(), index(), t_); option
+//   objects are plain objects that the wrappers build from the caller's.
 // - Every buffer whose size comes from JS is planned (core/memory.hpp) before it is allocated:
 //   copy_in() plans the typed array's length, the bindings plan what they size themselves.
 //   Raw calls take typed arrays of the exact type (Int32Array, Float32Array, Float64Array,
@@ -222,14 +227,31 @@ struct JsArray<uint8_t> {
   static constexpr ElementType type = kBytes;
 };
 
-// The planned element count of `array`, which must be a JsArray<T>::name.
+// The planned element count of `array`, which must be a JsArray<T>::name (a subclass too).
+// subtle: no user JS may run while C++ holds engine state, so neither `instanceof` (a Proxy's
+// getPrototypeOf trap) nor array["length"] (a subclass's getter) is used here: the module's
+// _typedLength (api/embed.post.js) reads the typed array's own slots through the intrinsic
+// %TypedArray%.prototype getters, captured when the module loaded; the copy below
+// (TypedArray.prototype.set from a typed array) reads the same slots and calls nothing either.
 template <class T>
 inline size_t typed_length(const char* where, const char* what, const val& array) {
-  if (!array.instanceof(val::global(JsArray<T>::name))) {
-    fail(where, std::string(what) + " must be a " + JsArray<T>::name);
-  }
-  const double n = array["length"].as<double>();
+  static const val length_of = val::module_property("_typedLength");
+  const double n = length_of(array, val(JsArray<T>::name)).as<double>();
+  if (n < 0) fail(where, std::string(what) + " must be a " + JsArray<T>::name);
   return plan(where, what, int_arg(where, what, n, 0, kSafeMax), JsArray<T>::type);
+}
+
+// Copies the typed array `array` into the n elements at dst (n read by typed_length before
+// dst was allocated). subtle: an array that views wasm memory itself is detached when that
+// allocation grows the memory; TypedArray.set would then throw a JS TypeError through the C++
+// frames (leaking stack), so the module's _typedSet (api/embed.post.js) checks the length again
+// and returns false instead. (The wrappers copy such views before they call.)
+template <class T>
+inline void typed_set(const char* where, const char* what, T* dst, size_t n, const val& array) {
+  static const val set_from = val::module_property("_typedSet");
+  if (n && !set_from(val(emscripten::typed_memory_view(n, dst)), array).template as<bool>()) {
+    fail(where, std::string(what) + " changed size while it was copied (a view of wasm memory, which moved when it grew?)");
+  }
 }
 
 // A typed array copied into a std::vector, its length planned first.
@@ -237,7 +259,7 @@ template <class T>
 std::vector<T> copy_in(const char* where, const char* what, const val& array) {
   const size_t n = typed_length<T>(where, what, array);
   std::vector<T> v(n);
-  if (n) val(emscripten::typed_memory_view(n, v.data())).call<void>("set", array);
+  typed_set(where, what, v.data(), n, array);
   return v;
 }
 
@@ -245,9 +267,7 @@ std::vector<T> copy_in(const char* where, const char* what, const val& array) {
 inline std::string bytes_in(const char* where, const char* what, const val& array) {
   const size_t n = typed_length<uint8_t>(where, what, array);
   std::string s(n, '\0');
-  if (n) {
-    val(emscripten::typed_memory_view(n, reinterpret_cast<uint8_t*>(s.data()))).call<void>("set", array);
-  }
+  typed_set(where, what, reinterpret_cast<uint8_t*>(s.data()), n, array);
   return s;
 }
 

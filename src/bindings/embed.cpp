@@ -48,7 +48,10 @@ class EmbeddingHandle {
   }
   // ids (n) -> (n, D)
   val forward(val ids) {
-    return guard("lookup", [&] { return copy_out(live().forward(copy_in<int32_t>("lookup", "ids", ids))); });
+    return guard("lookup", [&] {
+      const std::vector<int32_t> v = copy_in<int32_t>("lookup", "ids", ids);  // arguments first, then the table
+      return copy_out(live().forward(v));
+    });
   }
   // ids (n), positions (T, D) -> (n, D) = W[ids]*s + pos[i % T]
   val forward_with_positions(val ids, val pos, double T) {
@@ -132,7 +135,8 @@ class LinearHandle {
     const char* where = "Linear.forward";
     return guard(where, [&] {
       const int64_t rows = size_arg(where, "n", n, 0);
-      return copy_out(live().forward(copy_in<float>(where, "x", x), rows));
+      const std::vector<float> in = copy_in<float>(where, "x", x);
+      return copy_out(live().forward(in, rows));
     });
   }
 

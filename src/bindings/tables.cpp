@@ -166,8 +166,9 @@ class TableHandle {
   }
   bool attach_metadata_js(val bytes) {
     return guard("Table.attachMetadata", [&] {
+      const std::string text = bytes_in("Table.attachMetadata", "metadata", bytes);
       ImportedTable t = t_;  // nothing half-attached: the copy is swapped in only when it parsed
-      attach_metadata(t, bytes_in("Table.attachMetadata", "metadata", bytes));
+      attach_metadata(t, text);
       t_.labels = std::move(t.labels);
       t_.metadata_header = std::move(t.metadata_header);
       t_.metadata = std::move(t.metadata);
@@ -176,8 +177,9 @@ class TableHandle {
   }
   bool attach_vocab_js(val bytes) {
     return guard("Table.attachVocab", [&] {
+      const std::string text = bytes_in("Table.attachVocab", "vocabulary", bytes);
       ImportedTable t = t_;
-      attach_vocab(t, bytes_in("Table.attachVocab", "vocabulary", bytes));
+      attach_vocab(t, text);
       t_.labels = std::move(t.labels);
       return true;
     });
@@ -204,15 +206,17 @@ class TableHandle {
       const int64_t row = int_arg(where, "id", id, -1, t_.rows - 1);
       const int64_t kk = int32_arg(where, "k", k);
       const Metric m = parse_metric(name_arg(where, "metric", metric));
-      return neighbours_js(row >= 0 ? index().nearest(static_cast<int32_t>(row), kk, m)
-                                    : index().nearest_to(copy_in<float>(where, "vector", vector), kk, m));
+      const std::vector<float> query = row >= 0 ? std::vector<float>() : copy_in<float>(where, "vector", vector);
+      return neighbours_js(row >= 0 ? index().nearest(static_cast<int32_t>(row), kk, m) : index().nearest_to(query, kk, m));
     });
   }
   val analogy(val positive, val negative, double k) {
     const char* where = "Table.analogy";
     return guard(where, [&] {
-      return neighbours_js(index().analogy(copy_in<int32_t>(where, "positive", positive),
-                                           copy_in<int32_t>(where, "negative", negative), int32_arg(where, "k", k)));
+      const std::vector<int32_t> pos = copy_in<int32_t>(where, "positive", positive);
+      const std::vector<int32_t> neg = copy_in<int32_t>(where, "negative", negative);
+      const int64_t kk = int32_arg(where, "k", k);
+      return neighbours_js(index().analogy(pos, neg, kk));
     });
   }
   val pca_js(double k, val ids, val previous) {

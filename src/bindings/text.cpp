@@ -72,11 +72,17 @@ class TokenizerHandle {
   double vocab_size() const { return t_ ? t_->vocab_size() : 0; }
   // text (Uint8Array, UTF-8 bytes) -> Int32Array
   val encode(val text, bool allow_special) {
-    return guard("encode", [&] { return copy_out(live().encode(bytes_in("encode", "text", text), allow_special)); });
+    return guard("encode", [&] {
+      const std::string t = bytes_in("encode", "text", text);  // arguments first, then the tokenizer
+      return copy_out(live().encode(t, allow_special));
+    });
   }
   // ids -> Uint8Array: the text's UTF-8 bytes (invalid sequences already replaced by U+FFFD)
   val decode(val ids) {
-    return guard("decode", [&] { return bytes_out(live().decode(copy_in<int32_t>("decode", "ids", ids))); });
+    return guard("decode", [&] {
+      const std::vector<int32_t> v = copy_in<int32_t>("decode", "ids", ids);
+      return bytes_out(live().decode(v));
+    });
   }
   val token_bytes(double id) {
     return guard("tokenBytes", [&] {

@@ -124,7 +124,8 @@ class TrainerHandle {
     const char* where = "Trainer.nextToken";
     return guard(where, [&] {
       const Tokenizer tok = load_tokenizer(name_arg(where, "tokenizer kind", kind), bytes_in(where, "tokenizer data", data));
-      live_next().set_tokens(tok, copy_in<int32_t>(where, "rowIds", rows));
+      const std::vector<int32_t> row_ids = copy_in<int32_t>(where, "rowIds", rows);
+      live_next().set_tokens(tok, row_ids);
       return true;
     });
   }
@@ -214,7 +215,8 @@ class TrainerHandle {
     return guard(where, [&] {
       const int64_t L = size_arg(where, "length", length);
       const int64_t a = int_arg(where, "at", at, -1, kInt32Max);
-      const NextTokenTrainer::Evaluation e = live_next().evaluate_at(copy_in<int32_t>(where, "ids", ids), L, a);
+      const std::vector<int32_t> v = copy_in<int32_t>(where, "ids", ids);  // arguments first, then the model
+      const NextTokenTrainer::Evaluation e = live_next().evaluate_at(v, L, a);
       val o = val::object();
       o.set("loss", e.loss);
       o.set("length", static_cast<double>(e.length));
@@ -225,7 +227,8 @@ class TrainerHandle {
   }
   double evaluate(val ids) {
     return guard("Trainer.evaluate", [&] {
-      return live_next().evaluate(copy_in<int32_t>("Trainer.evaluate", "ids", ids));
+      const std::vector<int32_t> v = copy_in<int32_t>("Trainer.evaluate", "ids", ids);
+      return live_next().evaluate(v);
     });
   }
 

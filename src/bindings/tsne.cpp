@@ -74,9 +74,9 @@ class TsneHandle {
   bool init_table(val handle, val opts, bool prepare_now) {
     const char* where = "Tsne";
     return guard(where, [&] {
-      const ResidentTable t = resident_table(where, handle);
       std::vector<float> layout;
-      const TsneOptions o = tsne_options(where, opts, layout);
+      const TsneOptions o = tsne_options(where, opts, layout);  // arguments first, then the table
+      const ResidentTable t = resident_table(where, handle);
       run_ = std::make_unique<TsneRun>(prepare_now ? TsneRun(t.data, t.rows, t.dim, o)
                                                    : TsneRun::start(t.data, t.rows, t.dim, o));
       return true;

@@ -146,9 +146,9 @@ class UmapHandle {
   val transform(val rows, double m) {
     const char* where = "Umap.transform";
     return guard(where, [&] {
-      const UmapRun& r = live(where);
       const int64_t count = size_arg(where, "m", m, 0);
-      return copy_out(r.transform(copy_in<float>(where, "rows", rows), count));
+      const std::vector<float> in = copy_in<float>(where, "rows", rows);  // arguments first, then the run
+      return copy_out(live(where).transform(in, count));
     });
   }
 

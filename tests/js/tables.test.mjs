@@ -42,7 +42,7 @@ describe('M.Table', () => {
 
   it('refuses bad input with the value and the limit, and stays usable', () => {
     const t = M.Table.fromArray(table(10, 4), 10, 4);
-    assert.throws(() => t.neighbours({ id: 10 }), { message: 'Table.neighbours: id 10 must be an integer in [-1, 9]' });
+    assert.throws(() => t.neighbours({ id: 10 }), { message: 'Table.neighbours: id 10 must be an integer in [0, 9]' });
     assert.throws(() => t.row(-1), { message: 'Table.row: row -1 must be an integer in [0, 9]' });
     assert.throws(() => M.Table.fromArray(new Float32Array(5), 2, 3), { message: 'Table.fromArray: data has 5 values, expected 2 x 3' });
     assert.throws(() => t.setLabels(['a']), { message: 'Table.setLabels: labels: 1 labels for 10 rows' });

@@ -15,7 +15,11 @@
 // calls never throw across the wasm boundary (they store the message and return undefined), so
 // failing in a loop leaks nothing, and no argument can trap the module: C++ checks every number
 // (fractions, NaN, Infinity, out-of-range values fail with the argument's name and range) and
-// plans every buffer before allocating it.
+// plans every buffer before allocating it. Nothing is coerced: an id, size, count or shape is an
+// integer Number ("Table.row: row null must be an integer in [0, 9]"; -0 is 0), an array of
+// numbers holds Numbers, a name is a string. No caller code runs inside a raw call: the wrappers
+// read every argument (getters, Proxy traps) before they take the engine handle, and C++ reads
+// typed arrays through the intrinsics (see M._typedLength below).
 //
 // Text crosses the boundary as UTF-8 bytes: strings go in through TextEncoder and every string
 // result (decode, tokenString(s), BpeTrainer merges' token, save(), error messages) comes back
@@ -46,7 +50,63 @@
   }
 
   function describe(v) {
-    return typeof v === 'string' ? JSON.stringify(v) : String(v);
+    if (typeof v === 'string') return JSON.stringify(v);
+    if (typeof v === 'bigint') return `${v}n`;
+    if (Object.is(v, -0)) return '-0';
+    // integers exactly, as C++'s js_number prints them (2 ** 64 is 18446744073709551616, not ...2000)
+    if (Number.isInteger(v) && Math.abs(v) < 1e21) return BigInt(v).toString();
+    try {
+      return String(v);
+    } catch { // an object whose toString throws (or a null-prototype object) is still named
+      return Object.prototype.toString.call(v);
+    }
+  }
+
+  // ---- arguments are read before any raw call, and raw calls run no caller code ------------
+  // subtle: a caller's code can run in the middle of a C++ call only through a getter or a
+  // Proxy trap on an argument (a typed-array subclass whose `length` getter deletes the table
+  // being queried). So the wrappers read every argument into plain values (numbers, strings,
+  // fresh typed arrays) before they take the engine handle, and C++ reads typed arrays through
+  // M._typedLength below: the intrinsic %TypedArray%.prototype getters, captured now, which
+  // read the array's own slots and call nothing (a Proxy is not a typed array to them).
+  const TypedArrayProto = Object.getPrototypeOf(Int32Array.prototype);
+  const bindCall = Function.prototype.call.bind(Function.prototype.bind, Function.prototype.call);
+  const typedLengthOf = bindCall(Object.getOwnPropertyDescriptor(TypedArrayProto, 'length').get);
+  const typedNameOf = bindCall(Object.getOwnPropertyDescriptor(TypedArrayProto, Symbol.toStringTag).get);
+  const typedSet = bindCall(TypedArrayProto.set);
+  const bufferOf = bindCall(Object.getOwnPropertyDescriptor(TypedArrayProto, 'buffer').get);
+  const isView = ArrayBuffer.isView;
+  const getPrototypeOf = Object.getPrototypeOf;
+  // 'Int32Array', 'Float32Array', ... for a typed array (a subclass too), else undefined.
+  const typedName = (a) => (isView(a) ? typedNameOf(a) : undefined);
+  // For C++ (common.hpp typed_length): a's element count if it is a `name` typed array, else -1.
+  M._typedLength = (a, name) => (typedName(a) === name ? typedLengthOf(a) : -1);
+  // For C++ (common.hpp typed_set): copies src into dst (a view of wasm memory) if both still have
+  // dst's length; false if src changed meanwhile (a view of wasm memory detached by its growth).
+  M._typedSet = (dst, src) => {
+    if (typedLengthOf(src) !== typedLengthOf(dst)) return false;
+    typedSet(dst, src);
+    return true;
+  };
+  // a, a typed array of the class Type: itself when it is exactly a Type of its own memory, else
+  // a plain copy of its elements, read through the intrinsics (a subclass's getters never run;
+  // a view of wasm memory, such as M.HEAPF32.subarray(...), would be detached if the call grew it).
+  function plainTyped(a, Type) {
+    if (getPrototypeOf(a) === Type.prototype && bufferOf(a) !== M.HEAP8.buffer) return a;
+    const out = new Type(typedLengthOf(a));
+    typedSet(out, a);
+    return out;
+  }
+  // The elements of an array-like that is not a typed array of the right class, each one
+  // checked by item(v, i); the caller's getters run here, before any raw call.
+  function fromArrayLike(x, Type, item, where) {
+    const n = x.length;
+    if (!Number.isInteger(n) || n < 0 || n > 2147483647) {
+      throw new Error(`${where}: an array's length must be an integer in [0, 2147483647], got ${describe(n)}`);
+    }
+    const out = new Type(n);
+    for (let i = 0; i < n; i++) out[i] = item(x[i], i);
+    return out;
   }
 
   // A [B][T] nested array -> flat row-major array (rows must have equal lengths).
@@ -66,37 +126,93 @@
   // ids: array-like of integers, or a [B][T] nested array (flattened row-major, so the
   // output is (B, T, D)) -> Int32Array; bad values fail with their position.
   function toIds(ids, where, limit) {
-    if (ids instanceof Int32Array) return ids;
-    if (ids == null || typeof ids.length !== 'number') {
+    if (typedName(ids) === 'Int32Array') return plainTyped(ids, Int32Array);
+    if (ids == null || typeof ids.length !== 'number' || typeof ids === 'string') {
       throw new Error(`${where}: ids must be an array of integers, got ${describe(ids)}`);
     }
     if (ids.length > 0 && ids[0] != null && typeof ids[0] === 'object') ids = flattenBatch(ids, where);
-    const out = new Int32Array(ids.length);
-    for (let i = 0; i < ids.length; i++) {
-      const v = ids[i];
+    return fromArrayLike(ids, Int32Array, (v, i) => {
       if (!Number.isInteger(v)) {
         throw new Error(`${where}: token id ${describe(v)} at index ${i} is not an integer`);
       }
       if (v < -2147483648 || v > 2147483647) {
         throw new Error(`${where}: token id ${v} out of range [0, ${limit})`);
       }
-      out[i] = v;
-    }
-    return out;
+      return v;
+    }, where);
   }
 
+  // x: a Float32Array (copied if it is a subclass) or an array-like of numbers (NaN and
+  // Infinity pass: the engine names them; null, '3' or true are not numbers) -> Float32Array
   function toFloats(x, where) {
-    if (x instanceof Float32Array) return x;
-    if (x == null || typeof x.length !== 'number') {
+    if (typedName(x) === 'Float32Array') return plainTyped(x, Float32Array);
+    if (x == null || typeof x.length !== 'number' || typeof x === 'string') {
       throw new Error(`${where}: expected an array of numbers, got ${describe(x)}`);
     }
-    return Float32Array.from(x);
+    return fromArrayLike(x, Float32Array, (v, i) => {
+      if (typeof v !== 'number') throw new Error(`${where}: value ${describe(v)} at index ${i} is not a number`);
+      return v;
+    }, where);
+  }
+  // The same for Float64Array arguments (offsets, counts, shapes: C++ checks each is an integer).
+  function toDoubles(x, where, what) {
+    if (typedName(x) === 'Float64Array') return plainTyped(x, Float64Array);
+    if (x == null || typeof x.length !== 'number' || typeof x === 'string') {
+      throw new Error(`${where}: ${what} must be an array of numbers, got ${describe(x)}`);
+    }
+    return fromArrayLike(x, Float64Array, (v, i) => {
+      if (typeof v !== 'number') throw new Error(`${where}: ${what}[${i}] ${describe(v)} is not a number`);
+      return v;
+    }, where);
+  }
+  // Bytes (Uint8Array, a subclass copied) -> Uint8Array, or undefined for anything else.
+  function toBytes(b) {
+    if (typedName(b) === 'Uint8Array') return plainTyped(b, Uint8Array);
+    return undefined;
   }
 
+  // An integer Number in [lo, hi] (-0 is 0); anything else (undefined, null, '3', true, 1.5,
+  // NaN, 2n) fails naming the argument and the value: "Table.row: row null must be an integer
+  // in [0, 9]". The same words as C++'s int_arg, which checks the numbers once more.
   function integer(v, where, name, lo, hi) {
     if (!Number.isInteger(v) || v < lo || v > hi) {
       throw new Error(`${where}: ${name} ${describe(v)} must be an integer in [${lo}, ${hi}]`);
     }
+    return v === 0 ? 0 : v;
+  }
+  // Runs init(h) on a fresh raw handle h; if it fails (a stored message, false, or a JS
+  // exception), h is deleted before the error is thrown, so a failed constructor leaves nothing.
+  function made(h, init, fallback) {
+    let ok, message;
+    try {
+      ok = init(h);
+      message = takeError();
+    } catch (err) {
+      h.delete();
+      throw err;
+    }
+    if (!ok || message) {
+      h.delete();
+      throw new Error(message || fallback);
+    }
+    return h;
+  }
+  // A switch: true or false, or the fallback when absent ('false' and 0 are not switches).
+  function flag(v, where, name, fallback) {
+    if (v == null) return fallback;
+    if (typeof v !== 'boolean') throw new Error(`${where}: ${name} must be true or false, got ${describe(v)}`);
+    return v;
+  }
+  // A Number for an integer argument whose range C++ checks (the message names it); anything
+  // else fails here: "benchTsne: rows \"5\" must be an integer Number".
+  function whole(v, where, name) {
+    if (typeof v !== 'number') throw new Error(`${where}: ${name} ${describe(v)} must be an integer Number`);
+    return v;
+  }
+  // A Number (NaN and Infinity pass: C++ names them with the parameter's range); anything else
+  // fails: "Embedding: maxNorm \"2\" must be a number".
+  function number(v, where, name) {
+    if (typeof v !== 'number') throw new Error(`${where}: ${name} ${describe(v)} must be a number`);
     return v;
   }
 
@@ -109,12 +225,12 @@
     // null/undefined: no padding row (passed as NaN); negative values count from the end, as torch
     const paddingIdx = opts.paddingIdx == null ? NaN : opts.paddingIdx;
     if (opts.paddingIdx != null && !Number.isInteger(paddingIdx)) throw new Error(`${where}: paddingIdx ${describe(paddingIdx)} is not an integer`);
-    const maxNorm = opts.maxNorm == null ? 0 : Number(opts.maxNorm);
-    return { paddingIdx, maxNorm, scale: !!opts.scale, freeze: opts.freeze !== false };
+    const maxNorm = opts.maxNorm == null ? 0 : number(opts.maxNorm, where, 'maxNorm');
+    return { paddingIdx, maxNorm, scale: flag(opts.scale, where, 'scale', false), freeze: flag(opts.freeze, where, 'freeze', true) };
   }
 
   M.manualSeed = function manualSeed(seed) {
-    check(M._manualSeed(Number(seed)));
+    check(M._manualSeed(integer(seed, 'manualSeed', 'seed', 0, Number.MAX_SAFE_INTEGER)));
   };
 
   M.isa = () => M._isa();
@@ -124,25 +240,29 @@
     // like torch's nn.Embedding(V, D) after torch.manual_seed.
     constructor(numEmbeddings, embeddingDim, opts) {
       const o = embeddingOptions(opts, 'Embedding');
+      const V = integer(numEmbeddings, 'Embedding', 'numEmbeddings', 1, 2147483647);
+      const D = integer(embeddingDim, 'Embedding', 'embeddingDim', 1, 2147483647);
       this._h = new M._Embedding();
-      this._init(() => this._h.init(Number(numEmbeddings), Number(embeddingDim), o.paddingIdx, o.maxNorm, o.scale));
+      this._init(() => this._h.init(V, D, o.paddingIdx, o.maxNorm, o.scale));
     }
-    _init(call) {
-      const ok = call();
-      const message = takeError();
-      if (!ok || message) {
-        this._h.delete();
+    _init(call) {  // call() uses this._h
+      try {
+        made(this._h, call, 'Embedding: construction failed');
+      } catch (err) {
         this._h = null;
-        throw new Error(message || 'Embedding: construction failed');
+        throw err;
       }
     }
     // Embedding.fromPretrained(weights (V*D), V, D, {freeze = true, paddingIdx, maxNorm, scale})
     static fromPretrained(weights, numEmbeddings, embeddingDim, opts) {
-      const o = embeddingOptions(opts, 'Embedding.fromPretrained');
-      const w = toFloats(weights, 'Embedding.fromPretrained');
+      const where = 'Embedding.fromPretrained';
+      const o = embeddingOptions(opts, where);
+      const w = toFloats(weights, where);
+      const V = integer(numEmbeddings, where, 'numEmbeddings', 1, 2147483647);
+      const D = integer(embeddingDim, where, 'embeddingDim', 1, 2147483647);
       const e = Object.create(Embedding.prototype);
       e._h = new M._Embedding();
-      e._init(() => e._h.initPretrained(w, Number(numEmbeddings), Number(embeddingDim), o.paddingIdx, o.maxNorm, o.scale, o.freeze));
+      e._init(() => e._h.initPretrained(w, V, D, o.paddingIdx, o.maxNorm, o.scale, o.freeze));
       return e;
     }
     _live(where) {
@@ -154,27 +274,33 @@
     get paddingIdx() { const p = this._live('paddingIdx').paddingIdx(); return p < 0 ? null : p; }
     get scaleFactor() { return this._live('scaleFactor').scaleFactor(); }
     weight() { return check(this._live('weight').weight()); }
+    // Every method reads its arguments (which may run the caller's getters) before it takes
+    // the handle: a getter that deletes this Embedding gives "...: this Embedding was deleted".
     // ids (n) -> Float32Array (n * D)
     forward(ids) {
-      const h = this._live('forward');
-      return check(h.forward(toIds(ids, 'lookup', h.rows())));
+      const v = toIds(ids, 'lookup', this._live('forward').rows());
+      return check(this._live('forward').forward(v));
     }
     // ids (n), positions (T * D) -> (n * D) = W[ids] * scale + positions[i % T]
     forwardWithPositions(ids, positions, T) {
-      const h = this._live('forwardWithPositions');
-      return check(h.forwardWithPositions(toIds(ids, 'lookup', h.rows()), toFloats(positions, 'forwardWithPositions'), Number(T)));
+      const where = 'forwardWithPositions';
+      const v = toIds(ids, 'lookup', this._live(where).rows());
+      const p = toFloats(positions, where);
+      const t = integer(T, where, 'positions', 1, 2147483647);
+      return check(this._live(where).forwardWithPositions(v, p, t));
     }
     // The same lookup computed as one_hot(ids, V) @ W.
     oneHotForward(ids) {
-      const h = this._live('oneHotForward');
-      return check(h.forwardOneHot(toIds(ids, 'oneHotForward', h.rows())));
+      const v = toIds(ids, 'oneHotForward', this._live('oneHotForward').rows());
+      return check(this._live('oneHotForward').forwardOneHot(v));
     }
     // Gradient of sum(forward(ids) * dout) w.r.t. the table:
     // {sparse: true} (default) -> {rows: Int32Array, values: Float32Array}, else Float32Array (V * D).
     backward(ids, dout, opts) {
-      const h = this._live('backward');
-      const sparse = !opts || opts.sparse !== false;
-      return check(h.backward(toIds(ids, 'backward', h.rows()), toFloats(dout, 'backward'), sparse));
+      const sparse = flag(opts && opts.sparse, 'backward', 'sparse', true);
+      const v = toIds(ids, 'backward', this._live('backward').rows());
+      const g = toFloats(dout, 'backward');
+      return check(this._live('backward').backward(v, g, sparse));
     }
     delete() {
       if (this._h) this._h.delete();
@@ -188,14 +314,7 @@
     constructor(inFeatures, outFeatures) {
       integer(inFeatures, 'Linear', 'inFeatures', 1, 2147483647);
       integer(outFeatures, 'Linear', 'outFeatures', 1, 2147483647);
-      this._h = new M._Linear();
-      const ok = this._h.init(inFeatures, outFeatures);
-      const message = takeError();
-      if (!ok || message) {
-        this._h.delete();
-        this._h = null;
-        throw new Error(message);
-      }
+      this._h = made(new M._Linear(), (raw) => raw.init(inFeatures, outFeatures), 'Linear: construction failed');
     }
     _live(where) {
       if (!this._h) throw new Error(`${where}: this Linear was deleted`);
@@ -206,7 +325,11 @@
     // Float32Array (out * in), row-major like torch's weight
     weight() { return check(this._live('weight').weight()); }
     // x (n * in) -> (n * out)
-    forward(x, n) { return check(this._live('forward').forward(toFloats(x, 'Linear.forward'), Number(n))); }
+    forward(x, n) {
+      const v = toFloats(x, 'Linear.forward');
+      const rows = integer(n, 'Linear.forward', 'n', 0, 2147483647);
+      return check(this._live('forward').forward(v, rows));
+    }
     delete() {
       if (this._h) this._h.delete();
       this._h = null;
@@ -215,11 +338,15 @@
   M.Linear = Linear;
 
   // Positional encodings, each a Float32Array (T * D) row-major.
-  M.sinusoidal = (positions, dim) => check(M._sinusoidal(Number(positions), Number(dim)));
-  M.learnedPositions = (contextLength, dim) => check(M._learnedPositions(Number(contextLength), Number(dim)));
-  M.ropeTable = (positions, dim) => check(M._ropeTable(Number(positions), Number(dim)));
+  // (sizes: integer Numbers >= 1, as C++'s size_arg; C++ checks what each kind allows, e.g. an even dim)
+  const size = (v, where, name, lo = 1) => integer(v, where, name, lo, 2147483647);
+  M.sinusoidal = (positions, dim) => check(M._sinusoidal(size(positions, 'sinusoidal', 'positions'), size(dim, 'sinusoidal', 'dim')));
+  M.learnedPositions = (contextLength, dim) =>
+    check(M._learnedPositions(size(contextLength, 'learnedPositions', 'positions'), size(dim, 'learnedPositions', 'dim')));
+  M.ropeTable = (positions, dim) => check(M._ropeTable(size(positions, 'ropeTable', 'positions'), size(dim, 'ropeTable', 'dim')));
   M.ropeApply = (x, positions, dim, offset) =>
-    check(M._ropeApply(toFloats(x, 'ropeApply'), Number(positions), Number(dim), Number(offset || 0)));
+    check(M._ropeApply(toFloats(x, 'ropeApply'), size(positions, 'ropeApply', 'positions'), size(dim, 'ropeApply', 'dim'),
+      size(offset ?? 0, 'ropeApply', 'offset', 0)));
   // The registry of positional-encoding kinds (embed/positions/registry.hpp), in the engine's
   // order: [{name, label, description, provides: 'none'|'additive'|'rotation'|'bias', trainable,
   // evenDim, extrapolates (runs on windows longer than T), params: [{name, default, min, max,
@@ -242,19 +369,33 @@
   // undefined from the module's generator (manualSeed).
   M.positionTable = (kind, o) => {
     o = o || {};
-    return check(M._positionTable(String(kind), Number(o.positions), Number(o.dim ?? 1), Number(o.heads ?? 1),
-      o.seed ?? undefined, o.params ?? undefined));
+    if (typeof kind !== 'string') throw new Error(`positionTable: kind must be a string, got ${describe(kind)}`);
+    // messages name the kind, as C++'s do ("alibi: positions -3 must be ..."); an unknown kind is C++'s to name
+    const where = M.positionalKinds().some((k) => k.name === kind) ? kind : 'positionTable';
+    const positions = size(o.positions, where, 'positions'), dim = size(o.dim ?? 1, where, 'dim');
+    const heads = size(o.heads ?? 1, where, 'heads');
+    const seed = o.seed == null ? undefined : integer(o.seed, where, 'seed', 0, Number.MAX_SAFE_INTEGER);
+    // the parameters as a fresh plain object of numbers (C++ reads no getter of the caller's)
+    let params;
+    if (o.params != null) {
+      if (typeof o.params !== 'object') throw new Error(`${where}: params must be an object, got ${describe(o.params)}`);
+      params = {};
+      for (const [name, v] of Object.entries(o.params)) params[name] = number(v, where, `params.${name}`);
+    }
+    return check(M._positionTable(kind, positions, dim, heads, seed, params));
   };
   // Older names of kind tables: (H, T, T) biases of H heads.
   M.alibi = (heads, positions) => M.positionTable('alibi', { positions, heads }).data;
   M.positionSimilarity = (table, positions, dim, opts) =>
-    check(M._positionSimilarity(toFloats(table, 'positionSimilarity'), Number(positions), Number(dim), !!(opts && opts.cosine)));
+    check(M._positionSimilarity(toFloats(table, 'positionSimilarity'), size(positions, 'positionSimilarity', 'positions'),
+      size(dim, 'positionSimilarity', 'dim'), flag(opts && opts.cosine, 'positionSimilarity', 'cosine', false)));
   M.benchLookup = (o) => {
     o = o || {};
-    return check(M._benchLookup(Number(o.numEmbeddings ?? 50257), Number(o.embeddingDim ?? 768), Number(o.batch ?? 32),
-      Number(o.context ?? 256), Number(o.reps ?? 15)));
+    const n = (key, fallback) => size(o[key] ?? fallback, 'benchLookup', key);
+    return check(M._benchLookup(n('numEmbeddings', 50257), n('embeddingDim', 768), n('batch', 32), n('context', 256),
+      integer(o.reps ?? 15, 'benchLookup', 'reps', 1, 1000)));
   };
 
   // Shared helpers for the wrappers other areas append below.
-  M._api = { check, takeError, toIds, toFloats, integer, describe, fromUtf8, toUtf8 };
+  M._api = { check, takeError, toIds, toFloats, toDoubles, toBytes, typedName, integer, whole, number, flag, made, describe, fromUtf8, toUtf8 };
 })(Module);

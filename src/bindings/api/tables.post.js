@@ -20,7 +20,7 @@
 // No query copies the table: the rows stay in wasm memory until delete().
 (function (M) {
   'use strict';
-  const { check, takeError, toFloats, toIds, integer, describe, fromUtf8, toUtf8 } = M._api;
+  const { check, takeError, toFloats, toIds, toBytes, typedName, integer, flag, describe, fromUtf8, toUtf8 } = M._api;
 
   const decodeStrings = (o) => {
     if (!o) return null;
@@ -28,54 +28,100 @@
     for (let i = 0; i < out.length; i++) out[i] = fromUtf8(o.bytes.subarray(o.offsets[i], o.offsets[i + 1]));
     return out;
   };
-  const encodeStrings = (labels) => {
-    const parts = labels.map((s) => toUtf8(String(s)));
+  // labels: an array (or array-like) of strings; anything else fails naming the first bad one
+  // (String() would turn undefined into the label 'undefined').
+  const encodeStrings = (labels, where) => {
+    if (labels == null || typeof labels === 'string' || typeof labels.length !== 'number') {
+      throw new Error(`${where}: labels must be an array of strings, got ${describe(labels)}`);
+    }
+    const parts = Array.from(labels, (s, i) => {
+      if (typeof s !== 'string') throw new Error(`${where}: label ${describe(s)} at index ${i} is not a string`);
+      return toUtf8(s);
+    });
     const offsets = new Int32Array(parts.length + 1);
     parts.forEach((p, i) => (offsets[i + 1] = offsets[i] + p.length));
     const bytes = new Uint8Array(offsets[parts.length]);
     parts.forEach((p, i) => bytes.set(p, offsets[i]));
     return { bytes, offsets };
   };
+  // The file's bytes: a Uint8Array (a subclass is copied), an ArrayBuffer or any other view
+  // (its bytes, read through the intrinsics: no getter of the caller's runs).
   const asBytes = (b, where) => {
-    if (b instanceof Uint8Array) return b;
+    const bytes = toBytes(b);
+    if (bytes) return bytes;
     if (b instanceof ArrayBuffer) return new Uint8Array(b);
+    if (typedName(b) !== undefined) return toBytes(new Uint8Array(b.buffer, b.byteOffset, b.byteLength));
     if (ArrayBuffer.isView(b)) return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
     throw new Error(`${where}: expected the file's bytes (Uint8Array or ArrayBuffer), got ${describe(b)}`);
+  };
+  const asText = (text, where) => (typeof text === 'string' ? toUtf8(text) : asBytes(text, where));
+  const asString = (v, where, name) => {
+    if (typeof v !== 'string') throw new Error(`${where}: ${name} must be a string, got ${describe(v)}`);
+    return v;
+  };
+  // A tensor's shape: an array-like object (not a string) of integers in [0, 2^53 - 1]
+  // ('12' is not [1, 2], [2, '3'] is not [2, 3]).
+  const asShape = (shape, where) => {
+    if (shape === null || typeof shape !== 'object' || typeof shape.length !== 'number') {
+      throw new Error(`${where}: shape must be an array of integers, got ${describe(shape)}`);
+    }
+    return Float64Array.from(Array.from(shape), (d, i) => integer(d, where, `shape[${i}]`, 0, Number.MAX_SAFE_INTEGER));
   };
 
   class Table {
     constructor(init) {
-      this._h = new M._Table();
-      const ok = init(this._h);
-      const message = takeError();
-      if (!ok || message) {
-        this._h.delete();
-        this._h = null;
-        throw new Error(message || 'Table: construction failed');
-      }
+      this._h = M._api.made(new M._Table(), init, 'Table: construction failed');
       this._labels = undefined;
     }
+    // Every argument is read and checked before the table is made, and a step that fails after
+    // it (labels, metadata) deletes it: a failing call leaves nothing behind in wasm memory.
     static fromArray(data, rows, dim, opts = {}) {
-      integer(rows, 'Table.fromArray', 'rows', 0, 2147483647);
-      integer(dim, 'Table.fromArray', 'dim', 1, 2147483647);
-      const t = new Table((h) => h.initArray(toFloats(data, 'Table.fromArray'), rows, dim));
-      if (opts.labels) t.setLabels(opts.labels);
+      const where = 'Table.fromArray';
+      integer(rows, where, 'rows', 0, 2147483647);
+      integer(dim, where, 'dim', 1, 2147483647);
+      const values = toFloats(data, where);
+      let labels = null;
+      if (opts.labels) {
+        labels = encodeStrings(opts.labels, 'Table.setLabels');
+        if (labels.offsets.length - 1 !== rows) {
+          throw new Error(`Table.setLabels: labels: ${labels.offsets.length - 1} labels for ${rows} rows`);
+        }
+      }
+      const t = new Table((h) => h.initArray(values, rows, dim));
+      if (labels) t._whole(() => check(t._h.setLabels(labels.bytes, labels.offsets)));
       return t;
     }
     static fromBytes(bytes, { format = '', tensor = '', metadata } = {}) {
-      const t = new Table((h) => h.initBytes(asBytes(bytes, 'Table.fromBytes'), String(format), toUtf8(String(tensor))));
-      if (metadata !== undefined) t.attachMetadata(metadata);
+      const where = 'Table.fromBytes';
+      const b = asBytes(bytes, where);
+      const f = asString(format, where, 'format'), name = toUtf8(asString(tensor, where, 'tensor'));
+      const meta = metadata === undefined ? undefined : asText(metadata, 'Table.attachMetadata');
+      const t = new Table((h) => h.initBytes(b, f, name));
+      if (meta !== undefined) t._whole(() => check(t._h.attachMetadata(meta)));
       return t;
     }
-    static fromTensor(bytes, { dtype, shape, name = '' }) {
-      return new Table((h) => h.initTensor(asBytes(bytes, 'Table.fromTensor'), String(dtype), Float64Array.from(shape), toUtf8(String(name))));
+    static fromTensor(bytes, { dtype, shape, name = '' } = {}) {
+      const where = 'Table.fromTensor';
+      const b = asBytes(bytes, where), s = asShape(shape, where);
+      const d = asString(dtype, where, 'dtype'), n = toUtf8(asString(name, where, 'name'));
+      return new Table((h) => h.initTensor(b, d, s, n));
+    }
+    // Runs step on a table this call made; if it throws, the table is deleted first.
+    _whole(step) {
+      try {
+        step();
+      } catch (err) {
+        this.delete();
+        throw err;
+      }
     }
     static safetensorsHeaderSize(first8) { return check(M._safetensorsHeaderSize(asBytes(first8, 'safetensorsHeaderSize'))); }
     static safetensorsHeader(head) {
       return check(M._safetensorsHeader(asBytes(head, 'safetensorsHeader'))).map((t) => Object.assign(t, { name: fromUtf8(t.name) }));
     }
     static inspect(bytes, { format = '' } = {}) {
-      return check(M._listTensors(asBytes(bytes, 'Table.inspect'), String(format))).map((t) => Object.assign(t, { name: fromUtf8(t.name) }));
+      const b = asBytes(bytes, 'Table.inspect'), f = asString(format, 'Table.inspect', 'format');
+      return check(M._listTensors(b, f)).map((t) => Object.assign(t, { name: fromUtf8(t.name) }));
     }
     _live(where) {
       if (!this._h) throw new Error(`${where}: this Table was deleted`);
@@ -98,38 +144,55 @@
       if (!header || !header.length) return null;
       return { header, columns: header.map((_, c) => decodeStrings(check(h.metadataColumn(c)))) };
     }
+    // Every query reads its arguments (which may run the caller's getters) before it takes the
+    // handle: a getter that deletes this Table gives "...: this Table was deleted".
     setLabels(labels) {
-      const { bytes, offsets } = encodeStrings(Array.from(labels));
+      const { bytes, offsets } = encodeStrings(labels, 'Table.setLabels');
       check(this._live('setLabels').setLabels(bytes, offsets));
       this._labels = undefined;
     }
     attachMetadata(text) {
-      check(this._live('attachMetadata').attachMetadata(typeof text === 'string' ? toUtf8(text) : asBytes(text, 'Table.attachMetadata')));
+      const b = asText(text, 'Table.attachMetadata');
+      check(this._live('attachMetadata').attachMetadata(b));
       this._labels = undefined;
     }
     attachVocab(text) {
-      check(this._live('attachVocab').attachVocab(typeof text === 'string' ? toUtf8(text) : asBytes(text, 'Table.attachVocab')));
+      const b = asText(text, 'Table.attachVocab');
+      check(this._live('attachVocab').attachVocab(b));
       this._labels = undefined;
     }
-    row(i) { return check(this._live('row').row(Number(i))); }
+    row(i) {
+      const h = this._live('row');
+      return check(h.row(integer(i, 'Table.row', 'row', 0, h.rows() - 1)));
+    }
     norms() { return check(this._live('norms').norms()); }
     neighbours({ id, vector, k = 10, metric = 'cosine' } = {}) {
-      const h = this._live('neighbours');
-      if (id !== undefined && id !== null) return check(h.nearest(Number(id), new Float32Array(0), Number(k), String(metric)));
-      return check(h.nearest(-1, toFloats(vector, 'Table.neighbours'), Number(k), String(metric)));
+      const where = 'Table.neighbours';
+      const kk = integer(k, where, 'k', -2147483648, 2147483647);
+      const m = asString(metric, where, 'metric');
+      if (id !== undefined && id !== null) {
+        const row = integer(id, where, 'id', 0, this._live('neighbours').rows() - 1);
+        return check(this._live('neighbours').nearest(row, new Float32Array(0), kk, m));
+      }
+      const v = toFloats(vector, where);
+      return check(this._live('neighbours').nearest(-1, v, kk, m));
     }
     analogy({ positive = [], negative = [], k = 10 } = {}) {
-      const h = this._live('analogy');
-      return check(h.analogy(toIds(positive, 'Table.analogy', h.rows()), toIds(negative, 'Table.analogy', h.rows()), Number(k)));
+      const rows = this._live('analogy').rows();
+      const p = toIds(positive, 'Table.analogy', rows), n = toIds(negative, 'Table.analogy', rows);
+      const kk = integer(k, 'Table.analogy', 'k', -2147483648, 2147483647);
+      return check(this._live('analogy').analogy(p, n, kk));
     }
     pca({ k = 2, ids, previous } = {}) {
-      const h = this._live('pca');
-      return check(h.pca(Number(k), ids ? toIds(ids, 'Table.pca', h.rows()) : new Int32Array(0),
-        previous ? toFloats(previous, 'Table.pca') : new Float32Array(0)));
+      const kk = integer(k, 'Table.pca', 'k', -2147483648, 2147483647);
+      const v = ids ? toIds(ids, 'Table.pca', this._live('pca').rows()) : new Int32Array(0);
+      const prev = previous ? toFloats(previous, 'Table.pca') : new Float32Array(0);
+      return check(this._live('pca').pca(kk, v, prev));
     }
     similarity(ids, { cosine = true } = {}) {
-      const h = this._live('similarity');
-      return check(h.similarity(toIds(ids, 'Table.similarity', h.rows()), !!cosine));
+      const c = flag(cosine, 'Table.similarity', 'cosine', true);
+      const v = toIds(ids, 'Table.similarity', this._live('similarity').rows());
+      return check(this._live('similarity').similarity(v, c));
     }
     // -> a new resident Table (delete it too) with the same labels and every row divided by its
     // length (the engine's unit_rows); this one is unchanged
@@ -137,7 +200,10 @@
       const h = this._live('normalised');
       return new Table((u) => u.initUnitRows(h));
     }
-    export(format) { return check(this._live('export').exportBytes(String(format))); }
+    export(format) {
+      const f = asString(format, 'Table.export', 'format');
+      return check(this._live('export').exportBytes(f));
+    }
     delete() {
       if (this._h) this._h.delete();
       this._h = null;
@@ -146,5 +212,6 @@
   M.Table = Table;
   // `embedlab bench table` in wasm: {neighbours_ms, pca_ms, first_query_ms, pca_solver, ...}
   M.benchTable = ({ rows = 50257, dim = 768, reps = 7 } = {}) =>
-    JSON.parse(fromUtf8(check(M._benchTable(Number(rows), Number(dim), Number(reps)))));
+    JSON.parse(fromUtf8(check(M._benchTable(integer(rows, 'benchTable', 'rows', 1, 2147483647),
+      integer(dim, 'benchTable', 'dim', 1, 2147483647), integer(reps, 'benchTable', 'reps', 1, 1000)))));
 })(Module);

@@ -13,14 +13,20 @@
 // every string, a leading U+FEFF included, survives exactly; Uint8Array inputs are raw bytes.
 (function (M) {
   'use strict';
-  const { check, takeError, toIds, integer, describe, fromUtf8, toUtf8 } = M._api;
+  const { check, takeError, toIds, toBytes, integer, flag, describe, fromUtf8, toUtf8 } = M._api;
+  const int32 = (v, where, name) => integer(v, where, name, -2147483648, 2147483647);
+  const name = (v, where, what) => {
+    if (typeof v !== 'string') throw new Error(`${where}: ${what} must be a string, got ${describe(v)}`);
+    return v;
+  };
 
   // Text goes into wasm as UTF-8 bytes (a Uint8Array), exactly: a string is encoded with
   // TextEncoder, which turns a lone surrogate into U+FFFD as tiktoken sees it; a Uint8Array
   // is taken as the bytes themselves.
   function text(t, where) {
     if (typeof t === 'string') return toUtf8(t);
-    if (t instanceof Uint8Array) return t;
+    const bytes = toBytes(t);  // a subclass is copied through the intrinsics
+    if (bytes) return bytes;
     throw new Error(`${where}: text must be a string or a Uint8Array, got ${describe(t)}`);
   }
   function knownKeys(opts, keys, where) {
@@ -31,14 +37,7 @@
 
   class Tokenizer {
     constructor(init) {
-      this._h = new M._Tokenizer();
-      const ok = init(this._h);
-      const message = takeError();
-      if (!ok || message) {
-        this._h.delete();
-        this._h = null;
-        throw new Error(message || 'Tokenizer: construction failed');
-      }
+      this._h = M._api.made(new M._Tokenizer(), init, 'Tokenizer: construction failed');
     }
     // GPT-2 byte-level BPE, the same ids as tiktoken's gpt2 encoding (50257 ids).
     static gpt2() { return new Tokenizer((h) => h.initGpt2()); }
@@ -50,7 +49,9 @@
       const minCount = integer(opts.minCount ?? 1, 'Tokenizer.fromCorpus', 'minCount', 1, 2147483647);
       const maxSize = integer(opts.maxSize ?? 0, 'Tokenizer.fromCorpus', 'maxSize', 0, 2147483647);
       const t = text(corpus, 'Tokenizer.fromCorpus');
-      return new Tokenizer((h) => h.initCorpus(String(kind), t, !!opts.lowercase, minCount, maxSize));
+      const k = name(kind, 'Tokenizer.fromCorpus', 'kind');
+      const lower = flag(opts.lowercase, 'Tokenizer.fromCorpus', 'lowercase', false);
+      return new Tokenizer((h) => h.initCorpus(k, t, lower, minCount, maxSize));
     }
     // A trained BPE from the text of a merge file (BpeTrainer.save()).
     static fromBpe(file) { return new Tokenizer((h) => h.initBpe(text(file, 'Tokenizer.fromBpe'))); }
@@ -63,13 +64,14 @@
       opts = opts || {};
       knownKeys(opts, ['lowercase', 'minCount', 'maxSize', 'vocabSize', 'merges'], where);
       const o = {};
-      if (opts.lowercase != null) o.lowercase = !!opts.lowercase;
+      if (opts.lowercase != null) o.lowercase = flag(opts.lowercase, where, 'lowercase', false);
       if (opts.minCount != null) o.minCount = integer(opts.minCount, where, 'minCount', 1, 2147483647);
       if (opts.maxSize != null) o.maxSize = integer(opts.maxSize, where, 'maxSize', 0, 2147483647);
       if (opts.vocabSize != null) o.vocabSize = integer(opts.vocabSize, where, 'vocabSize', -2147483648, 2147483647);
       const merges = opts.merges == null ? undefined : text(opts.merges, where);
       const c = corpus == null ? new Uint8Array(0) : text(corpus, where);
-      return new Tokenizer((h) => h.init(String(kind), c, merges, o));
+      const k = name(kind, where, 'kind');
+      return new Tokenizer((h) => h.init(k, c, merges, o));
     }
     _live(where) {
       if (!this._h) throw new Error(`${where}: this Tokenizer was deleted`);
@@ -78,28 +80,36 @@
     get kind() { return this._live('kind').kind(); }
     get vocabSize() { return this._live('vocabSize').vocabSize(); }
     // text -> Int32Array of ids; {allowSpecial: true} makes '<|endoftext|>' 50256 (gpt2 only).
+    // (each method reads its arguments before it takes the handle: see Embedding)
     encode(t, opts) {
-      return check(this._live('encode').encode(text(t, 'encode'), !!(opts && opts.allowSpecial)));
+      const bytes = text(t, 'encode'), special = flag(opts && opts.allowSpecial, 'encode', 'allowSpecial', false);
+      return check(this._live('encode').encode(bytes, special));
     }
     // ids -> string (invalid UTF-8 replaced by U+FFFD).
     decode(ids) {
-      const h = this._live('decode');
-      return fromUtf8(check(h.decode(toIds(ids, 'decode', h.vocabSize()))));
+      const v = toIds(ids, 'decode', this._live('decode').vocabSize());
+      return fromUtf8(check(this._live('decode').decode(v)));
     }
     // id -> Uint8Array: the token's raw bytes.
-    tokenBytes(id) { return check(this._live('tokenBytes').tokenBytes(Number(id))); }
+    tokenBytes(id) {
+      const i = int32(id, 'tokenBytes', 'id');
+      return check(this._live('tokenBytes').tokenBytes(i));
+    }
     tokenString(id) { return this.tokenStrings([id])[0]; }
     // ids -> display strings, one per id (C++ sends them as one byte buffer and their ends).
     tokenStrings(ids) {
-      const h = this._live('tokenStrings');
-      const { bytes, ends } = check(h.tokenStrings(toIds(ids, 'tokenStrings', h.vocabSize())));
+      const v = toIds(ids, 'tokenStrings', this._live('tokenStrings').vocabSize());
+      const { bytes, ends } = check(this._live('tokenStrings').tokenStrings(v));
       const out = new Array(ends.length);
       for (let k = 0, start = 0; k < ends.length; start = ends[k], k++) out[k] = fromUtf8(bytes.subarray(start, ends[k]));
       return out;
     }
     // word2vec's sentences of a text (src/data/sentences.hpp: one per line, CRLF read as LF,
     // blank lines skipped) -> {ids: Int32Array (n), sentenceStarts: Float64Array (S+1)}.
-    sentences(t) { return check(this._live('sentences').sentences(text(t, 'sentences'))); }
+    sentences(t) {
+      const bytes = text(t, 'sentences');
+      return check(this._live('sentences').sentences(bytes));
+    }
     // Float64Array (vocabSize) of corpus counts for word/char vocabularies; null for BPE kinds.
     counts() { return check(this._live('counts').counts()) ?? null; }
     delete() {
@@ -118,14 +128,8 @@
     // new BpeTrainer(text, vocabSize >= 256): byte-level BPE over GPT-2 pre-tokenized pieces.
     constructor(corpus, vocabSize) {
       const t = text(corpus, 'BpeTrainer');
-      this._h = new M._BpeTrainer();
-      const ok = this._h.init(t, Number(vocabSize));
-      const message = takeError();
-      if (!ok || message) {
-        this._h.delete();
-        this._h = null;
-        throw new Error(message || 'BpeTrainer: construction failed');
-      }
+      const v = int32(vocabSize, 'BpeTrainer', 'vocabSize');
+      this._h = M._api.made(new M._BpeTrainer(), (raw) => raw.init(t, v), 'BpeTrainer: construction failed');
     }
     _live(where) {
       if (!this._h) throw new Error(`${where}: this BpeTrainer was deleted`);
@@ -134,7 +138,8 @@
     // Up to n merges (default 1) -> [{left, right, id, count, token, tokens}]; [] when done.
     // count: occurrences of the pair when merged; tokens: the training text's token count after it.
     step(n) {
-      const merges = check(this._live('step').step(Number(n ?? 1)));
+      const k = integer(n ?? 1, 'BpeTrainer.step', 'n', 0, 2147483647);
+      const merges = check(this._live('step').step(k));
       for (const m of merges) m.token = fromUtf8(m.token);
       return merges;
     }
@@ -163,7 +168,8 @@
     const S = integer(opts.stride ?? 128, 'slidingWindows', 'stride', -2147483648, 2147483647);
     const B = integer(opts.batchSize ?? 4, 'slidingWindows', 'batchSize', -2147483648, 2147483647);
     const seed = integer(opts.seed ?? 0, 'slidingWindows', 'seed', 0, Number.MAX_SAFE_INTEGER);
-    const shuffle = !!opts.shuffle, dropLast = opts.dropLast !== false;
+    const shuffle = flag(opts.shuffle, 'slidingWindows', 'shuffle', false);
+    const dropLast = flag(opts.dropLast, 'slidingWindows', 'dropLast', true);
     const r = check(M._slidingWindows(v, L, S, B, shuffle, seed, dropLast));
     r.maxLength = L;
     r.batchSize = B;
@@ -183,11 +189,13 @@
   };
 
   // ids -> Int32Array (pairs * 2) of (center, context) within `window` positions.
-  M.skipgramPairs = (ids, window) => check(M._skipgramPairs(toIds(ids, 'skipgramPairs', 2147483647), Number(window)));
+  M.skipgramPairs = (ids, window) =>
+    check(M._skipgramPairs(toIds(ids, 'skipgramPairs', 2147483647), int32(window, 'skipgramPairs', 'window')));
 
   // {encoding = 'gpt2', reps = 7} -> {mb_per_s, median_ms, tokens, ...} for text (fresh tokenizer per rep).
   M.benchTokenize = (t, o) => {
     o = o || {};
-    return check(M._benchTokenize(text(t, 'benchTokenize'), String(o.encoding ?? 'gpt2'), Number(o.reps ?? 7)));
+    return check(M._benchTokenize(text(t, 'benchTokenize'), name(o.encoding ?? 'gpt2', 'benchTokenize', 'encoding'),
+      integer(o.reps ?? 7, 'benchTokenize', 'reps', 1, 1000)));
   };
 })(Module);

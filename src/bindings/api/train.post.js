@@ -15,7 +15,7 @@
 // A diverging run throws "train: loss became nan at step 37 with learning rate 10; lower the learning rate".
 (function (M) {
   'use strict';
-  const { check, takeError, toIds, integer, describe, fromUtf8, toUtf8 } = M._api;
+  const { check, takeError, toIds, toDoubles, toBytes, integer, describe, fromUtf8, toUtf8 } = M._api;
 
   const WORD2VEC_KEYS = ['sg', 'vectorSize', 'window', 'negative', 'minCount', 'sample', 'alpha', 'minAlpha',
     'epochs', 'cbowMean', 'batchWords', 'seed', 'counts'];
@@ -75,15 +75,13 @@
 
   class Trainer {
     constructor(init) {
-      this._h = new M._Trainer();
-      const ok = init(this._h);
-      const message = takeError();
-      if (!ok || message) {
-        this._h.delete();
-        this._h = null;
-        throw new Error(message || 'Trainer: construction failed');
+      this._h = M._api.made(new M._Trainer(), init, 'Trainer: construction failed');
+      try {
+        this._settings = check(this._h.settings());
+      } catch (err) { // nothing half-made stays behind
+        this.delete();
+        throw err;
       }
-      this._settings = check(this._h.settings());
       if (this._settings.pos instanceof Uint8Array) this._settings.pos = M._api.fromUtf8(this._settings.pos);
     }
     // ids: all sentences' ids concatenated; sentenceStarts: S+1 offsets (sentence k is
@@ -97,8 +95,9 @@
       if (sentenceStarts == null || typeof sentenceStarts.length !== 'number') {
         throw new Error(`Trainer.word2vec: sentenceStarts must be an array of offsets, got ${describe(sentenceStarts)}`);
       }
-      const starts = Float64Array.from(sentenceStarts);
-      const counts = opts && opts.counts ? Float64Array.from(opts.counts) : new Float64Array(0);
+      // (numbers only: C++ checks each is an integer; null, '3' or true are not offsets)
+      const starts = toDoubles(sentenceStarts, 'Trainer.word2vec', 'sentenceStarts');
+      const counts = opts && opts.counts ? toDoubles(opts.counts, 'Trainer.word2vec', 'counts') : new Float64Array(0);
       return new Trainer((h) => h.initWord2Vec(v, starts, counts, o));
     }
     // ids: the training stream. Options: vocabSize (required), vectorSize 64, context 32,
@@ -140,28 +139,36 @@
     // another text throw naming the difference ("checkpoint: saved with lr=0.01, this run has
     // lr=0.001"); the trainer is unchanged then. -> the step the run is at.
     loadState(bytes) {
-      if (!(bytes instanceof Uint8Array)) throw new Error(`Trainer.loadState: bytes must be a Uint8Array, got ${describe(bytes)}`);
-      check(this._live('loadState').loadState(bytes));
+      const b = toBytes(bytes);
+      if (!b) throw new Error(`Trainer.loadState: bytes must be a Uint8Array, got ${describe(bytes)}`);
+      check(this._live('loadState').loadState(b));
       return this.stepsDone();
     }
     // 'input' | 'output' | 'position' (next-token) -> {rows, cols, data: Float32Array}
-    table(name) { return check(this._live('table').table(String(name ?? 'input'))); }
+    table(name) {
+      const n = name ?? 'input';
+      if (typeof n !== 'string') throw new Error(`Trainer.table: name must be 'input', 'output' or 'position', got ${describe(n)}`);
+      return check(this._live('table').table(n));
+    }
     // word2vec: Int32Array of the token id of each table row; next-token: null (row = id).
     vocabIds() { return check(this._live('vocabIds').vocabIds()) ?? null; }
     // next-token: mean loss over the non-overlapping windows of ids (forward only).
     evaluate(ids) {
-      const h = this._live('evaluate');
-      return check(h.evaluate(toIds(ids, 'Trainer.evaluate', this._settings.vocabSize ?? 2147483647)));
+      this._live('evaluate');
+      // the ids first (the caller's getters may run), then the handle (see Embedding)
+      const v = toIds(ids, 'Trainer.evaluate', this._settings.vocabSize ?? 2147483647);
+      return check(this._live('evaluate').evaluate(v));
     }
     // next-token, length extrapolation: the trained model on windows of `length` positions ->
     // {loss, length, at, attention: Float32Array (length), the weights of position `at` (default
     // the last) in the first window}. A kind without rows past the context throws
     // "next-token evaluate: learned positions have no rows beyond T = 32 (asked for 64)".
     evaluateAt(ids, { length, at = -1 } = {}) {
-      const h = this._live('evaluateAt');
-      integer(length, 'Trainer.evaluateAt', 'length', 1, 2147483647);
-      integer(at, 'Trainer.evaluateAt', 'at', -1, 2147483647);
-      return check(h.evaluateAt(toIds(ids, 'Trainer.evaluateAt', this._settings.vocabSize ?? 2147483647), length, at));
+      this._live('evaluateAt');
+      const L = integer(length, 'Trainer.evaluateAt', 'length', 1, 2147483647);
+      const a = integer(at, 'Trainer.evaluateAt', 'at', -1, 2147483647);
+      const v = toIds(ids, 'Trainer.evaluateAt', this._settings.vocabSize ?? 2147483647);
+      return check(this._live('evaluateAt').evaluateAt(v, L, a));
     }
     delete() {
       if (this._h) this._h.delete();
@@ -179,7 +186,8 @@
   const GENERATE_KEYS = ['prompt', 'tokens', 'temperature', 'seed'];
   M.generate = (state, opts) => {
     const where = 'generate';
-    if (!(state instanceof Uint8Array)) throw new Error(`${where}: state must be a Uint8Array (checkpoint bytes), got ${describe(state)}`);
+    const stateBytes = toBytes(state);
+    if (!stateBytes) throw new Error(`${where}: state must be a Uint8Array (checkpoint bytes), got ${describe(state)}`);
     opts = opts || {};
     for (const k of Object.keys(opts)) if (!GENERATE_KEYS.includes(k)) throw new Error(`${where}: unknown option '${k}', expected ${GENERATE_KEYS.join(', ')}`);
     // subtle: no destructuring declaration here: Emscripten 3.1.6's JS optimizer drops it from a --post-js
@@ -191,7 +199,7 @@
     if (typeof temperature !== 'number') throw new Error(`${where}: temperature must be a number, got ${describe(temperature)}`);
     integer(tokens, where, 'tokens', 0, 4096);
     integer(seed, where, 'seed', 0, Number.MAX_SAFE_INTEGER);
-    const r = check(M._generate(state, toUtf8(prompt), tokens, temperature, seed));
+    const r = check(M._generate(stateBytes, toUtf8(prompt), tokens, temperature, seed));
     return { text: fromUtf8(r.text), ids: r.ids };
   };
 
@@ -213,11 +221,18 @@
 
   M.benchNextToken = (o) => {
     o = o || {};
-    return check(M._benchNextToken(Number(o.vocabSize ?? 5000), Number(o.vectorSize ?? 64), Number(o.context ?? 32),
-      Number(o.batchSize ?? 256), Number(o.steps ?? 5), String(o.optimizer ?? 'adam'), String(o.pos ?? 'learned')));
+    const where = 'benchNextToken';
+    const n = (key, fallback) => integer(o[key] ?? fallback, where, key, 1, 2147483647);
+    const s = (key, fallback) => {
+      const v = o[key] ?? fallback;
+      if (typeof v !== 'string') throw new Error(`${where}: ${key} must be a string, got ${describe(v)}`);
+      return v;
+    };
+    return check(M._benchNextToken(n('vocabSize', 5000), n('vectorSize', 64), n('context', 32), n('batchSize', 256),
+      n('steps', 5), s('optimizer', 'adam'), s('pos', 'learned')));
   };
   // word2vec with gensim's defaults over (ids, sentenceStarts, counts): {effective_words_per_s, ...}
   M.benchWord2Vec = (ids, sentenceStarts, counts, sg = true) =>
-    check(M._benchWord2Vec(toIds(ids, 'benchWord2Vec', 2147483647), Float64Array.from(sentenceStarts),
-      counts ? Float64Array.from(counts) : new Float64Array(0), !!sg));
+    check(M._benchWord2Vec(toIds(ids, 'benchWord2Vec', 2147483647), toDoubles(sentenceStarts, 'benchWord2Vec', 'sentenceStarts'),
+      counts ? toDoubles(counts, 'benchWord2Vec', 'counts') : new Float64Array(0), M._api.flag(sg, 'benchWord2Vec', 'sg', true)));
 })(Module);

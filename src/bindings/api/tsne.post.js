@@ -14,7 +14,7 @@
 //   table, options and seed.
 (function (M) {
   'use strict';
-  const { check, takeError, toFloats, integer, describe, fromUtf8 } = M._api;
+  const { check, takeError, toFloats, integer, whole, number, describe, fromUtf8 } = M._api;
   const KEYS = ['perplexity', 'iterations', 'theta', 'learningRate', 'earlyExaggeration', 'seed', 'metric', 'init'];
 
   function tsneOptions(opts) {
@@ -47,8 +47,8 @@
       const resident = M.Table && table instanceof M.Table;
       let init;
       if (resident) {
+        const o = tsneOptions(rows);  // the options first (the caller's getters may run), then the handle
         const handle = table._live(where);
-        const o = tsneOptions(rows);
         init = (h) => h.initTable(handle, o, prepareNow);
       } else {
         integer(rows, where, 'rows', 0, 2147483647);
@@ -57,14 +57,7 @@
         const o = tsneOptions(opts);
         init = (h) => h.initArray(t, rows, dim, o, prepareNow);
       }
-      this._h = new M._Tsne();
-      const ok = init(this._h);
-      const message = takeError();
-      if (!ok || message) {
-        this._h.delete();
-        this._h = null;
-        throw new Error(message || `${where}: construction failed`);
-      }
+      this._h = M._api.made(new M._Tsne(), init, `${where}: construction failed`);
     }
     _live(where) {
       if (!this._h) throw new Error(`${where}: this Tsne was deleted`);
@@ -84,7 +77,10 @@
     progress() { return check(this._live('Tsne.progress').progress()); }
     // n more iterations (at most what is left; after the rest of the construction if it was not
     // prepared); -> iteration()
-    step(n = 1) { return check(this._live('Tsne.step').step(n)); }
+    step(n = 1) {
+      const k = integer(n, 'Tsne.step', 'n', 0, 2147483647);
+      return check(this._live('Tsne.step').step(k));
+    }
     coordinates() { return check(this._live('Tsne.coordinates').coordinates()); }
     iteration() { return this._live('Tsne.iteration').iteration(); }
     totalIterations() { return this._live('Tsne.totalIterations').totalIterations(); }
@@ -110,6 +106,7 @@
 
   // `embedlab bench tsne` in wasm: {seconds: {neighbours, affinities, layout, total}, kl, ...}
   M.benchTsne = ({ rows = 10000, dim = 100, clusters = 10, iterations = 1000, perplexity = 30, theta = 0.5 } = {}) =>
-    JSON.parse(fromUtf8(check(M._benchTsne(Number(rows), Number(dim), Number(clusters), Number(iterations),
-      Number(perplexity), Number(theta)))));
+    JSON.parse(fromUtf8(check(M._benchTsne(whole(rows, 'benchTsne', 'rows'), whole(dim, 'benchTsne', 'dim'),
+      whole(clusters, 'benchTsne', 'clusters'), whole(iterations, 'benchTsne', 'iterations'),
+      number(perplexity, 'benchTsne', 'perplexity'), number(theta, 'benchTsne', 'theta')))));
 })(Module);

@@ -17,7 +17,7 @@
 // setOpMixRatio 1, knn 'auto' | 'exact' | 'nn-descent' (auto: exact below 4096 rows).
 (function (M) {
   'use strict';
-  const { check, takeError, toFloats, integer, describe, fromUtf8 } = M._api;
+  const { check, takeError, toFloats, toIds, integer, whole, describe, fromUtf8 } = M._api;
 
   const KEYS = ['nNeighbors', 'minDist', 'spread', 'nEpochs', 'metric', 'seed', 'init', 'learningRate',
     'negativeSampleRate', 'repulsionStrength', 'localConnectivity', 'setOpMixRatio', 'knn'];
@@ -53,7 +53,7 @@
   // from --post-js code (the name is then undefined at run time).
   function start(h, args, where, prepareNow) {
     if (M.Table && args[0] instanceof M.Table) {
-      const oc = options(args[1], where);
+      const oc = options(args[1], where);  // the options first (the caller's getters may run), then the handle
       return h.initTable(args[0]._live(where), oc[0], oc[1], prepareNow);
     }
     const rows = args[1], dim = args[2];
@@ -128,12 +128,12 @@
     info() { return check(this._live('Umap.info').info()); }
     // newRows (m * dim) -> Float32Array (m * 2): umap-learn's transform (the fitted map stays).
     transform(newRows) {
-      const h = this._live('Umap.transform');
-      const x = toFloats(newRows, 'Umap.transform');
+      this._live('Umap.transform');
+      const x = toFloats(newRows, 'Umap.transform');  // a plain Float32Array: its length is its own
       if (x.length % this._dim !== 0) {
         throw new Error(`Umap.transform: new rows have ${x.length} values, not a multiple of dim ${this._dim}`);
       }
-      return check(h.transform(x, x.length / this._dim));
+      return check(this._live('Umap.transform').transform(x, x.length / this._dim));
     }
     delete() {
       if (this._h) this._h.delete();
@@ -162,15 +162,21 @@
     for (const k of ['rows', 'dim', 'clusters', 'sample']) delete rest[k];
     if (rest.metric == null) rest.metric = 'cosine';
     const opts = options(rest, 'benchUmap')[0];
-    return JSON.parse(fromUtf8(check(M._benchUmap(Number(rows), Number(dim), Number(clusters), opts, Number(sample)))));
+    return JSON.parse(fromUtf8(check(M._benchUmap(whole(rows, 'benchUmap', 'rows'), whole(dim, 'benchUmap', 'dim'),
+      whole(clusters, 'benchUmap', 'clusters'), opts, whole(sample, 'benchUmap', 'sample')))));
   };
   // The benchmark's table of Gaussian clusters: -> {table: Float32Array (rows * dim), labels: Int32Array}
   M.umapBenchData = ({ rows = 10000, dim = 768, clusters = 50, seed = 0 } = {}) =>
-    check(M._umapBenchData(Number(rows), Number(dim), Number(clusters), Number(seed)));
+    check(M._umapBenchData(whole(rows, 'umapBenchData', 'rows'), whole(dim, 'umapBenchData', 'dim'),
+      whole(clusters, 'umapBenchData', 'clusters'), whole(seed, 'umapBenchData', 'seed')));
   // Scores a map (any implementation's) the way the benchmark does:
   // -> {sample, k, neighbours_kept, label_share}
+  const metricName = (m) => {
+    if (typeof m !== 'string') throw new Error(`umapQuality: metric must be a string, got ${describe(m)}`);
+    return m;
+  };
   M.umapQuality = (table, rows, dim, labels, coords, { sample = 1000, metric = 'cosine' } = {}) =>
-    JSON.parse(fromUtf8(check(M._umapQuality(toFloats(table, 'umapQuality'), Number(rows), Number(dim),
-      labels instanceof Int32Array ? labels : Int32Array.from(labels ?? []), toFloats(coords, 'umapQuality'),
-      Number(sample), String(metric)))));
+    JSON.parse(fromUtf8(check(M._umapQuality(toFloats(table, 'umapQuality'), whole(rows, 'umapQuality', 'rows'),
+      whole(dim, 'umapQuality', 'dim'), toIds(labels ?? [], 'umapQuality', 2147483647), toFloats(coords, 'umapQuality'),
+      whole(sample, 'umapQuality', 'sample'), metricName(metric)))));
 })(Module);
