@@ -255,7 +255,7 @@ Eigen::MatrixXd gram_path(const Rows& x, const Eigen::VectorXd& mean, int64_t k,
 // explained variance of tests/reference/pca_randomized_hard.json was off by 8e-4 (relative).
 // The small algebra (QR of the n x l basis, the l x l eigenproblem) is in double with Eigen.
 constexpr int64_t kRandomizedCells = int64_t{1} << 24;  // n x D from which Auto picks it
-constexpr int64_t kOversample = 5;                       // l = k + 5 sample directions
+constexpr int64_t kOversample = 10;                      // l = k + 10 sample directions (sklearn's n_oversamples)
 constexpr int kPowerIterations = 4;
 constexpr int64_t kRandomBlock = 1024;
 
