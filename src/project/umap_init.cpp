@@ -245,13 +245,15 @@ std::vector<T> centroids(const KnnRows& x, const std::vector<int32_t>& label, in
 // the centroids and their spectral embedding as sklearn's SpectralEmbedding(affinity=
 // "precomputed") computes it: the eigenvectors 2 and 3 of the normalised Laplacian (diagonal
 // ignored) divided by sqrt(degree), signs fixed, then the whole (C, 2) divided by its largest
-// entry. Dense C x C, solved by Jacobi: O(C^2 D + C^3) (256 components: about 0.1 s).
+// entry. The dense C x C matrix is planned; its eigenvectors come from lanczos_top (deflating
+// the trivial sqrt(degree), as spectral_layout), O(C^2) a product: a few ms for 256
+// components, where a cyclic Jacobi took 2.8 s (close centroids: many near-equal
+// eigenvalues). -> (C, 2), or empty when the Krylov space is too small (affinities all 0).
 std::vector<double> component_meta_layout(const KnnRows& x, const std::vector<int32_t>& label, int64_t C) {
   const int64_t D = x.dim();
   MemoryPlan p("umap");
   p.add("component centroids", {C, D}, kFloat64);
   p.add("component affinities", {C, C}, kFloat64);
-  p.add("component eigenvectors", {C, C}, kFloat64);
   p.check();
   const std::vector<double> cent = centroids<double>(x, label, C);
   std::vector<double> A(static_cast<size_t>(C * C), 0.0), deg(static_cast<size_t>(C), 0.0);
@@ -273,21 +275,20 @@ std::vector<double> component_meta_layout(const KnnRows& x, const std::vector<in
   }
   for (int64_t a = 0; a < C; ++a)
     for (int64_t b = 0; b < C; ++b) deg[a] += A[a * C + b];
-  std::vector<double> dd(static_cast<size_t>(C));
+  std::vector<double> dd(static_cast<size_t>(C)), trivial(static_cast<size_t>(C));
   for (int64_t a = 0; a < C; ++a) dd[a] = deg[a] > 0 ? std::sqrt(deg[a]) : 1.0;
   for (int64_t a = 0; a < C; ++a)
     for (int64_t b = 0; b < C; ++b) A[a * C + b] /= dd[a] * dd[b];  // D^-1/2 A D^-1/2
-  std::vector<double> V;
-  jacobi(C, A, V);
-  std::vector<int64_t> order(static_cast<size_t>(C));
-  for (int64_t i = 0; i < C; ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](int64_t p, int64_t q) {
-    const double tp = A[p * C + p], tq = A[q * C + q];
-    return tp != tq ? tp > tq : p < q;
-  });
+  for (int64_t a = 0; a < C; ++a) trivial[a] = std::sqrt(deg[a]);  // its eigenvector of eigenvalue 1
+  normalise(trivial.data(), C);
+  const Op op = [&](const double* v, double* y) {
+    for (int64_t a = 0; a < C; ++a) y[a] = dot_d(A.data() + a * C, v, C);
+  };
+  const std::vector<double> vecs = lanczos_top(C, op, 2, trivial, 1, "umap");
+  if (vecs.empty()) return {};
   std::vector<double> meta(static_cast<size_t>(C * 2), 0.0), v(static_cast<size_t>(C));
-  for (int64_t c = 0; c < 2 && c + 1 < C; ++c) {
-    for (int64_t a = 0; a < C; ++a) v[a] = V[a * C + order[c + 1]] / dd[a];
+  for (int64_t c = 0; c < 2; ++c) {
+    for (int64_t a = 0; a < C; ++a) v[a] = vecs[c * C + a] / dd[a];
     fix_sign(v.data(), C);
     for (int64_t a = 0; a < C; ++a) meta[2 * a + c] = v[a];
   }
@@ -347,7 +348,11 @@ int64_t MultiComponentLayout::place() {
   }
   if (C > 4) {
     meta_ = component_meta_layout(x_, label_, C);
-    return x_.rows() * D + C * C * D + 10 * C * C * C;
+    if (!meta_.empty()) return x_.rows() * D + C * C * (D + 100);
+    meta_ = component_pca_layout(x_, label_, C);
+    note_ = std::to_string(C) + " components: placed by the principal components of their centroids (the spectral "
+            "embedding of their affinities exp(-d^2) has fewer than 2 dimensions: they are too far apart)";
+    return x_.rows() * D + C * C * D + C * D * 100;
   }
   meta_.assign(static_cast<size_t>(2 * C), 0.0);  // umap-learn: +-e_1, +-e_2 for up to 2 dim components
   const int64_t half = (C + 1) / 2;
