@@ -556,6 +556,24 @@ TEST_CASE("UMAP's init of a graph of many components is planned and sliced", "[u
     for (int64_t p = 1; p < 300; ++p) ordered += (xy[4 * p] > xy[4 * (p - 1)]) == (xy[4] > xy[0]);
     CHECK(ordered >= 290);
   }
+  SECTION("components too far apart for a spectral placement each get a place of their own") {
+    // 40 pairs 100 apart: every affinity exp(-d^2) between centroids is 0
+    const std::vector<float> t = far_pairs(40);
+    o.n_epochs = 0;
+    UmapRun run(t, 80, 2, o);
+    REQUIRE(run.info().components == 40);
+    CHECK(run.info().init_note == "40 components: placed by the principal components of their centroids (the spectral "
+                                  "embedding of their affinities exp(-d^2) has fewer than 2 dimensions: they are too far apart)");
+    // the places follow the line of the pairs: each pair's rows lie beyond the previous pair's
+    const auto xy = run.coordinates();
+    int64_t ordered = 0;
+    for (int64_t p = 1; p < 40; ++p) {
+      const float lo = std::min(xy[4 * p], xy[4 * p + 2]), hi = std::max(xy[4 * p - 4], xy[4 * p - 2]);
+      const float lo_prev = std::min(xy[4 * p - 4], xy[4 * p - 2]), hi_here = std::max(xy[4 * p], xy[4 * p + 2]);
+      ordered += (xy[4] > xy[0]) ? lo >= hi : hi_here <= lo_prev;
+    }
+    CHECK(ordered == 39);
+  }
   for (const int64_t pairs : {int64_t{40}, int64_t{300}}) {
     SECTION("the init of " + std::to_string(pairs) + " components runs in slices, with the one-call bits") {
       const std::vector<float> t = far_pairs(pairs);
