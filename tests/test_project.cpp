@@ -273,6 +273,59 @@ TEST_CASE("pca worked example and edge cases", "[project][pca]") {
     }
   }
 
+  SECTION("the zero-variance completion stays within D when no axis is far from the span") {
+    // 9 rows of D = 10 whose centred span (8 dimensions) is the complement of w1 = (1, ..., 1)
+    // and w2 = (1, -1, 1, -1, ...), both over sqrt(10): every e_j keeps only
+    // sqrt(w1_j^2 + w2_j^2) = sqrt(0.2) = 0.45 of its length outside the span, so no standard
+    // axis passes the completion's 0.5 test and it used to walk on to e_10, e_11, ... past D.
+    const int64_t D = 10, n = 9;
+    std::vector<std::vector<double>> basis;
+    std::vector<double> w1(D, 1 / std::sqrt(10.0)), w2(D);
+    for (int64_t d = 0; d < D; ++d) w2[d] = (d % 2 ? -1 : 1) / std::sqrt(10.0);
+    std::vector<std::vector<double>> span{w1, w2};
+    for (int64_t j = 0; j < D && basis.size() < 8; ++j) {  // Gram-Schmidt of e_j against w1, w2, basis
+      std::vector<double> e(D, 0.0);
+      e[j] = 1;
+      for (int pass = 0; pass < 2; ++pass)
+        for (const auto& v : span) {
+          double dot = 0;
+          for (int64_t d = 0; d < D; ++d) dot += v[d] * e[d];
+          for (int64_t d = 0; d < D; ++d) e[d] -= dot * v[d];
+        }
+      double norm = 0;
+      for (double x : e) norm += x * x;
+      if (norm < 1e-6) continue;
+      for (double& x : e) x /= std::sqrt(norm);
+      span.push_back(e), basis.push_back(e);
+    }
+    REQUIRE(basis.size() == 8);
+    std::vector<float> t(static_cast<size_t>(n * D), 0.0f);
+    for (int64_t i = 0; i < 8; ++i)
+      for (int64_t d = 0; d < D; ++d) {
+        t[i * D + d] = static_cast<float>(basis[i][d]);
+        t[8 * D + d] -= static_cast<float>(basis[i][d]);  // row 8: minus the sum, so the mean is 0
+      }
+    const PcaResult r = pca(t, n, D, K(9));
+    REQUIRE(r.gram);
+    CHECK(r.explained[8] == 0.0);
+    for (int a = 0; a < 9; ++a) {
+      for (int b = 0; b < 9; ++b) {
+        double s = 0;
+        for (int64_t d = 0; d < D; ++d) s += double(r.components[a * D + d]) * r.components[b * D + d];
+        INFO("components " << a << ", " << b);
+        CHECK(s == Approx(a == b ? 1.0 : 0.0).margin(1e-6));
+      }
+    }
+    // the completion lies in span(w1, w2), the directions of no variance
+    double in_span = 0;
+    for (const auto& w : {w1, w2}) {
+      double dot = 0;
+      for (int64_t d = 0; d < D; ++d) dot += r.components[8 * D + d] * w[d];
+      in_span += dot * dot;
+    }
+    CHECK(in_span == Approx(1.0).margin(1e-6));
+  }
+
   SECTION("a single row has no variance and explained 0") {
     const PcaResult r = pca(std::vector<float>{3, 4}, 1, 2, K(1));
     CHECK(r.explained[0] == 0.0);
@@ -634,4 +687,57 @@ TEST_CASE("PCA's randomized solver finds the top components of a tall table", "[
     CHECK(fast.explained[c] == Approx(exact.explained[c]).epsilon(1e-3));
   }
   for (int64_t i = 0; i < n * 3; i += 997) CHECK(fast.points[i] == Approx(exact.points[i]).margin(0.05));
+}
+
+TEST_CASE("PCA's randomized solver matches numpy's SVD on a table with a large mean and a slow spectrum",
+          "[project][pca][reference]") {
+  // tests/reference/pca_randomized_hard.json (scripts/gen-pca-reference.py): 2000 x 64 rows
+  // offset + (G diag(1/sqrt(j+1)) H) / 8, offset 1e4, H the Sylvester-Hadamard matrix, G uniform
+  // [-1, 1) from an LCG; rebuilt here bit for bit from the recipe and compared with numpy's SVD.
+  // Tolerances: explained variance (ratio) within a relative 1e-4, each component within
+  // |cos| >= 1 - 1e-6 of numpy's up to sign (the exact solver: 1e-9 and 1 - 1e-8, the float32
+  // rounding of the components). Before the randomized products centred the rows first, they
+  // were off by 2e-4 to 8e-4 in variance and 2e-5 in |cos|.
+  const auto ref = testing::load_reference("pca_randomized_hard.json");
+  const auto& rc = ref["recipe"];
+  const int64_t n = rc["n"], D = rc["dim"], k = rc["k"];
+  const double offset = rc["offset"], scale = rc["scale"];
+  uint32_t g = rc["seed"].get<uint32_t>();
+  std::vector<double> s(static_cast<size_t>(D)), a(static_cast<size_t>(D));
+  for (int64_t j = 0; j < D; ++j) s[j] = 1.0 / std::sqrt(static_cast<double>(j + 1));
+  std::vector<float> table(static_cast<size_t>(n * D));
+  double sum = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t j = 0; j < D; ++j) {
+      g = g * 1664525u + 1013904223u;
+      a[j] = s[j] * (static_cast<double>(static_cast<int64_t>(g >> 8) - (1 << 23)) / static_cast<double>(1 << 23));
+    }
+    for (int64_t d = 0; d < D; ++d) {
+      double acc = 0;
+      for (int64_t j = 0; j < D; ++j) acc += __builtin_popcountll(static_cast<uint64_t>(j & d)) % 2 ? -a[j] : a[j];
+      table[i * D + d] = static_cast<float>(offset + scale * (acc / std::sqrt(static_cast<double>(D))));
+      sum += table[i * D + d];
+    }
+  }
+  REQUIRE(table[1] == Approx(ref["table_first_row"][1].get<double>()).epsilon(1e-12));
+  REQUIRE(sum == Approx(ref["table_sum"].get<double>()).epsilon(1e-12));
+  const std::vector<double> ratio = ref["explained_variance_ratio"], variance = ref["explained_variance"];
+  const std::vector<std::vector<double>> comps = ref["components"];
+  const auto compare = [&](PcaSolver solver, double rel, double cos_gap) {
+    PcaOptions o;
+    o.k = k;
+    o.solver = solver;
+    const PcaResult r = pca(table, n, D, o);
+    REQUIRE(r.solver == solver);
+    for (int64_t c = 0; c < k; ++c) {
+      INFO(pca_solver_name(solver) << " component " << c);
+      CHECK(r.variance[c] == Approx(variance[c]).epsilon(rel));
+      CHECK(r.explained[c] == Approx(ratio[c]).epsilon(rel));
+      double dot = 0, norm = 0;
+      for (int64_t d = 0; d < D; ++d) dot += r.components[c * D + d] * comps[c][d], norm += comps[c][d] * comps[c][d];
+      CHECK(std::fabs(dot) / std::sqrt(norm) >= 1 - cos_gap);
+    }
+  };
+  SECTION("the randomized solver") { compare(PcaSolver::Randomized, 1e-4, 1e-6); }
+  SECTION("the exact solver (the reference's own check)") { compare(PcaSolver::Exact, 1e-9, 1e-8); }
 }

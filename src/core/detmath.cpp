@@ -1,6 +1,7 @@
 #include "core/detmath.hpp"
 
 #include <cmath>
+#include <limits>
 
 namespace embedlab::detmath {
 namespace {
@@ -69,6 +70,14 @@ double exp(double x) {
   constexpr double P1 = 1.66666666666666019037e-01, P2 = -2.77777777770155933842e-03,
                    P3 = 6.61375632143793436117e-05, P4 = -1.65339022054652515390e-06,
                    P5 = 4.13813679705723846039e-08;
+  // fdlibm's thresholds: above o_threshold the result overflows, below u_threshold it
+  // underflows to 0 (also for -inf); a NaN passes through. Between them |k| <= 1075 fits an int.
+  // subtle: without them the int cast of invln2 * x is undefined for |x| > 1.5e9, which UMAP's
+  // bandwidth search reaches (exp(-(d / sigma)) with sigma halved 64 times).
+  constexpr double o_threshold = 7.09782712893383973096e+02, u_threshold = -7.45133219101941108420e+02;
+  if (std::isnan(x)) return x;
+  if (x > o_threshold) return std::numeric_limits<double>::infinity();
+  if (x < u_threshold) return 0.0;
   const int k = static_cast<int>(invln2 * x + (x < 0 ? -0.5 : 0.5));
   const double hi = x - k * ln2_hi, lo = k * ln2_lo;
   const double r = hi - lo, t = r * r;

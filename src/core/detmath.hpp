@@ -18,7 +18,7 @@ namespace embedlab::detmath {
 // Natural logarithm for finite x > 0. Example: log(1.0) == 0.0.
 double log(double x);
 
-// e^x for |x| < 700.
+// e^x: +inf above 709.78 (fdlibm's o_threshold), 0 below -745.13 and for -inf, NaN for NaN.
 double exp(double x);
 
 // sin and cos of x radians, |x| < 2^19 * pi/2.

@@ -339,6 +339,7 @@ struct UmapRun::State {
   std::vector<float> nz;  // its scratch
   std::vector<float> given;  // (n, 2) the initial layout when init is Given
   Graph graph;
+  std::unique_ptr<umap_detail::MultiComponentLayout> multi;  // during a multi-component init
   umap_detail::Layout layout;
   std::vector<float> xy;  // (n, 2)
   int64_t epoch = 0;
@@ -407,6 +408,17 @@ int64_t UmapRun::State::unit(int64_t work) {
       break;
     }
     case Stage::Init:
+      if (o.init == UmapInit::Spectral && info.components > 1) {  // umap-learn's multi_component_layout, in units
+        if (!multi) multi = std::make_unique<umap_detail::MultiComponentLayout>(graph, x, o.seed);
+        spent = multi->advance(work);
+        if (!multi->done()) {
+          seconds.init += seconds_since(t0);
+          return spent;
+        }
+        info.init_note = multi->note();
+        xy = multi->take();
+        multi.reset();
+      }
       init_layout();
       seconds.init += seconds_since(t0);
       layout = umap_detail::make_layout(graph, info.n_epochs, ab, o, o.learning_rate, o.seed);
@@ -427,8 +439,7 @@ void UmapRun::State::init_layout() {
   } else {
     bool spectral = false;
     if (o.init == UmapInit::Spectral) {
-      if (info.components > 1) {  // umap-learn's multi_component_layout
-        xy = umap_detail::multi_component_layout(graph, x, o.seed);
+      if (info.components > 1) {  // xy from MultiComponentLayout (State::unit)
         spectral = true;
       } else {
         spectral = umap_detail::spectral_layout(graph, xy);
@@ -499,7 +510,8 @@ bool UmapRun::prepare(int64_t slices, int64_t work) {
   for (int64_t i = 0; i < slices && s_->stage != State::Stage::Layout; ++i) {
     int64_t spent = 0;
     while (spent < work && s_->stage != State::Stage::Layout) {
-      // the init, one long unit, gets a slice of its own, so "init" shows while it runs
+      // each unit of the init (one long unit, or those of a multi-component layout, which
+      // fill the slice themselves) gets a slice of its own, so "init" shows while it runs
       if (s_->stage == State::Stage::Init && spent > 0) break;
       spent += s_->unit(work - spent);
     }
@@ -528,7 +540,7 @@ double UmapRun::progress() const {
     case State::Stage::Smooth: return 0.8 * static_cast<double>(s.row) / static_cast<double>(s.n);
     case State::Stage::Fuzzy: return 0.8;
     case State::Stage::Prune: return 0.95;
-    case State::Stage::Init: return 0;
+    case State::Stage::Init: return s.multi ? s.multi->progress() : 0;
     case State::Stage::Layout: break;
   }
   return s.info.n_epochs > 0 ? static_cast<double>(s.epoch) / static_cast<double>(s.info.n_epochs) : 1.0;

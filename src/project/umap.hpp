@@ -25,8 +25,12 @@
 //           their centroids (affinity exp(-d^2), as sklearn's SpectralEmbedding; more than 4
 //           components) or +-e1, +-e2 (up to 4), each component's own spectral layout scaled
 //           into half the distance to its nearest neighbouring place (uniform noise there for
-//           components under 4 rows). subtle: the centroids are those of the rows the metric
-//           sees (unit rows for cosine), where umap-learn averages the raw rows. pca: the top 2
+//           components under 4 rows). Above 256 components (kMaxSpectralComponents) the
+//           places are the top 2 principal components of the centroids instead (no C x C
+//           matrix; info().init_note says so); the C x C matrices below it are planned, and
+//           the init runs in units (the places, then components), so it can be cancelled.
+//           subtle: the centroids are those of the rows the metric sees (unit rows for
+//           cosine), where umap-learn averages the raw rows. pca: the top 2
 //           principal components of the rows the metric sees (unit rows for cosine, the rows
 //           for euclidean), by the same Lanczos on the covariance. Either is scaled so its
 //           largest |coordinate| is 10, gets N(0, 1e-4) noise (umap-learn's noisy_scale_coords),
@@ -94,7 +98,8 @@
 // Construction in slices (for a page that must stay interruptible): UmapRun::start validates,
 // plans the memory and copies the rows; prepare(slices) then runs knn, graph and init in slices
 // of about kUmapSliceWork multiply-adds (a few ms; the kNN search's units, blocks of rows of
-// smooth_knn_dist; the fuzzy union, the pruning and the init are one unit each), reporting
+// smooth_knn_dist; the fuzzy union, the pruning and the init are one unit each, except a
+// multi-component init: the components' places, then components one after the other), reporting
 // phase() and progress(). The units and their order do not depend on the slicing, so
 // prepare(1) until done, prepare(7) until done and the one-call constructor give the same bits
 // (tests/test_umap.cpp).
@@ -192,12 +197,12 @@ class UmapRun {
   UmapRun& operator=(UmapRun&&) noexcept;
 
   // Runs up to `slices` slices of the construction (each about kUmapSliceWork multiply-adds,
-  // the init one slice however long); -> prepared().
+  // an init unit one slice however long); -> prepared().
   // work: the multiply-adds of a slice (tests use small ones to cut the units finely).
   bool prepare(int64_t slices, int64_t work = kUmapSliceWork);
   bool prepared() const;
   // "knn" | "graph" | "init" while preparing, then "layout"; progress() is the share of the
-  // phase done, in [0, 1] (an estimate for knn with NN-descent; 0 during init; epoch() /
+  // phase done, in [0, 1] (an estimate for knn with NN-descent; during init the share of the components laid out, else 0; epoch() /
   // total_epochs() in layout).
   const char* phase() const;
   double progress() const;

@@ -6,8 +6,10 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <string>
 #include <vector>
 
+#include "core/rng.hpp"
 #include "project/knn.hpp"
 #include "project/umap.hpp"
 
@@ -39,11 +41,48 @@ bool spectral_layout(const Graph& g, std::vector<float>& out);
 // Component ids of a square graph's rows (label (n), numbered in order of each component's
 // first row); returns their count.
 int64_t component_labels(const Graph& g, std::vector<int32_t>& label);
-// umap-learn's multi_component_layout for a graph of several components -> (n, 2), raw: the
-// components placed by component_meta_layout (more than 4) or at +-e1, +-e2, each laid out by
-// spectral_layout within half the distance to its nearest neighbour (uniform noise there when
-// it has fewer than 4 rows or its eigensolver fails).
-std::vector<float> multi_component_layout(const Graph& g, const KnnRows& x, uint64_t seed);
+// umap-learn's multi_component_layout for a graph of C > 1 components -> (n, 2), raw, in units
+// (UmapRun::prepare slices it): the first advance() places the components (at +-e1, +-e2 up
+// to 4; else by the spectral embedding of their centroids' affinities exp(-d^2), up to
+// kMaxSpectralComponents, whose C x C float64 matrices are planned; above that by the top 2
+// principal components of the centroids, O(C D) a product, no C x C matrix); each later one
+// lays out components in order, each by spectral_layout within half the distance to its
+// nearest neighbour's place (uniform noise there when it has fewer than 4 rows or its
+// eigensolver fails), until about `work` multiply-adds are spent (one component at least).
+// The units do not depend on `work`, so every slicing gives the same bits.
+// Intended usage:
+//   MultiComponentLayout m(g, x, seed);
+//   while (!m.done()) m.advance(work);       // cancellable between calls
+//   std::vector<float> xy = m.take();
+inline constexpr int64_t kMaxSpectralComponents = 256;
+class MultiComponentLayout {
+ public:
+  // g and x must outlive the object; labels the components and plans the layout (O(n)).
+  MultiComponentLayout(const Graph& g, const KnnRows& x, uint64_t seed);
+  int64_t advance(int64_t work);  // -> the multiply-adds spent (an estimate)
+  bool done() const { return placed_ && next_ == C_; }
+  double progress() const { return static_cast<double>(next_) / static_cast<double>(C_); }
+  int64_t components() const { return C_; }
+  // Why the places differ from umap-learn's, or "": above kMaxSpectralComponents.
+  const std::string& note() const { return note_; }
+  std::vector<float> take() { return std::move(out_); }
+
+ private:
+  int64_t place();              // the meta layout -> its cost
+  int64_t lay_out(int64_t c);   // component c -> its cost
+  const Graph& g_;
+  const KnnRows& x_;
+  int64_t C_ = 0, next_ = 0;
+  bool placed_ = false;
+  std::vector<int32_t> label_;    // (n) component of each row
+  std::vector<int64_t> start_;    // (C + 1) component c's rows are rows_[start_[c], start_[c + 1])
+  std::vector<int32_t> rows_;     // (n) rows grouped by component, ascending within each
+  std::vector<int32_t> local_;    // (n) a row's index within its component
+  std::vector<double> meta_;      // (C, 2) the places
+  std::vector<float> out_;        // (n, 2)
+  Generator rng_;
+  std::string note_;
+};
 // The top 2 principal components of x's rows -> (n, 2) scores, raw.
 std::vector<float> pca_layout(const KnnRows& x);
 // umap-learn's noisy_scale_coords (largest |coordinate| -> 10, plus N(0, 1e-4) noise from seed).

@@ -223,23 +223,39 @@ int64_t component_labels(const Graph& g, std::vector<int32_t>& label) {
 
 namespace {
 
-// umap-learn's component_layout: the components' centroids in the space the metric sees
-// (subtle: the centroids of the prepared rows, i.e. of the unit rows for cosine, where umap-learn
-// averages the raw rows), affinities exp(-d^2) between them, and their spectral embedding as
-// sklearn's SpectralEmbedding(affinity="precomputed") computes it: the eigenvectors 2 and 3 of
-// the normalised Laplacian (diagonal ignored) divided by sqrt(degree), signs fixed, then the
-// whole (C, 2) divided by its largest entry. Dense C x C, solved by Jacobi.
-std::vector<double> component_meta_layout(const KnnRows& x, const std::vector<int32_t>& label, int64_t C) {
+// The components' centroids (C, D) in the space the metric sees (subtle: the centroids of the
+// prepared rows, i.e. of the unit rows for cosine, where umap-learn averages the raw rows).
+template <class T>
+std::vector<T> centroids(const KnnRows& x, const std::vector<int32_t>& label, int64_t C) {
   const int64_t n = x.rows(), D = x.dim();
-  std::vector<double> cent(static_cast<size_t>(C * D), 0.0), count(static_cast<size_t>(C), 0.0);
+  std::vector<double> sum(static_cast<size_t>(C * D), 0.0), count(static_cast<size_t>(C), 0.0);
   for (int64_t i = 0; i < n; ++i) {
     const float* r = x.row(i);
-    double* c = cent.data() + label[i] * D;
+    double* c = sum.data() + label[i] * D;
     for (int64_t d = 0; d < D; ++d) c[d] += r[d];
     count[label[i]] += 1;
   }
+  std::vector<T> cent(static_cast<size_t>(C * D));
   for (int64_t c = 0; c < C; ++c)
-    for (int64_t d = 0; d < D; ++d) cent[c * D + d] /= count[c];
+    for (int64_t d = 0; d < D; ++d) cent[c * D + d] = static_cast<T>(sum[c * D + d] / count[c]);
+  return cent;
+}
+
+// umap-learn's component_layout for C <= kMaxSpectralComponents: affinities exp(-d^2) between
+// the centroids and their spectral embedding as sklearn's SpectralEmbedding(affinity=
+// "precomputed") computes it: the eigenvectors 2 and 3 of the normalised Laplacian (diagonal
+// ignored) divided by sqrt(degree), signs fixed, then the whole (C, 2) divided by its largest
+// entry. The dense C x C matrix is planned; its eigenvectors come from lanczos_top (deflating
+// the trivial sqrt(degree), as spectral_layout), O(C^2) a product: a few ms for 256
+// components, where a cyclic Jacobi took 2.8 s (close centroids: many near-equal
+// eigenvalues). -> (C, 2), or empty when the Krylov space is too small (affinities all 0).
+std::vector<double> component_meta_layout(const KnnRows& x, const std::vector<int32_t>& label, int64_t C) {
+  const int64_t D = x.dim();
+  MemoryPlan p("umap");
+  p.add("component centroids", {C, D}, kFloat64);
+  p.add("component affinities", {C, C}, kFloat64);
+  p.check();
+  const std::vector<double> cent = centroids<double>(x, label, C);
   std::vector<double> A(static_cast<size_t>(C * C), 0.0), deg(static_cast<size_t>(C), 0.0);
   for (int64_t a = 0; a < C; ++a) {
     for (int64_t b = a + 1; b < C; ++b) {
@@ -259,21 +275,20 @@ std::vector<double> component_meta_layout(const KnnRows& x, const std::vector<in
   }
   for (int64_t a = 0; a < C; ++a)
     for (int64_t b = 0; b < C; ++b) deg[a] += A[a * C + b];
-  std::vector<double> dd(static_cast<size_t>(C));
+  std::vector<double> dd(static_cast<size_t>(C)), trivial(static_cast<size_t>(C));
   for (int64_t a = 0; a < C; ++a) dd[a] = deg[a] > 0 ? std::sqrt(deg[a]) : 1.0;
   for (int64_t a = 0; a < C; ++a)
     for (int64_t b = 0; b < C; ++b) A[a * C + b] /= dd[a] * dd[b];  // D^-1/2 A D^-1/2
-  std::vector<double> V;
-  jacobi(C, A, V);
-  std::vector<int64_t> order(static_cast<size_t>(C));
-  for (int64_t i = 0; i < C; ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](int64_t p, int64_t q) {
-    const double tp = A[p * C + p], tq = A[q * C + q];
-    return tp != tq ? tp > tq : p < q;
-  });
+  for (int64_t a = 0; a < C; ++a) trivial[a] = std::sqrt(deg[a]);  // its eigenvector of eigenvalue 1
+  normalise(trivial.data(), C);
+  const Op op = [&](const double* v, double* y) {
+    for (int64_t a = 0; a < C; ++a) y[a] = dot_d(A.data() + a * C, v, C);
+  };
+  const std::vector<double> vecs = lanczos_top(C, op, 2, trivial, 1, "umap");
+  if (vecs.empty()) return {};
   std::vector<double> meta(static_cast<size_t>(C * 2), 0.0), v(static_cast<size_t>(C));
-  for (int64_t c = 0; c < 2 && c + 1 < C; ++c) {
-    for (int64_t a = 0; a < C; ++a) v[a] = V[a * C + order[c + 1]] / dd[a];
+  for (int64_t c = 0; c < 2; ++c) {
+    for (int64_t a = 0; a < C; ++a) v[a] = vecs[c * C + a] / dd[a];
     fix_sign(v.data(), C);
     for (int64_t a = 0; a < C; ++a) meta[2 * a + c] = v[a];
   }
@@ -284,64 +299,124 @@ std::vector<double> component_meta_layout(const KnnRows& x, const std::vector<in
   return meta;
 }
 
+// Above kMaxSpectralComponents: the top 2 principal components of the centroids (pca_layout's
+// Lanczos, O(C D) a product), divided by the largest |coordinate|. Nothing C x C.
+std::vector<double> component_pca_layout(const KnnRows& x, const std::vector<int32_t>& label, int64_t C) {
+  const int64_t D = x.dim();
+  MemoryPlan p("umap");
+  p.add("component centroids", {C, D}, kFloat32);
+  p.add("prepared component centroids", {C, D}, kFloat32);
+  p.check();
+  const std::vector<float> cent = centroids<float>(x, label, C);
+  const std::vector<float> xy = pca_layout(KnnRows(cent, C, D, Metric::Euclidean, "umap"));
+  double top = 0;
+  for (float v : xy) top = std::max(top, static_cast<double>(std::fabs(v)));
+  std::vector<double> meta(xy.begin(), xy.end());
+  if (top > 0)
+    for (double& m : meta) m /= top;
+  return meta;
+}
+
 }  // namespace
 
-std::vector<float> multi_component_layout(const Graph& g, const KnnRows& x, uint64_t seed) {
+MultiComponentLayout::MultiComponentLayout(const Graph& g, const KnnRows& x, uint64_t seed)
+    : g_(g), x_(x), rng_(seed ^ 0xc0bb0e17ull) {
   const int64_t n = g.rows;
-  std::vector<int32_t> label;
-  const int64_t C = component_labels(g, label);
-  std::vector<double> meta;
+  MemoryPlan p("umap");
+  p.add("component labels, members and local indices", {3, n}, kInt32);
+  p.add("initial layout", {n, 2}, kFloat32);
+  p.check();
+  C_ = component_labels(g, label_);
+  start_.assign(static_cast<size_t>(C_ + 1), 0);
+  for (int64_t i = 0; i < n; ++i) ++start_[label_[i] + 1];
+  for (int64_t c = 0; c < C_; ++c) start_[c + 1] += start_[c];
+  rows_.resize(static_cast<size_t>(n));
+  std::vector<int64_t> fill(start_.begin(), start_.end() - 1);
+  for (int64_t i = 0; i < n; ++i) rows_[fill[label_[i]]++] = static_cast<int32_t>(i);
+  local_.assign(static_cast<size_t>(n), -1);
+  out_.assign(static_cast<size_t>(2 * n), 0.0f);
+}
+
+int64_t MultiComponentLayout::place() {
+  const int64_t C = C_, D = x_.dim();
+  if (C > kMaxSpectralComponents) {
+    meta_ = component_pca_layout(x_, label_, C);
+    note_ = std::to_string(C) + " components: placed by the principal components of their centroids (above " +
+            std::to_string(kMaxSpectralComponents) + ", their spectral embedding would be a " + std::to_string(C) +
+            " x " + std::to_string(C) + " eigenproblem)";
+    return x_.rows() * D + C * D * 100;
+  }
   if (C > 4) {
-    meta = component_meta_layout(x, label, C);
-  } else {  // umap-learn: +-e_1, +-e_2 for up to 2 dim components
-    meta.assign(static_cast<size_t>(2 * C), 0.0);
-    const int64_t half = (C + 1) / 2;
-    for (int64_t c = 0; c < C; ++c) meta[2 * c + (c % half)] = c < half ? 1.0 : -1.0;
+    meta_ = component_meta_layout(x_, label_, C);
+    if (!meta_.empty()) return x_.rows() * D + C * C * (D + 100);
+    meta_ = component_pca_layout(x_, label_, C);
+    note_ = std::to_string(C) + " components: placed by the principal components of their centroids (the spectral "
+            "embedding of their affinities exp(-d^2) has fewer than 2 dimensions: they are too far apart)";
+    return x_.rows() * D + C * C * D + C * D * 100;
   }
-  std::vector<std::vector<int32_t>> members(static_cast<size_t>(C));
-  for (int64_t i = 0; i < n; ++i) members[label[i]].push_back(static_cast<int32_t>(i));
-  std::vector<float> out(plan("umap", "initial layout", {n, 2}, kFloat32), 0.0f);
-  std::vector<int32_t> local(static_cast<size_t>(n), -1);
-  Generator rng(seed ^ 0xc0bb0e17ull);
-  for (int64_t c = 0; c < C; ++c) {
-    const std::vector<int32_t>& rows = members[c];
-    const int64_t m = static_cast<int64_t>(rows.size());
-    // half the distance to the nearest other component's place (umap-learn's data_range)
-    double nearest = std::numeric_limits<double>::infinity();
-    for (int64_t o = 0; o < C; ++o) {
-      const double dx = meta[2 * o] - meta[2 * c], dy = meta[2 * o + 1] - meta[2 * c + 1];
-      const double d = std::sqrt(dx * dx + dy * dy);
-      if (d > 0) nearest = std::min(nearest, d);
-    }
-    const double range = std::isfinite(nearest) ? nearest / 2 : 1.0;
-    std::vector<float> sub;
-    bool ok = false;
-    if (m >= 4) {  // umap-learn: spectral for components of at least 2 dim rows
-      Graph h;
-      h.rows = h.cols = m;
-      h.start.assign(static_cast<size_t>(m + 1), 0);
-      for (int64_t a = 0; a < m; ++a) local[rows[a]] = static_cast<int32_t>(a);
-      for (int64_t a = 0; a < m; ++a) {
-        const int32_t i = rows[a];
-        for (int64_t e = g.start[i]; e < g.start[i + 1]; ++e) h.col.push_back(local[g.col[e]]), h.w.push_back(g.w[e]);
-        h.start[a + 1] = h.nnz();
-      }
-      ok = spectral_layout(h, sub);
-    }
-    if (ok) {
-      float top = 0;
-      for (float v : sub) top = std::max(top, std::fabs(v));
-      const double expansion = top > 0 ? range / top : 0.0;
-      for (int64_t a = 0; a < m; ++a)
-        for (int d = 0; d < 2; ++d)
-          out[2 * rows[a] + d] = static_cast<float>(static_cast<double>(sub[2 * a + d]) * expansion + meta[2 * c + d]);
-    } else {  // too small, or the eigensolver failed: uniform in the component's square
-      for (int64_t a = 0; a < m; ++a)
-        for (int d = 0; d < 2; ++d)
-          out[2 * rows[a] + d] = static_cast<float>((2.0 * rng.uniform_float() - 1.0) * range + meta[2 * c + d]);
-    }
+  meta_.assign(static_cast<size_t>(2 * C), 0.0);  // umap-learn: +-e_1, +-e_2 for up to 2 dim components
+  const int64_t half = (C + 1) / 2;
+  for (int64_t c = 0; c < C; ++c) meta_[2 * c + (c % half)] = c < half ? 1.0 : -1.0;
+  return C;
+}
+
+int64_t MultiComponentLayout::lay_out(int64_t c) {
+  const int32_t* rows = rows_.data() + start_[c];
+  const int64_t m = start_[c + 1] - start_[c];
+  // half the distance to the nearest other component's place (umap-learn's data_range)
+  double nearest = std::numeric_limits<double>::infinity();
+  for (int64_t o = 0; o < C_; ++o) {
+    const double dx = meta_[2 * o] - meta_[2 * c], dy = meta_[2 * o + 1] - meta_[2 * c + 1];
+    const double d = std::sqrt(dx * dx + dy * dy);
+    if (d > 0) nearest = std::min(nearest, d);
   }
-  return out;
+  const double range = std::isfinite(nearest) ? nearest / 2 : 1.0;
+  int64_t cost = C_ + m;
+  std::vector<float> sub;
+  bool ok = false;
+  if (m >= 4) {  // umap-learn: spectral for components of at least 2 dim rows
+    Graph h;
+    h.rows = h.cols = m;
+    h.start.assign(static_cast<size_t>(m + 1), 0);
+    for (int64_t a = 0; a < m; ++a) local_[rows[a]] = static_cast<int32_t>(a);
+    int64_t edges = 0;
+    for (int64_t a = 0; a < m; ++a) edges += g_.start[rows[a] + 1] - g_.start[rows[a]];
+    MemoryPlan p("umap");
+    p.add("component graph", {edges, 2}, kInt32);
+    p.check();
+    h.col.reserve(static_cast<size_t>(edges));
+    h.w.reserve(static_cast<size_t>(edges));
+    for (int64_t a = 0; a < m; ++a) {
+      const int32_t i = rows[a];
+      for (int64_t e = g_.start[i]; e < g_.start[i + 1]; ++e) h.col.push_back(local_[g_.col[e]]), h.w.push_back(g_.w[e]);
+      h.start[a + 1] = h.nnz();
+    }
+    ok = spectral_layout(h, sub);
+    cost += (edges + m) * 200;  // a few hundred Lanczos products at most
+  }
+  if (ok) {
+    float top = 0;
+    for (float v : sub) top = std::max(top, std::fabs(v));
+    const double expansion = top > 0 ? range / top : 0.0;
+    for (int64_t a = 0; a < m; ++a)
+      for (int d = 0; d < 2; ++d)
+        out_[2 * rows[a] + d] = static_cast<float>(static_cast<double>(sub[2 * a + d]) * expansion + meta_[2 * c + d]);
+  } else {  // too small, or the eigensolver failed: uniform in the component's square
+    for (int64_t a = 0; a < m; ++a)
+      for (int d = 0; d < 2; ++d)
+        out_[2 * rows[a] + d] = static_cast<float>((2.0 * rng_.uniform_float() - 1.0) * range + meta_[2 * c + d]);
+  }
+  return cost;
+}
+
+int64_t MultiComponentLayout::advance(int64_t work) {
+  if (!placed_) {
+    placed_ = true;
+    return place();
+  }
+  int64_t spent = 0;
+  while (next_ < C_ && (spent == 0 || spent < work)) spent += lay_out(next_++);
+  return spent;
 }
 
 std::vector<float> pca_layout(const KnnRows& x) {

@@ -579,7 +579,7 @@ await test('the map labels the most frequent tokens (next-token rows by count, n
   await p.close();
 });
 
-await test('word2vec with frozen PCA axes: the basis stays, the view rescales so the trained points stay in the frame', async () => {
+await test('word2vec with frozen PCA axes: the note says the basis stays (tests/js/page-handlers checks it does), the view rescales so the trained points stay in the frame', async () => {
   const p = await openPage('#view=train&model=skipgram&enc=whitespace&lower=1&minc=2&tD=32&ep=8');
   await waitRenders(p, 'train', 0);
   await p.check('#map-freeze');
