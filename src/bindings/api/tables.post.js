@@ -1,6 +1,6 @@
 // Part of the public JS API (see embed.post.js for the conventions); uses the helpers in M._api.
 // ---- resident tables: imported or handed over once, queried in place ---------------------
-//   const t = M.Table.fromBytes(bytes, { format: '', tensor: 'wte.weight' });   // '' detects the format
+//   const t = M.Table.fromBytes(bytes, { format: '', tensor: 'wte.weight', name: 'model.safetensors' });   // '': the name's format, else detected
 //   const u = M.Table.fromArray(f32, rows, dim, { labels });
 //   t.rows; t.dim; t.format; t.labels;          // labels: array of strings or null
 //   t.row(5);                                  // Float32Array (dim), a copy
@@ -13,7 +13,7 @@
 //   t.export('metadata');                      // metadata.tsv (as `convert` writes it beside a .tsv)
 //   t.delete();
 // Safetensors files can be read in pieces (the page slices the File):
-//   M.Table.safetensorsHeaderSize(first8) -> 8 + N;  M.Table.safetensorsHeader(head) -> [{name, dtype, shape, begin, end}]
+//   M.Table.safetensorsHeaderSize(first8) -> 8 + N;  M.Table.safetensorsHeader(head, { fileSize }) -> [{name, dtype, shape, begin, end}]
 //   M.Table.fromTensor(bytesOfOneTensor, { dtype, shape, name })
 // GPT-2 checkpoints are recognised: a "wte.weight" tensor of 50257 rows comes labelled with the
 // GPT-2 token strings (t.recognised === 'gpt2 token table'), "wpe.weight" as 'gpt2 position table'.
@@ -62,8 +62,9 @@
       if (opts.labels) t.setLabels(opts.labels);
       return t;
     }
-    static fromBytes(bytes, { format = '', tensor = '', metadata } = {}) {
-      const t = new Table((h) => h.initBytes(asBytes(bytes, 'Table.fromBytes'), String(format), toUtf8(String(tensor))));
+    // name: the file's name; its extension (.npy, .safetensors, .tsv, .bin, .vec) picks the format when format is ''
+    static fromBytes(bytes, { format = '', tensor = '', metadata, name = '' } = {}) {
+      const t = new Table((h) => h.initBytes(asBytes(bytes, 'Table.fromBytes'), String(format), toUtf8(String(tensor)), toUtf8(String(name))));
       if (metadata !== undefined) t.attachMetadata(metadata);
       return t;
     }
@@ -71,8 +72,10 @@
       return new Table((h) => h.initTensor(asBytes(bytes, 'Table.fromTensor'), String(dtype), Float64Array.from(shape), toUtf8(String(name))));
     }
     static safetensorsHeaderSize(first8) { return check(M._safetensorsHeaderSize(asBytes(first8, 'safetensorsHeaderSize'))); }
-    static safetensorsHeader(head) {
-      return check(M._safetensorsHeader(asBytes(head, 'safetensorsHeader'))).map((t) => Object.assign(t, { name: fromUtf8(t.name) }));
+    // fileSize: the file's size in bytes, so that a file cut short is named as such
+    static safetensorsHeader(head, { fileSize } = {}) {
+      const size = fileSize === undefined ? -1 : Number(fileSize);
+      return check(M._safetensorsHeader(asBytes(head, 'safetensorsHeader'), size)).map((t) => Object.assign(t, { name: fromUtf8(t.name) }));
     }
     static inspect(bytes, { format = '' } = {}) {
       return check(M._listTensors(asBytes(bytes, 'Table.inspect'), String(format))).map((t) => Object.assign(t, { name: fromUtf8(t.name) }));

@@ -91,8 +91,12 @@ export class ImportView {
   showTensors(names, chosen) {
     this.el.tensorField.hidden = !names || names.length < 2;
     if (!names) return;
-    this.el.tensor.replaceChildren(...(chosen ? [] : [new Option('choose a tensor…', '')]),
-      ...names.map((n) => new Option(n, n, false, n === chosen)));
+    // subtle: no spread of names into replaceChildren: a header may list a million tensors
+    // ("Maximum call stack size exceeded")
+    const options = document.createDocumentFragment();
+    if (!chosen) options.append(new Option('choose a tensor…', ''));
+    for (const n of names) options.append(new Option(n, n, false, n === chosen));
+    this.el.tensor.replaceChildren(options);
   }
 
   render(r) {
