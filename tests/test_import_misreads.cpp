@@ -166,6 +166,8 @@ TEST_CASE("Text files are read as what they are", "[import][misreads]") {
     CHECK(w.rows == 2);
     CHECK(w.cols == 3);
     CHECK(w.labels == std::vector<std::string>{"a", "b"});
+    // a first row with a typo is no header: it is refused, not dropped
+    REQUIRE_THROWS_WITH(import_table("1.5\t2,5\n3\t4\n"), "read tsv: line 1: value 2: expected a number, got '2,5'");
     const ImportedTable v = import_table(bom + "1\t2\n3\t4\n");
     CHECK(v.format == "tsv");
     CHECK(v.data == std::vector<float>{1, 2, 3, 4});

@@ -6,7 +6,7 @@
 //   "safetensors"     F32, F16, BF16, F64 tensors; only the chosen tensor's bytes are decoded
 //                     (io/safetensors.hpp)
 //   "tsv"             the Embedding Projector's vectors.tsv: tab-separated numbers, one row per
-//                     line; a first line that is not numbers is a header and skipped
+//                     line; a first line without any number is a header and skipped
 //   "word2vec-text"   "N D" then N lines "word v1 ... vD" (gensim's save_word2vec_format, binary=False)
 //   "word2vec-binary" "N D\n" then N times "word " and D little-endian float32 (binary=True;
 //                     a '\n' after each vector, as the original word2vec C tool writes, is accepted)

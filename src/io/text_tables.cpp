@@ -226,17 +226,18 @@ ImportedTable parse_number_rows(std::string_view bytes, const char* where, const
   while (lines.next(line)) {
     if (skipped(line)) continue;
     int64_t n = 0;
-    bool numbers = true;
+    bool any_number = false;
     fields(line, tsv, [&](std::string_view tok) {
       float v;
       ++n;
-      if (cols < 0) numbers = numbers && parse_float(trim_spaces(tok), v);
+      if (cols < 0) any_number = any_number || parse_float(trim_spaces(tok), v);
     });
     if (cols < 0) {
-      // the first line that holds something: numbers, or (vectors.tsv) a header
+      // the first line that holds something: numbers, or (vectors.tsv) a header: names, not
+      // one number among them (a row with a typo, "1.5\t2,5", is a row, and its error is named)
       cols = n;
       first = lines.number();
-      header = tsv && !numbers;
+      header = tsv && !any_number;
       if (header) continue;
     } else if (n != cols) {
       fail(where, line_at(lines.number()) + "expected " + std::to_string(cols) + " values (as line " +

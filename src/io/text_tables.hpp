@@ -2,7 +2,7 @@
 // io/table_import.hpp's "tsv", "savetxt", "word2vec-text", "word2vec-binary" and "glove".
 //
 //   parse_vectors_tsv(bytes)     vectors.tsv: numbers separated by tabs, one row per line; blank
-//                                lines skipped; a first line that is not all numbers is a header.
+//                                lines skipped; a first line without a number is a header.
 //   parse_savetxt(bytes)         numpy.savetxt's output: numbers separated by spaces (or tabs), one
 //                                row per line, no labels; blank lines and '#' comments skipped.
 //   parse_word2vec_text(bytes)   "N D\n" then N lines "word v1 ... vD" (gensim 4.2
