@@ -16,6 +16,7 @@
 #include "io/safetensors.hpp"
 #include "io/table_files.hpp"
 #include "io/table_import.hpp"
+#include "io/table_readers.hpp"
 #include "limits.hpp"
 #include "reference.hpp"
 
@@ -176,6 +177,7 @@ TEST_CASE("Text files are read as what they are", "[import][misreads]") {
     attach_metadata(t, bom + "count\tword\n1\tx\n2\ty\n");
     CHECK(t.metadata_header == std::vector<std::string>{"count", "word"});
     CHECK(t.labels == std::vector<std::string>{"x", "y"});
+    CHECK(parse_labels(bom + "king\nqueen\n") == std::vector<std::string>{"king", "queen"});  // neighbours --vocab
     std::string bin = bom + "1 1\nz ";
     const float x = 0.5f;
     bin.append(reinterpret_cast<const char*>(&x), 4);

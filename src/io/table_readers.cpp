@@ -225,9 +225,11 @@ std::vector<std::string_view> split_lines(const char* where, std::string_view te
   return out;
 }
 
-std::vector<std::string> parse_labels(const std::string& text) {
-  // one label per line; a last line without '\n' counts, an empty text has no labels
+std::vector<std::string> parse_labels(const std::string& file) {
+  // one label per line; a last line without '\n' counts, an empty text has no labels; a UTF-8
+  // byte order mark before the first is no part of it
   // the labels are planned (and refused) before the lines are split
+  const std::string_view text = std::string_view(file).substr(file.rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0);
   const int64_t n = static_cast<int64_t>(std::count(text.begin(), text.end(), '\n')) +
                     (!text.empty() && text.back() != '\n' ? 1 : 0);
   MemoryPlan plan_labels("read_labels");
