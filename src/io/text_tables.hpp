@@ -22,7 +22,8 @@
 // labels (one string each) at most one per 2 bytes; messages name the line (text) or byte offset (binary):
 //   "read word2vec: line 3: expected 100 numbers after the word, got 99".
 // Numbers are read with strtof (the C locale; correctly rounded to float32).
-// It does not guess formats (io/table_import.cpp does).
+// Readers in text_tables.cpp, writers in text_writers.cpp. It does not guess formats
+// (io/table_import.cpp does).
 #pragma once
 
 #include <cstdint>
