@@ -453,12 +453,13 @@ export declare class Table {
   private constructor();
   /** data (rows * dim), copied into the engine once. */
   static fromArray(data: Floats, rows: number, dim: number, opts?: { labels?: string[] }): Table;
-  /** .npy, .safetensors, Projector TSV, word2vec text/binary, GloVe; format '' detects it. */
-  static fromBytes(bytes: Bytes, opts?: { format?: string; tensor?: string; metadata?: string | Bytes }): Table;
+  /** .npy, .safetensors, Projector TSV, word2vec text/binary, GloVe, numpy savetxt; format '': the one name's extension names, else detected. */
+  static fromBytes(bytes: Bytes, opts?: { format?: string; tensor?: string; metadata?: string | Bytes; name?: string }): Table;
   static fromTensor(bytes: Bytes, opts: { dtype: string; shape: ArrayLike<number>; name?: string }): Table;
   /** The first 8 bytes of a .safetensors file -> 8 + header length. */
   static safetensorsHeaderSize(first8: Bytes): number;
-  static safetensorsHeader(head: Bytes): TensorInfo[];
+  /** fileSize: the file's size, so that a file cut short (or with bytes after the data) is refused. */
+  static safetensorsHeader(head: Bytes, opts?: { fileSize?: number }): TensorInfo[];
   static inspect(bytes: Bytes, opts?: { format?: string }): TensorInfo[];
   readonly rows: number;
   readonly dim: number;

@@ -2,13 +2,13 @@
 // every query (neighbours, analogies, PCA, norms, similarities, rows) runs on it without copying
 // it across the boundary again. The JS API is api/tables.post.js (M.Table).
 //
-//   _Table: initArray(Float32Array, rows, dim) | initBytes(Uint8Array, format, tensor) |
+//   _Table: initArray(Float32Array, rows, dim) | initBytes(Uint8Array, format, tensor, name) |
 //           initTensor(Uint8Array, dtype, shape: Float64Array) | initUnitRows(_Table)
 //           rows(), dim(), format(), tensor(), labels() -> {bytes: Uint8Array, offsets: Int32Array} | undefined
 //           setLabels(bytes, offsets), attachMetadata(Uint8Array), attachVocab(Uint8Array)
 //           row(i), norms(), nearest(id | -1, vector, k, metric), analogy(pos, neg, k),
 //           pca(k, ids, previous), similarity(ids, cosine), exportBytes(format | 'metadata')
-//   _safetensorsHeaderSize(first 8 bytes), _safetensorsHeader(head bytes), _listTensors(bytes, format)
+//   _safetensorsHeaderSize(first 8 bytes), _safetensorsHeader(head bytes, file size | -1), _listTensors(bytes, format)
 // The neighbour index (row norms) is built on the first query and kept until the table changes.
 #include "bindings/common.hpp"
 
@@ -16,6 +16,7 @@
 
 #include "bench/bench_table.hpp"
 #include "io/known_tables.hpp"
+#include "io/safetensors.hpp"
 #include "io/table_import.hpp"
 #include "io/table_writers.hpp"
 #include "kernels/kernels.hpp"
@@ -74,16 +75,19 @@ class TableHandle {
         fail(where, "data has " + std::to_string(t.data.size()) + " values, expected " + std::to_string(t.rows) + " x " +
                         std::to_string(t.cols));
       }
+      check_table_not_empty(where, t.rows, t.cols);
       t.format = "array";
       replace(std::move(t));
       return true;
     });
   }
-  bool init_bytes(val bytes, val format, val tensor) {
+  // name: the file's name ("" if none); its extension picks the format when format is ""
+  bool init_bytes(val bytes, val format, val tensor, val name) {
     const char* where = "Table.fromBytes";
     return guard(where, [&] {
       const std::string b = bytes_in(where, "bytes", bytes);
-      ImportedTable t = import_table(b, name_arg(where, "format", format), bytes_in(where, "tensor", tensor));
+      ImportedTable t = import_table(b, name_arg(where, "format", format), bytes_in(where, "tensor", tensor),
+                                     bytes_in(where, "name", name));
       if (t.rows == 0) fail(where, "the " + t.format + " file holds no rows (" + std::to_string(b.size()) + " bytes)");
       replace(std::move(t));
       return true;
@@ -96,9 +100,11 @@ class TableHandle {
       const std::string b = bytes_in(where, "bytes", bytes);
       std::vector<int64_t> dims;
       for (double d : copy_in<double>(where, "shape", shape)) dims.push_back(int_arg(where, "shape", d, 0, kSafeMax));
-      ImportedTable t = decode_tensor(b, name_arg(where, "dtype", dtype), dims);
+      const std::string tensor = bytes_in(where, "name", name);
+      ImportedTable t = decode_tensor_at(tensor.empty() ? "read safetensors" : "read safetensors: tensor '" + tensor + "'", b,
+                                         name_arg(where, "dtype", dtype), dims);
       t.format = "safetensors";
-      t.tensor = bytes_in(where, "name", name);
+      t.tensor = tensor;
       recognise_known_table(t);
       replace(std::move(t));
       return true;
@@ -282,8 +288,15 @@ double safetensors_header_size_js(val first8) {
     return static_cast<double>(safetensors_header_size(bytes_in("safetensorsHeaderSize", "bytes", first8)));
   });
 }
-val safetensors_header_js(val head) {
-  return guard("safetensorsHeader", [&] { return tensors_js(safetensors_header(bytes_in("safetensorsHeader", "bytes", head))); });
+// file_size: the whole file's bytes (then a file cut short, or with bytes after the data, is
+// refused), or -1 when unknown
+val safetensors_header_js(val head, double file_size) {
+  const char* where = "safetensorsHeader";
+  return guard(where, [&] {
+    const std::string h = bytes_in(where, "bytes", head);
+    if (file_size == -1) return tensors_js(safetensors_header(h));
+    return tensors_js(safetensors_header(h, static_cast<uint64_t>(int_arg(where, "fileSize", file_size, 0, kSafeMax))));
+  });
 }
 val list_tensors_js(val bytes, val format) {
   return guard("listTensors", [&] {

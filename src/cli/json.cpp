@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "tokenizer/unicode.hpp"
+
 namespace embedlab::cli {
 
 std::string json_number(double v) {
@@ -12,7 +14,10 @@ std::string json_number(double v) {
   return buf;
 }
 
-std::string json_string(const std::string& s) {
+std::string json_string(const std::string& bytes) {
+  // subtle: JSON text is UTF-8 (RFC 8259); labels and tensor names from files may not be, so
+  // each invalid sequence becomes U+FFFD, as a browser's TextDecoder shows it
+  const std::string s = unicode::replace_invalid_utf8(bytes);
   std::string out = "\"";
   for (unsigned char c : s) {
     switch (c) {
@@ -55,7 +60,12 @@ void write_table_open(std::ostream& os, const std::vector<int64_t>& shape, std::
 
 std::string json_object(const std::map<std::string, double>& values) {
   std::string s = "{";
-  for (const auto& [name, v] : values) s += (s.size() > 1 ? "," : "") + json_string(name) + ":" + json_number(v);
+  for (const auto& [name, v] : values) {
+    if (s.size() > 1) s += ',';
+    s += json_string(name);
+    s += ':';
+    s += json_number(v);
+  }
   return s + "}";
 }
 

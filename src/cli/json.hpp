@@ -12,7 +12,9 @@
 namespace embedlab::cli {
 
 std::string json_number(double v);  // 9 significant digits; non-finite -> null
-std::string json_string(const std::string& s);
+// A JSON string of bytes: quotes, backslashes and control characters escaped, invalid UTF-8
+// replaced by U+FFFD (each maximal invalid subpart). Example: "a\xFFb" -> "\"a\uFFFDb\"" (U+FFFD as UTF-8).
+std::string json_string(const std::string& bytes);
 // {"a":1,"b":0.5}: numbers by name, in name order
 std::string json_object(const std::map<std::string, double>& values);
 void write_floats(std::ostream& os, std::span<const float> v);

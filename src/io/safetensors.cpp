@@ -1,5 +1,6 @@
 #include "io/safetensors.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/error.hpp"
@@ -168,6 +169,47 @@ std::string_view header_json(std::string_view head) {
   return head.substr(8, static_cast<size_t>(size - 8));
 }
 
+// "'wte.weight' [0, 80]": a tensor and its data_offsets (relative to the data's first byte)
+std::string range_text(const TensorInfo& t, uint64_t data_start) {
+  return "'" + t.name + "' [" + std::to_string(t.begin - data_start) + ", " + std::to_string(t.end - data_start) + "]";
+}
+
+// Fails when two tensors share a name (at: where each entry starts), or when the data ranges,
+// in order, do not tile [0, end) without overlaps or gaps (as the safetensors library checks).
+void check_tensors(const std::vector<TensorInfo>& tensors, const std::vector<uint64_t>& at, uint64_t data_start) {
+  std::vector<size_t> order(tensors.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return tensors[a].name != tensors[b].name ? tensors[a].name < tensors[b].name : a < b;
+  });
+  for (size_t i = 1; i < order.size(); ++i) {
+    if (tensors[order[i]].name == tensors[order[i - 1]].name) {
+      fail(kWhere, "tensor '" + tensors[order[i]].name + "' appears twice in the header (bytes " +
+                       std::to_string(at[order[i - 1]]) + " and " + std::to_string(at[order[i]]) +
+                       "); each tensor needs its own name");
+    }
+  }
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return tensors[a].begin != tensors[b].begin ? tensors[a].begin < tensors[b].begin : tensors[a].end < tensors[b].end;
+  });
+  uint64_t expected = data_start;
+  const TensorInfo* previous = nullptr;
+  for (const size_t i : order) {
+    const TensorInfo& t = tensors[i];
+    if (t.begin < expected) {
+      fail(kWhere, "tensors " + range_text(*previous, data_start) + " and " + range_text(t, data_start) +
+                       " overlap (data_offsets); each byte of the data belongs to one tensor");
+    }
+    if (t.begin > expected) {
+      fail(kWhere, "bytes [" + std::to_string(expected - data_start) + ", " + std::to_string(t.begin - data_start) +
+                       ") of the data belong to no tensor (" + (previous ? "after " + range_text(*previous, data_start) + ", " : "") +
+                       "before " + range_text(t, data_start) + "); the tensors' data_offsets must leave no gap");
+    }
+    expected = t.end;
+    previous = &t;
+  }
+}
+
 std::string shape_text(const std::vector<int64_t>& shape) {
   std::string s = "[";
   for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
@@ -207,17 +249,25 @@ std::vector<TensorInfo> safetensors_header(std::string_view head) {
   p.check();
   HeaderReader r(json, 8);
   std::vector<TensorInfo> tensors;
+  std::vector<uint64_t> entries;  // where each tensor's entry starts, for messages
+  bool metadata = false;
   r.object([&](const std::string& name) {
     if (name == "__metadata__") {
+      if (metadata) fail(kWhere, "byte " + std::to_string(r.offset()) + ": a second __metadata__");
+      metadata = true;
       r.object([&](const std::string&) { r.string(); });
       return;
     }
     const uint64_t at = r.offset();
+    entries.push_back(at);
     TensorInfo t;
     t.name = name;
     bool has_dtype = false, has_shape = false, has_offsets = false;
     std::vector<uint64_t> offsets;
     r.object([&](const std::string& key) {
+      if ((key == "dtype" && has_dtype) || (key == "shape" && has_shape) || (key == "data_offsets" && has_offsets)) {
+        fail(kWhere, "tensor '" + name + "': key '" + key + "' appears twice");
+      }
       if (key == "dtype") {
         t.dtype = r.string(), has_dtype = true;
       } else if (key == "shape") {
@@ -256,7 +306,30 @@ std::vector<TensorInfo> safetensors_header(std::string_view head) {
     tensors.push_back(std::move(t));
   });
   r.end();
+  check_tensors(tensors, entries, data_start);
   return tensors;
+}
+
+std::vector<TensorInfo> safetensors_header(std::string_view head, uint64_t file_size) {
+  const uint64_t size = safetensors_header_size(head);
+  if (size > file_size) {
+    fail(kWhere, "the header needs " + std::to_string(size) + " bytes (8 + its length " + std::to_string(size - 8) +
+                     "), the file has " + std::to_string(file_size) + ": it is cut short");
+  }
+  std::vector<TensorInfo> all = safetensors_header(head);
+  uint64_t end = size;  // the data is packed (checked): it ends where the last tensor ends
+  for (const TensorInfo& t : all) end = std::max(end, t.end);
+  for (const TensorInfo& t : all) {
+    if (t.end > file_size) {
+      fail(kWhere, "tensor '" + t.name + "': its data [" + std::to_string(t.begin) + ", " + std::to_string(t.end) +
+                       ") runs past the end of the file (" + std::to_string(file_size) + " bytes): the file is cut short");
+    }
+  }
+  if (end < file_size) {
+    fail(kWhere, "the tensors' data ends at byte " + std::to_string(end) + ", the file has " + std::to_string(file_size) +
+                     " bytes: bytes [" + std::to_string(end) + ", " + std::to_string(file_size) + ") belong to no tensor");
+  }
+  return all;
 }
 
 std::vector<std::pair<std::string, std::string>> safetensors_metadata(std::string_view head) {
@@ -279,8 +352,11 @@ std::vector<std::pair<std::string, std::string>> safetensors_metadata(std::strin
 
 const TensorInfo& safetensors_pick(const std::vector<TensorInfo>& tensors, const std::string& name) {
   auto describe = [](const TensorInfo& t) { return t.name + " " + t.dtype + " " + shape_text(t.shape); };
+  // the first kListed tensors: a header may hold a million
+  constexpr size_t kListed = 20;
   std::string all;
-  for (const TensorInfo& t : tensors) all += (all.empty() ? "" : ", ") + describe(t);
+  for (size_t i = 0; i < tensors.size() && i < kListed; ++i) all += (all.empty() ? "" : ", ") + describe(tensors[i]);
+  if (tensors.size() > kListed) all += " and " + std::to_string(tensors.size() - kListed) + " more";
   if (!name.empty()) {
     for (const TensorInfo& t : tensors) {
       if (t.name == name) return t;
@@ -314,11 +390,16 @@ ImportedTable decode_tensor_at(const std::string& where, std::string_view bytes,
   t.cols = shape.size() == 2 ? shape[1] : 1;
   if (t.rows < 0 || t.cols < 0) fail(where, "shape " + shape_text(shape) + " has a negative dimension");
   uint64_t want = 0;
-  if (__builtin_mul_overflow(static_cast<uint64_t>(t.rows), static_cast<uint64_t>(t.cols), &want) ||
-      __builtin_mul_overflow(want, static_cast<uint64_t>(width), &want) || want != bytes.size()) {
+  const bool overflow = __builtin_mul_overflow(static_cast<uint64_t>(t.rows), static_cast<uint64_t>(t.cols), &want) ||
+                        __builtin_mul_overflow(want, static_cast<uint64_t>(width), &want);
+  if (overflow || want != bytes.size()) {
     fail(where, "shape " + shape_text(shape) + " " + dtype + " needs " + std::to_string(t.rows) + " x " +
-                    std::to_string(t.cols) + " x " + std::to_string(width) + " bytes, got " + std::to_string(bytes.size()));
+                    std::to_string(t.cols) + " x " + std::to_string(width) +
+                    (overflow ? " bytes, more than 2^64" : " = " + std::to_string(want) + " bytes") + ", got " +
+                    std::to_string(bytes.size()) +
+                    (overflow || bytes.size() < want ? ": the file is cut short" : ", more than the shape holds"));
   }
+  check_table_not_empty(where, t.rows, t.cols);
   const size_t n = plan(where.c_str(), "table", {t.rows, t.cols}, kFloat32);
   t.data.resize(n);
   const char* src = bytes.data();
@@ -343,7 +424,7 @@ ImportedTable decode_tensor_at(const std::string& where, std::string_view bytes,
 }
 
 ImportedTable decode_tensor(std::string_view bytes, const std::string& dtype, const std::vector<int64_t>& shape) {
-  return decode_tensor_at("decode_tensor", bytes, dtype, shape);
+  return decode_tensor_at(kWhere, bytes, dtype, shape);
 }
 
 }  // namespace embedlab

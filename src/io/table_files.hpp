@@ -6,6 +6,9 @@
 //       core/file.hpp's read_file (2 GiB limit, size planned first).
 //   read_tensor_list(where, path, &info) -> list_tensors of the file (safetensors: the header
 //       only), and in info the format and the safetensors __metadata__ map.
+// The format: `format`, else the one the path's extension names (.npy, .safetensors, .tsv, .bin,
+// .vec; io/table_import.hpp format_for_name), else detected from the bytes. A file named
+// .safetensors is read as one, whatever its first bytes, and fails with that format's message.
 // Errors name `where` and the path: "--table t.bin: read word2vec: line 3: ...".
 // It does not write files (the CLI's output.hpp does).
 #pragma once

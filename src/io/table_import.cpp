@@ -1,6 +1,7 @@
 #include "io/table_import.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "core/error.hpp"
 #include "core/memory.hpp"
@@ -29,11 +30,15 @@ std::string npy_dtype(const std::string& descr) {
   return descr;
 }
 
-std::string check_format(const std::string& format, const std::vector<std::string>& known, const char* where) {
-  if (std::find(known.begin(), known.end(), format) != known.end()) return format;
+std::string format_list(const std::vector<std::string>& known) {
   std::string list;
   for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
-  fail(where, "unknown format '" + format + "', expected " + list);
+  return list;
+}
+
+std::string check_format(const std::string& format, const std::vector<std::string>& known, const char* where) {
+  if (std::find(known.begin(), known.end(), format) != known.end()) return format;
+  fail(where, "unknown format '" + format + "', expected " + format_list(known));
 }
 
 
@@ -64,7 +69,7 @@ void plan_labels(const char* where, int64_t rows, size_t text_bytes) {
 }  // namespace
 
 const std::vector<std::string>& import_formats() {
-  static const std::vector<std::string> k{"npy", "safetensors", "tsv", "word2vec-text", "word2vec-binary", "glove"};
+  static const std::vector<std::string> k{"npy", "safetensors", "tsv", "word2vec-text", "word2vec-binary", "glove", "savetxt"};
   return k;
 }
 
@@ -73,19 +78,60 @@ const std::vector<std::string>& export_formats() {
   return k;
 }
 
+void check_table_not_empty(const std::string& where, int64_t rows, int64_t cols) {
+  if (rows > 0 && cols > 0) return;
+  fail(where, "the table is " + std::to_string(rows) + " x " + std::to_string(cols) + ": " +
+                  (rows == 0 ? "it has no rows" : "its rows have no values") +
+                  "; a table needs at least one row and one column");
+}
+
+std::string format_for_name(const std::string& name) {
+  const size_t slash = name.find_last_of("/\\");
+  const size_t dot = name.rfind('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
+  std::string ext = name.substr(dot + 1);
+  for (char& c : ext) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  if (ext == "npy") return "npy";
+  if (ext == "safetensors") return "safetensors";
+  if (ext == "tsv") return "tsv";
+  if (ext == "bin") return "word2vec-binary";
+  if (ext == "vec") return "word2vec-text";
+  return "";
+}
+
 std::string detect_format(std::string_view bytes) {
+  if (bytes.empty()) fail("import", "the file is empty");
   if (bytes.size() >= 6 && bytes.substr(0, 6) == std::string_view("\x93NUMPY", 6)) return "npy";
   if (looks_like_safetensors(bytes)) return "safetensors";
-  if (has_word2vec_header(bytes)) return word2vec_is_text(bytes) ? "word2vec-text" : "word2vec-binary";
-  const size_t e = bytes.find('\n');
-  const std::string_view first = bytes.substr(0, e);
+  const std::string_view text = bytes.substr(starts_with_bom(bytes) ? 3 : 0);
+  if (has_word2vec_header(text)) {
+    // integers from numpy.savetxt(fmt='%d') in two columns look like a word2vec header: numbers
+    // throughout whose line 2 is not a word and D numbers are savetxt
+    if (numbers_only(text) && !word2vec_row_fits(text)) return "savetxt";
+    return word2vec_is_text(text) ? "word2vec-text" : "word2vec-binary";
+  }
+  // every other format is text: a control byte near the start is no table this reads
+  const std::string_view head = text.substr(0, 4096);
+  for (size_t i = 0; i < head.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(head[i]);
+    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%02X", c);
+      fail("import", "cannot tell the format: not .npy (no \\x93NUMPY magic), not safetensors (no header length "
+                     "and '{'), not word2vec (line 1 is not 'N D'), and byte " + std::to_string(i + bytes.size() - text.size()) +
+                     " is " + hex + ", which no text table holds (formats read: " + format_list(import_formats()) + ")");
+    }
+  }
+  const size_t e = text.find('\n');
+  const std::string_view first = text.substr(0, e);
   if (first.find('\t') != std::string_view::npos) return "tsv";
-  if (bytes.empty()) fail("import", "the file is empty");
-  // one row of numbers: a one-column vectors.tsv; a word then numbers: GloVe
+  // one row of numbers: a one-column vectors.tsv; numbers on every line: savetxt; a word then
+  // numbers: GloVe
   const size_t space = first.find(' ');
-  std::string_view rest = space == std::string_view::npos ? std::string_view() : first.substr(space + 1);
-  while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\r')) rest.remove_suffix(1);
   if (space == std::string_view::npos) return "tsv";
+  if (numbers_only(text)) return "savetxt";
+  std::string_view rest = first.substr(space + 1);
+  while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\r')) rest.remove_suffix(1);
   const size_t last = rest.rfind(' ');
   const std::string_view tail = last == std::string_view::npos ? rest : rest.substr(last + 1);
   if (!tail.empty() && tail.find_first_not_of("0123456789.eE+-") == std::string_view::npos &&
@@ -93,12 +139,23 @@ std::string detect_format(std::string_view bytes) {
     return "glove";
   }
   fail("import", "cannot tell the format: not .npy (no \\x93NUMPY magic), not safetensors (no header length "
-                 "and '{'), and line 1 is not a word2vec header 'N D', a GloVe row 'word numbers' or a "
-                 "vectors.tsv row (formats read: npy, safetensors, tsv, word2vec-text, word2vec-binary, glove)");
+                 "and '{'), and line 1 is not a word2vec header 'N D', a GloVe row 'word numbers', a savetxt "
+                 "row of numbers or a vectors.tsv row (formats read: " + format_list(import_formats()) + ")");
 }
 
-ImportedTable import_table(std::string_view bytes, const std::string& format, const std::string& tensor) {
-  const std::string f = format.empty() ? detect_format(bytes) : check_format(format, import_formats(), "import");
+std::string resolve_format(std::string_view bytes, const std::string& format, const std::string& name) {
+  if (!format.empty()) return check_format(format, import_formats(), "import");
+  const std::string named = format_for_name(name);
+  // .bin and .vec name word2vec; the bytes say which of its two layouts
+  if (named.rfind("word2vec", 0) == 0 && has_word2vec_header(bytes)) {
+    return word2vec_is_text(bytes) ? "word2vec-text" : "word2vec-binary";
+  }
+  return named.empty() ? detect_format(bytes) : named;
+}
+
+ImportedTable import_table(std::string_view bytes, const std::string& format, const std::string& tensor,
+                           const std::string& name) {
+  const std::string f = resolve_format(bytes, format, name);
   if (!tensor.empty() && f != "safetensors") {
     fail("import", "a tensor name ('" + tensor + "') only applies to safetensors files, this is " + f);
   }
@@ -118,6 +175,8 @@ ImportedTable import_table(std::string_view bytes, const std::string& format, co
     recognise_known_table(t);
   } else if (f == "tsv") {
     t = parse_vectors_tsv(bytes);
+  } else if (f == "savetxt") {
+    t = parse_savetxt(bytes);
   } else if (f == "word2vec-text") {
     t = parse_word2vec_text(bytes);
   } else if (f == "word2vec-binary") {
@@ -125,22 +184,15 @@ ImportedTable import_table(std::string_view bytes, const std::string& format, co
   } else {
     t = parse_glove(bytes);
   }
+  check_table_not_empty("read " + (f.rfind("word2vec", 0) == 0 ? std::string("word2vec") : f), t.rows, t.cols);
   t.format = f;
   return t;
 }
 
-std::vector<TensorInfo> list_tensors(std::string_view bytes, const std::string& format) {
-  const std::string f = format.empty() ? detect_format(bytes) : check_format(format, import_formats(), "import");
+std::vector<TensorInfo> list_tensors(std::string_view bytes, const std::string& format, const std::string& name) {
+  const std::string f = resolve_format(bytes, format, name);
   if (f == "safetensors") {
-    std::vector<TensorInfo> all = safetensors_header(bytes.substr(0, std::min<uint64_t>(bytes.size(), safetensors_header_size(bytes))));
-    for (const TensorInfo& t : all) {
-      if (t.end > bytes.size()) {
-        fail("read safetensors", "tensor '" + t.name + "': its data [" + std::to_string(t.begin) + ", " +
-                                     std::to_string(t.end) + ") runs past the end of the file (" +
-                                     std::to_string(bytes.size()) + " bytes)");
-      }
-    }
-    return all;
+    return safetensors_header(bytes.substr(0, std::min<uint64_t>(bytes.size(), safetensors_header_size(bytes))), bytes.size());
   }
   if (f == "npy") {
     const NpyHeader h = parse_npy_header(bytes, "read npy");
@@ -152,9 +204,21 @@ std::vector<TensorInfo> list_tensors(std::string_view bytes, const std::string& 
 
 void attach_metadata(ImportedTable& t, std::string_view metadata_tsv) {
   const char* where = "read metadata";
+  if (starts_with_bom(metadata_tsv)) metadata_tsv.remove_prefix(3);
   const std::vector<std::string_view> lines = split_lines(where, metadata_tsv);
-  plan_labels(where, static_cast<int64_t>(lines.size()), metadata_tsv.size() * 2);
   const bool columns = !lines.empty() && lines[0].find('\t') != std::string_view::npos;
+  {
+    // labels, and (columns) one string per field: a tab or a line ends each
+    MemoryPlan p(where);
+    p.add("labels", {static_cast<int64_t>(lines.size()), static_cast<int64_t>(sizeof(std::string))}, kBytes);
+    p.add("label text", {static_cast<int64_t>(metadata_tsv.size()) * 2}, kBytes);
+    if (columns) {
+      const int64_t fields = static_cast<int64_t>(std::count(metadata_tsv.begin(), metadata_tsv.end(), '\t') + lines.size());
+      p.add("metadata fields", {fields, static_cast<int64_t>(sizeof(std::string))}, kBytes);
+      p.add("metadata rows", {static_cast<int64_t>(lines.size()), static_cast<int64_t>(sizeof(std::vector<std::string>))}, kBytes);
+    }
+    p.check();
+  }
   if (!columns) {
     // one label a line, no header (as projector.tensorflow.org reads a single column)
     check_rows(where, static_cast<int64_t>(lines.size()), t);
@@ -194,6 +258,7 @@ void attach_metadata(ImportedTable& t, std::string_view metadata_tsv) {
 
 void attach_vocab(ImportedTable& t, std::string_view vocab_text) {
   const char* where = "read vocab";
+  if (starts_with_bom(vocab_text)) vocab_text.remove_prefix(3);
   const std::vector<std::string_view> lines = split_lines(where, vocab_text);
   check_rows(where, static_cast<int64_t>(lines.size()), t);
   plan_labels(where, static_cast<int64_t>(lines.size()), vocab_text.size());

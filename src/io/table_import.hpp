@@ -6,19 +6,28 @@
 //   "safetensors"     F32, F16, BF16, F64 tensors; only the chosen tensor's bytes are decoded
 //                     (io/safetensors.hpp)
 //   "tsv"             the Embedding Projector's vectors.tsv: tab-separated numbers, one row per
-//                     line; a first line that is not numbers is a header and skipped
+//                     line; a first line without any number is a header and skipped
 //   "word2vec-text"   "N D" then N lines "word v1 ... vD" (gensim's save_word2vec_format, binary=False)
 //   "word2vec-binary" "N D\n" then N times "word " and D little-endian float32 (binary=True;
 //                     a '\n' after each vector, as the original word2vec C tool writes, is accepted)
 //   "glove"           lines "word v1 ... vD", no header; D from the first line
-// Detection: "\x93NUMPY" -> npy; an 8-byte little-endian length then '{' -> safetensors; a first
-// line "N D" -> word2vec (text when line 2 holds a word and D numbers, else binary); a first line
-// of tab-separated fields -> tsv; else glove.
-// Malformed input fails naming the line or byte offset and what was expected:
+//   "savetxt"         numpy.savetxt's output: lines of numbers separated by spaces, no labels
+// The format: the one asked for; else the one the file's name names (format_for_name: .npy,
+// .safetensors, .tsv, .bin and .vec, whose bytes then say text or binary), read as that format
+// or failed with its message; else detected from the bytes (detect_format): "\x93NUMPY" -> npy;
+// an 8-byte little-endian length then '{' -> safetensors; a first line "N D" -> word2vec (text
+// when line 2 holds a word and D numbers or is not laid out as binary records, else binary); a
+// first line of tab-separated fields -> tsv; numbers on every line -> savetxt; else glove.
+// A UTF-8 byte order mark before a text format is skipped.
+// Malformed input fails naming the format, the line or byte offset, what was expected and what
+// was found; a file that ends early says it is cut short:
 //   "read word2vec: line 3: expected 100 numbers after the word, got 99"
 //   "read safetensors: byte 8: expected '{' to start the JSON header, got 'x'"
-// Every size is checked against the input's bytes and planned (core/memory.hpp) before anything
-// is allocated. An import returns a complete table or throws; nothing is half-loaded.
+//   "read npy: the data has 40 bytes, expected 5 x 4 x 4 = 80: the file is cut short"
+// A table with no rows or no columns is refused (check_table_not_empty). Every size is checked
+// against the input's bytes and planned (core/memory.hpp) before anything is allocated: a table
+// read from text is never more than 2 float32 bytes per byte of the file. An import returns a
+// complete table or throws; nothing is half-loaded.
 //
 // Writes ("npy" | "tsv" | "word2vec-text" | "word2vec-binary"): export_table. word2vec text
 // writes each value as numpy's repr of a float32 (the shortest text that reads back to the same
@@ -68,21 +77,42 @@ const std::vector<std::string>& export_formats();
 // bytes -> its format name, or fails saying why none fits.
 std::string detect_format(std::string_view bytes);
 
-// format "" = detect; tensor: the safetensors tensor ("" = the only 2-D tensor, else an error
-// listing them).
-ImportedTable import_table(std::string_view bytes, const std::string& format = "", const std::string& tensor = "");
+// The format a file name's extension names, or "" (".txt" holds word2vec text, GloVe or savetxt).
+// Example: "model.SafeTensors" -> "safetensors"; "w2v.bin" -> "word2vec-binary";
+// "vectors.txt" -> "".
+std::string format_for_name(const std::string& name);
+
+// The format to read: format when given (checked), else the name's (a .bin or .vec with a
+// word2vec header: text or binary as its bytes are laid out), else detect_format(bytes).
+std::string resolve_format(std::string_view bytes, const std::string& format, const std::string& name);
+
+// Fails unless the table has a row and a column:
+// "<where>: the table is 0 x 4: it has no rows; a table needs at least one row and one column".
+void check_table_not_empty(const std::string& where, int64_t rows, int64_t cols);
+
+// format "" = the name's, else detect; tensor: the safetensors tensor ("" = the only 2-D tensor,
+// else an error listing them); name: the file's name (only its extension is used).
+ImportedTable import_table(std::string_view bytes, const std::string& format = "", const std::string& tensor = "",
+                           const std::string& name = "");
 
 // npy: one entry named ""; safetensors: all tensors; text formats: one entry (dtype "text").
-std::vector<TensorInfo> list_tensors(std::string_view bytes, const std::string& format = "");
+std::vector<TensorInfo> list_tensors(std::string_view bytes, const std::string& format = "",
+                                     const std::string& name = "");
 
 // safetensors_header_size(first 8 bytes) -> 8 + N (N: the JSON header's length).
 uint64_t safetensors_header_size(std::string_view first8);
 // The first 8 + N bytes of a safetensors file -> its tensors with absolute byte ranges; throws
-// naming how many bytes are needed when `head` is shorter.
+// naming how many bytes are needed when `head` is shorter, and when two tensors share a name or
+// their data ranges overlap or leave a gap (the data is packed, from its first byte).
 std::vector<TensorInfo> safetensors_header(std::string_view head);
+// The same for a file of file_size bytes: also fails when the file is cut short (the header or a
+// tensor's data runs past its end) or holds bytes after the last tensor's data.
+std::vector<TensorInfo> safetensors_header(std::string_view head, uint64_t file_size);
 
 // The little-endian bytes of one tensor (exactly end - begin) -> float32 (rows, cols); a 1-D
-// shape becomes (n, 1); 0-D and 3-D or more are refused. dtype F32, F16, BF16 or F64.
+// shape becomes (n, 1); 0-D and 3-D or more are refused, and so is an empty table. dtype F32,
+// F16, BF16 or F64. Messages start "read safetensors: "; fewer bytes than the shape needs are
+// "the file is cut short".
 // Example: dtype "BF16", shape {2}, bytes 80 3F 00 C0 -> rows 2, cols 1, data {1.0f, -2.0f}.
 ImportedTable decode_tensor(std::string_view bytes, const std::string& dtype, const std::vector<int64_t>& shape);
 

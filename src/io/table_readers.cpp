@@ -1,6 +1,7 @@
 #include "io/table_readers.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 #include "core/error.hpp"
@@ -54,11 +55,31 @@ std::vector<int64_t> parse_shape(const std::string& s, const std::string& where)
   return dims;
 }
 
+// Bytes as a person can read them: printable ASCII as is, others as \xNN, in quotes.
+// Example: "\x89PNG\r\n" -> "'\x89PNG\x0D\x0A'".
+std::string escaped(std::string_view b) {
+  std::string out = "'";
+  for (const char c : b) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u < 0x7F && c != '\\' && c != '\'') {
+      out.push_back(c);
+    } else {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02X", u);
+      out += hex;
+    }
+  }
+  return out + "'";
+}
+
 }  // namespace
 
 NpyHeader parse_npy_header(std::string_view bytes, const std::string& where) {
-  if (bytes.size() < 10 || bytes.substr(0, 6) != std::string_view("\x93NUMPY", 6)) {
-    fail(where, "not a .npy file (no \\x93NUMPY magic)");
+  if (bytes.substr(0, 6) != std::string_view("\x93NUMPY", 6)) {
+    fail(where, "byte 0: expected the magic \\x93NUMPY of a .npy file, got " + escaped(bytes.substr(0, 6)));
+  }
+  if (bytes.size() < 10) {
+    fail(where, "the file has " + std::to_string(bytes.size()) + " bytes, fewer than the 10 that start a .npy header: it is cut short");
   }
   const unsigned major = static_cast<unsigned char>(bytes[6]);
   size_t header_len = 0, start = 0;
@@ -67,14 +88,21 @@ NpyHeader parse_npy_header(std::string_view bytes, const std::string& where) {
     header_len = byte(8) | byte(9) << 8;
     start = 10;
   } else if (major == 2 || major == 3) {
-    if (bytes.size() < 12) fail(where, "the .npy file ends inside its header");
+    if (bytes.size() < 12) {
+      fail(where, "the file has " + std::to_string(bytes.size()) + " bytes, fewer than the 12 that start a version " +
+                      std::to_string(major) + " .npy header: it is cut short");
+    }
     header_len = byte(8) | byte(9) << 8 | byte(10) << 16 | byte(11) << 24;
     start = 12;
   } else {
     fail(where, ".npy format version " + std::to_string(major) + " is not supported (expected 1, 2 or 3)");
   }
   // subtle: not start + header_len > size, which wraps in a 32-bit size_t for a 4 GiB header length
-  if (header_len > bytes.size() - start) fail(where, "the .npy file ends inside its header");
+  if (header_len > bytes.size() - start) {
+    fail(where, "the header needs " + std::to_string(static_cast<uint64_t>(start) + header_len) + " bytes (" +
+                    std::to_string(start) + " + its length " + std::to_string(header_len) + "), the file has " +
+                    std::to_string(bytes.size()) + ": it is cut short");
+  }
   const std::string header(bytes.substr(start, header_len));
   NpyHeader h;
   h.descr = header_value(header, "descr", where);
@@ -115,8 +143,12 @@ NpyTable parse_npy(std::string_view bytes, const std::string& where) {
       __builtin_mul_overflow(static_cast<uint64_t>(t.rows), static_cast<uint64_t>(t.cols), &want) ||
       __builtin_mul_overflow(want, static_cast<uint64_t>(width), &want);
   if (overflow || bytes.size() - body != want) {
-    fail(where, "the .npy data has " + std::to_string(bytes.size() - body) + " bytes, expected " +
-                    std::to_string(t.rows) + " x " + std::to_string(t.cols) + " x " + std::to_string(width));
+    const uint64_t got = bytes.size() - body;
+    fail(where, "the data has " + std::to_string(got) + " bytes, expected " + std::to_string(t.rows) + " x " +
+                    std::to_string(t.cols) + " x " + std::to_string(width) +
+                    (overflow ? ", more than 2^64" : " = " + std::to_string(want)) +
+                    (overflow || got < want ? ": the file is cut short"
+                                            : ": " + std::to_string(got - want) + " bytes more than the shape " + h.shape_text + " holds"));
   }
   const size_t count = plan(where.c_str(), "table", {t.rows, t.cols}, kFloat32);
   t.data.resize(count);
@@ -193,9 +225,11 @@ std::vector<std::string_view> split_lines(const char* where, std::string_view te
   return out;
 }
 
-std::vector<std::string> parse_labels(const std::string& text) {
-  // one label per line; a last line without '\n' counts, an empty text has no labels
+std::vector<std::string> parse_labels(const std::string& file) {
+  // one label per line; a last line without '\n' counts, an empty text has no labels; a UTF-8
+  // byte order mark before the first is no part of it
   // the labels are planned (and refused) before the lines are split
+  const std::string_view text = std::string_view(file).substr(file.rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0);
   const int64_t n = static_cast<int64_t>(std::count(text.begin(), text.end(), '\n')) +
                     (!text.empty() && text.back() != '\n' ? 1 : 0);
   MemoryPlan plan_labels("read_labels");

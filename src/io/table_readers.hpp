@@ -53,7 +53,7 @@ std::string tsv_unescape(const std::string& field);
 // The lines of a text without their '\n' and a trailing '\r'; a last line without '\n' counts.
 // Example: "a\nb\r\nc" -> {"a", "b", "c"}; "" -> {}. The views point into text.
 std::vector<std::string_view> split_lines(const char* where, std::string_view text);
-// Example: "a\nb\r\n" -> {"a", "b"}; "" -> {}.
+// Example: "a\nb\r\n" -> {"a", "b"}; "" -> {}; a leading UTF-8 byte order mark is skipped.
 std::vector<std::string> parse_labels(const std::string& text);
 std::vector<std::string> read_labels(const std::string& path);
 

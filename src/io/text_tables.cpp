@@ -1,3 +1,5 @@
+// The readers of io/text_tables.hpp, and the checks that pick between them (the writers are
+// text_writers.cpp).
 #include "io/text_tables.hpp"
 
 #include <algorithm>
@@ -36,6 +38,9 @@ class Lines {
 };
 
 bool is_space(char c) { return c == ' ' || c == '\t'; }
+
+// Where the text starts: after a UTF-8 byte order mark (Windows editors write one), else 0.
+size_t text_start(std::string_view bytes) { return bytes.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0; }
 
 bool blank(std::string_view line) {
   for (const char c : line) {
@@ -79,13 +84,26 @@ std::string quoted(std::string_view tok) {
 
 std::string line_at(int64_t n) { return "line " + std::to_string(n) + ": "; }
 
-// Number of lines holding something.
-int64_t count_rows(std::string_view bytes, size_t start) {
-  Lines lines(bytes, start);
-  std::string_view line;
+std::string_view trim_spaces(std::string_view tok) {
+  while (!tok.empty() && tok.front() == ' ') tok.remove_prefix(1);
+  while (!tok.empty() && tok.back() == ' ') tok.remove_suffix(1);
+  return tok;
+}
+
+// The number of fields after a row's word (the word runs to the first space or tab).
+int64_t fields_after_word(std::string_view line) {
+  size_t w = 0;
+  while (w < line.size() && line[w] != ' ' && line[w] != '\t') ++w;
   int64_t n = 0;
-  while (lines.next(line)) n += !blank(line);
+  fields(line.substr(w), false, [&](std::string_view) { ++n; });
   return n;
+}
+
+// A line of savetxt output that is a comment (np.savetxt's header= and footer= lines start "# ").
+bool comment(std::string_view line) {
+  size_t p = 0;
+  while (p < line.size() && is_space(line[p])) ++p;
+  return p < line.size() && line[p] == '#';
 }
 
 // Plans the table (and labels) and sizes it.
@@ -138,8 +156,7 @@ std::string_view read_word_row(const char* where, std::string_view line, int64_t
   while (w < line.size() && line[w] != ' ' && line[w] != '\t') ++w;
   std::string_view word = line.substr(0, w);
   std::string_view rest = line.substr(w);
-  int64_t n = 0;
-  fields(rest, false, [&](std::string_view) { ++n; });
+  int64_t n = fields_after_word(line);
   if (words_may_hold_spaces && n > cols) {
     // the last cols fields are the numbers; the word runs up to them
     int64_t skip = n - cols, seen = 0;
@@ -164,85 +181,63 @@ std::string_view read_word_row(const char* where, std::string_view line, int64_t
   return word;
 }
 
-void check_word(const char* where, const std::string& word, int64_t row) {
-  if (word.find_first_of(" \t\n\r") != std::string::npos) {
-    fail(where, "label " + quoted(word) + " of row " + std::to_string(row) +
-                    " holds a space, tab or line break, which a word2vec word cannot");
-  }
-}
-
-std::string word_of(const ImportedTable& t, int64_t r) {
-  return t.labels.empty() ? std::to_string(r) : t.labels[static_cast<size_t>(r)];
-}
-
-void check_table(const char* where, const ImportedTable& t) {
-  uint64_t n = 0;
-  if (t.rows < 0 || t.cols < 0 ||
-      __builtin_mul_overflow(static_cast<uint64_t>(t.rows), static_cast<uint64_t>(t.cols), &n) || n != t.data.size()) {
-    fail(where, "table of " + std::to_string(t.data.size()) + " values is not " + std::to_string(t.rows) + " x " +
-                    std::to_string(t.cols));
-  }
-  if (!t.labels.empty() && static_cast<int64_t>(t.labels.size()) != t.rows) {
-    fail(where, "got " + std::to_string(t.labels.size()) + " labels for " + std::to_string(t.rows) + " rows");
-  }
-}
-
-int64_t label_bytes(const ImportedTable& t) {
-  int64_t n = 0;
-  for (int64_t r = 0; r < t.rows; ++r) n += static_cast<int64_t>(word_of(t, r).size()) + 1;
-  return n;
-}
-
 }  // namespace
 
-ImportedTable parse_vectors_tsv(std::string_view bytes) {
-  const char* where = "read tsv";
-  Lines lines(bytes);
+namespace {
+
+// Rows of numbers, one row a line (vectors.tsv: tabs, a header allowed; savetxt: spaces or tabs,
+// '#' comments). A first pass counts the rows and checks that every row has as many values as
+// the first, so the table planned is never more values than the file holds (each takes a byte
+// and a separator: 2 float32 bytes per file byte at most); the second pass reads the numbers.
+ImportedTable parse_number_rows(std::string_view bytes, const char* where, const char* format, bool tsv) {
+  const size_t start = text_start(bytes);
+  Lines lines(bytes, start);
   std::string_view line;
-  int64_t cols = -1;
+  int64_t cols = -1, rows = 0, first = 0;
   bool header = false;
-  // the first line that holds something: numbers, or a header
+  auto skipped = [&](std::string_view l) { return blank(l) || (!tsv && comment(l)); };
   while (lines.next(line)) {
-    if (blank(line)) continue;
+    if (skipped(line)) continue;
     int64_t n = 0;
-    bool numbers = true;
-    fields(line, true, [&](std::string_view tok) {
+    bool any_number = false;
+    fields(line, tsv, [&](std::string_view tok) {
       float v;
       ++n;
-      while (!tok.empty() && tok.front() == ' ') tok.remove_prefix(1);
-      while (!tok.empty() && tok.back() == ' ') tok.remove_suffix(1);
-      numbers = numbers && parse_float(tok, v);
+      if (cols < 0) any_number = any_number || parse_float(trim_spaces(tok), v);
     });
-    header = !numbers;
-    cols = n;
-    break;
+    if (cols < 0) {
+      // the first line that holds something: numbers, or (vectors.tsv) a header: names, not
+      // one number among them (a row with a typo, "1.5\t2,5", is a row, and its error is named)
+      cols = n;
+      first = lines.number();
+      header = tsv && !any_number;
+      if (header) continue;
+    } else if (n != cols) {
+      fail(where, line_at(lines.number()) + "expected " + std::to_string(cols) + " values (as line " +
+                      std::to_string(first) + (header ? "'s header" : "") + "), got " + std::to_string(n));
+    }
+    ++rows;
   }
   ImportedTable t;
-  t.format = "tsv";
-  if (cols < 0) return t;  // nothing but blank lines: an empty table
-  const int64_t rows = count_rows(bytes, 0) - (header ? 1 : 0);
+  t.format = format;
+  if (cols < 0) return t;  // nothing but blank lines: import_table refuses the empty table
   allocate(where, t, rows, cols, false, 0);
-  Lines again(bytes);
-  bool skipped = !header;
+  Lines again(bytes, start);
+  bool header_skipped = !header;
   int64_t r = 0;
   while (again.next(line)) {
-    if (blank(line)) continue;
-    if (!skipped) {
-      skipped = true;
+    if (skipped(line)) continue;
+    if (!header_skipped) {
+      header_skipped = true;
       continue;
-    }
-    int64_t n = 0;
-    fields(line, true, [&](std::string_view) { ++n; });
-    if (n != cols) {
-      fail(where, line_at(again.number()) + "expected " + std::to_string(cols) + " values (as line 1" +
-                      (header ? "'s header" : "") + "), got " + std::to_string(n));
     }
     float* row = t.data.data() + r * cols;
     int64_t c = 0;
-    fields(line, true, [&](std::string_view tok) {
-      while (!tok.empty() && tok.front() == ' ') tok.remove_prefix(1);
-      while (!tok.empty() && tok.back() == ' ') tok.remove_suffix(1);
-      if (!parse_float(tok, row[c])) fail(where, line_at(again.number()) + "value " + std::to_string(c + 1) + ": expected a number, got " + quoted(tok));
+    fields(line, tsv, [&](std::string_view tok) {
+      tok = trim_spaces(tok);
+      if (!parse_float(tok, row[c])) {
+        fail(where, line_at(again.number()) + "value " + std::to_string(c + 1) + ": expected a number, got " + quoted(tok));
+      }
       ++c;
     });
     ++r;
@@ -250,25 +245,82 @@ ImportedTable parse_vectors_tsv(std::string_view bytes) {
   return t;
 }
 
+}  // namespace
+
+bool starts_with_bom(std::string_view bytes) { return text_start(bytes) != 0; }
+
+ImportedTable parse_vectors_tsv(std::string_view bytes) { return parse_number_rows(bytes, "read tsv", "tsv", true); }
+
+ImportedTable parse_savetxt(std::string_view bytes) { return parse_number_rows(bytes, "read savetxt", "savetxt", false); }
+
+bool numbers_only(std::string_view bytes) {
+  Lines lines(bytes, text_start(bytes));
+  std::string_view line;
+  int64_t cols = -1;
+  while (lines.next(line)) {
+    if (blank(line) || comment(line)) continue;
+    int64_t n = 0;
+    bool numbers = true;
+    fields(line, false, [&](std::string_view tok) {
+      float v;
+      ++n;
+      numbers = numbers && parse_float(tok, v);
+    });
+    if (!numbers || (cols >= 0 && n != cols)) return false;
+    cols = n;
+  }
+  return cols > 0;
+}
+
 bool has_word2vec_header(std::string_view bytes) {
-  const size_t e = bytes.find('\n');
+  const size_t start = text_start(bytes);
+  const size_t e = bytes.find('\n', start);
   if (e == std::string_view::npos) return false;
-  std::string_view line = bytes.substr(0, e);
+  std::string_view line = bytes.substr(start, e - start);
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   int64_t n, d;
   return header_numbers(line, n, d);
 }
 
-bool word2vec_is_text(std::string_view bytes) {
-  Lines lines(bytes);
+namespace {
+
+// True when the bytes after a word2vec header "N D" are laid out as N binary records: an
+// optional '\n', a word, a space and 4 D bytes, up to the end (a few '\n', '\r' or ' ' after).
+bool binary_layout(std::string_view bytes, size_t p, int64_t n, int64_t d) {
+  const uint64_t width = static_cast<uint64_t>(d) * 4;
+  for (int64_t r = 0; r < n; ++r) {
+    while (p < bytes.size() && bytes[p] == '\n') ++p;
+    const size_t space = bytes.find(' ', p);
+    if (space == std::string_view::npos || bytes.size() - (space + 1) < width) return false;
+    p = space + 1 + static_cast<size_t>(width);
+  }
+  for (; p < bytes.size(); ++p) {
+    if (bytes[p] != '\n' && bytes[p] != '\r' && bytes[p] != ' ') return false;
+  }
+  return true;
+}
+
+// True when a line holds no byte that text does not (a control character other than tab and CR).
+bool text_line(std::string_view line) {
+  for (const char c : line) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if ((u < 0x20 && c != '\t' && c != '\r') || u == 0x7F) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool word2vec_row_fits(std::string_view bytes) {
+  Lines lines(bytes, text_start(bytes));
   std::string_view line;
   int64_t n = 0, d = 0;
   if (!lines.next(line) || !header_numbers(line, n, d)) return false;
   if (!lines.next(line)) return true;  // "0 D\n": no vectors, text or binary alike
-  size_t w = 0;
-  while (w < line.size() && line[w] != ' ') ++w;
   int64_t count = 0;
   bool numbers = true;
+  size_t w = 0;
+  while (w < line.size() && line[w] != ' ' && line[w] != '\t') ++w;
   fields(line.substr(w), false, [&](std::string_view tok) {
     float v;
     ++count;
@@ -277,9 +329,24 @@ bool word2vec_is_text(std::string_view bytes) {
   return numbers && count == d;
 }
 
+bool word2vec_is_text(std::string_view bytes) {
+  if (word2vec_row_fits(bytes)) return true;
+  Lines lines(bytes, text_start(bytes));
+  std::string_view line;
+  int64_t n = 0, d = 0;
+  if (!lines.next(line) || !header_numbers(line, n, d)) return false;
+  const size_t body = bytes.find('\n', text_start(bytes)) + 1;  // Lines found the header's '\n'
+  lines.next(line);
+  // binary when the bytes are laid out as binary records; when they are neither, the reader
+  // that names the fault is the one line 2 looks like (text unless it holds binary bytes)
+  if (d >= 1 && binary_layout(bytes, body, n, d)) return false;
+  return text_line(line);
+}
+
 ImportedTable parse_word2vec_text(std::string_view bytes) {
   const char* where = "read word2vec";
-  Lines lines(bytes);
+  const size_t start = text_start(bytes);
+  Lines lines(bytes, start);
   std::string_view line;
   int64_t n = 0, d = 0;
   if (!lines.next(line) || !header_numbers(line, n, d)) {
@@ -288,7 +355,7 @@ ImportedTable parse_word2vec_text(std::string_view bytes) {
   if (d < 1) fail(where, "line 1: the vector size must be >= 1, got " + std::to_string(d));
   // every vector takes at least 2 D bytes (D numbers, D separators): a claim the file cannot hold
   // is refused before the table is planned
-  const uint64_t after = bytes.size() - std::min(bytes.size(), bytes.find('\n') + 1);
+  const uint64_t after = bytes.size() - std::min(bytes.size(), bytes.find('\n', start) + 1);
   if (static_cast<uint64_t>(n) > after / (2 * static_cast<uint64_t>(d))) {
     fail(where, "line 1: the header claims " + std::to_string(n) + " vectors of " + std::to_string(d) +
                     " numbers, more than the " + std::to_string(after) + " bytes after it can hold");
@@ -310,9 +377,10 @@ ImportedTable parse_word2vec_text(std::string_view bytes) {
 
 ImportedTable parse_word2vec_binary(std::string_view bytes) {
   const char* where = "read word2vec";
-  const size_t e = bytes.find('\n');
+  const size_t start = text_start(bytes);
+  const size_t e = bytes.find('\n', start);
   int64_t n = 0, d = 0;
-  std::string_view first = bytes.substr(0, e == std::string_view::npos ? bytes.size() : e);
+  std::string_view first = bytes.substr(start, e == std::string_view::npos ? std::string_view::npos : e - start);
   if (!first.empty() && first.back() == '\r') first.remove_suffix(1);
   if (e == std::string_view::npos || !header_numbers(first, n, d)) {
     fail(where, "line 1: expected the header 'N D' (the number of vectors and their size), got " + quoted(first));
@@ -358,22 +426,28 @@ ImportedTable parse_word2vec_binary(std::string_view bytes) {
 
 ImportedTable parse_glove(std::string_view bytes) {
   const char* where = "read glove";
-  Lines lines(bytes);
+  const size_t start = text_start(bytes);
+  Lines lines(bytes, start);
   std::string_view line;
-  int64_t cols = -1;
+  int64_t cols = -1, rows = 0;
+  // a first pass counts the rows and checks each has a word and D numbers (more fields: a word
+  // holding spaces), so the table planned is never more values than the file holds
   while (lines.next(line)) {
     if (blank(line)) continue;
-    int64_t f = 0;
-    fields(line, false, [&](std::string_view) { ++f; });
-    cols = f - 1;
-    break;
+    const int64_t n = fields_after_word(line);
+    if (cols < 0) {
+      cols = n;
+      if (cols < 1) fail(where, line_at(lines.number()) + "expected a word and at least one number");
+    } else if (n < cols) {
+      fail(where, line_at(lines.number()) + "expected " + std::to_string(cols) + " numbers after the word, got " + std::to_string(n));
+    }
+    ++rows;
   }
   ImportedTable t;
   t.format = "glove";
-  if (cols < 0) return t;
-  if (cols < 1) fail(where, line_at(lines.number()) + "expected a word and at least one number");
-  allocate(where, t, count_rows(bytes, 0), cols, true, bytes.size());
-  Lines again(bytes);
+  if (cols < 0) return t;  // nothing but blank lines: import_table refuses the empty table
+  allocate(where, t, rows, cols, true, bytes.size());
+  Lines again(bytes, start);
   int64_t r = 0;
   while (again.next(line)) {
     if (blank(line)) continue;
@@ -381,94 +455,6 @@ ImportedTable parse_glove(std::string_view bytes) {
     ++r;
   }
   return t;
-}
-
-std::string float_repr(float v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
-  const bool negative = std::signbit(v);
-  const float a = std::fabs(v);
-  if (a == 0) return negative ? "-0.0" : "0.0";
-  // the shortest correctly rounded decimal that reads back to the same float32
-  char buf[48];
-  for (int p = 1; p <= 9; ++p) {
-    std::snprintf(buf, sizeof buf, "%.*e", p - 1, static_cast<double>(a));
-    if (std::strtof(buf, nullptr) == a) break;
-  }
-  std::string digits;
-  const char* q = buf;
-  for (; *q != 'e'; ++q) {
-    if (*q != '.') digits.push_back(*q);
-  }
-  const int exp10 = std::atoi(q + 1);
-  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
-  std::string out = negative ? "-" : "";
-  if (static_cast<double>(a) >= 1e-4 && static_cast<double>(a) < 1e16) {  // as numpy compares
-    // positional, at least one digit after the point (numpy's trim='.' keeps "1.0")
-    if (exp10 >= 0) {
-      const size_t whole = static_cast<size_t>(exp10) + 1;
-      if (digits.size() <= whole) {
-        out += digits + std::string(whole - digits.size(), '0') + ".0";
-      } else {
-        out += digits.substr(0, whole) + "." + digits.substr(whole);
-      }
-    } else {
-      out += "0." + std::string(static_cast<size_t>(-exp10 - 1), '0') + digits;
-    }
-    return out;
-  }
-  out += digits.substr(0, 1);
-  if (digits.size() > 1) {
-    out.push_back('.');
-    out += digits.substr(1);
-  }
-  char e[16];
-  std::snprintf(e, sizeof e, "e%c%02d", exp10 < 0 ? '-' : '+', exp10 < 0 ? -exp10 : exp10);
-  return out + e;
-}
-
-std::string word2vec_text(const ImportedTable& t) {
-  const char* where = "export word2vec-text";
-  check_table(where, t);
-  // a float32 repr is at most 15 bytes ("-1.17549435e-38"), and a separator
-  MemoryPlan p(where);
-  p.add("vector text", {t.rows, t.cols, 16}, kBytes);
-  p.add("word text", {label_bytes(t) + 64}, kBytes);
-  p.check();
-  std::string out = std::to_string(t.rows) + " " + std::to_string(t.cols) + "\n";
-  out.reserve(static_cast<size_t>(p.bytes()));
-  for (int64_t r = 0; r < t.rows; ++r) {
-    const std::string word = word_of(t, r);
-    check_word(where, word, r);
-    out += word;
-    const float* row = t.data.data() + r * t.cols;
-    for (int64_t c = 0; c < t.cols; ++c) {
-      out.push_back(' ');
-      out += float_repr(row[c]);
-    }
-    out.push_back('\n');
-  }
-  return out;
-}
-
-std::string word2vec_binary(const ImportedTable& t) {
-  const char* where = "export word2vec-binary";
-  check_table(where, t);
-  MemoryPlan p(where);
-  p.add("vectors", {t.rows, t.cols}, kFloat32);
-  p.add("word text", {label_bytes(t) + 64}, kBytes);
-  p.check();
-  std::string out = std::to_string(t.rows) + " " + std::to_string(t.cols) + "\n";
-  out.reserve(static_cast<size_t>(p.bytes()));
-  for (int64_t r = 0; r < t.rows; ++r) {
-    const std::string word = word_of(t, r);
-    check_word(where, word, r);
-    out += word;
-    out.push_back(' ');
-    // subtle: little-endian host assumed (x86-64 and wasm), as gensim's tobytes() on x86
-    out.append(reinterpret_cast<const char*>(t.data.data() + r * t.cols), static_cast<size_t>(t.cols) * 4);
-  }
-  return out;
 }
 
 }  // namespace embedlab

@@ -246,8 +246,8 @@ describe('every command: exit code 2, one line on stderr, nothing on stdout', ()
     fails(['neighbours', '--table', missing, '--id', '0'], notFound('--table', missing));
     fails(['neighbours', '--table', corpus, '--id', '0'], `--table ${corpus}: import: cannot tell the format: not .npy `
       + "(no \\x93NUMPY magic), not safetensors (no header length and '{'), and line 1 is not a word2vec header 'N D', "
-      + "a GloVe row 'word numbers' or a vectors.tsv row (formats read: npy, safetensors, tsv, word2vec-text, "
-      + 'word2vec-binary, glove)');
+      + "a GloVe row 'word numbers', a savetxt row of numbers or a vectors.tsv row (formats read: npy, safetensors, tsv, "
+      + 'word2vec-text, word2vec-binary, glove, savetxt)');
     fails(['neighbours', '--table', table, '--word', 'king', '--vocab', dir], isDirectory('--vocab', dir));
   });
 
@@ -400,6 +400,72 @@ describe('tables in every format: --table PATH[:TENSOR], inspect, convert', () =
     fails(['convert', '--table', path.join(fixtures, 'w_i32.npy'), '--out', out],
       `--table ${path.join(fixtures, 'w_i32.npy')}: read npy: dtype '<i4' is not supported (expected '<f4', '<f8' or '<f2')`);
     assert.equal(fs.existsSync(out), false);
+  });
+});
+
+describe('tables read as what they are (issue 22): the format a name gives, empty tables, messages, JSON', () => {
+  const le64 = (n) => {
+    const b = Buffer.alloc(8);
+    b.writeBigUInt64LE(BigInt(n));
+    return b;
+  };
+  const file = (name, bytes) => {
+    const p = path.join(dir, name);
+    fs.writeFileSync(p, bytes);
+    return p;
+  };
+  // stdout must be UTF-8 (a fatal decoder) and JSON
+  const strictJson = (args) => {
+    const r = spawnSync(cli, args);
+    assert.equal(r.status, 0, `embedlab ${args.join(' ')} failed: ${r.stderr}`);
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(r.stdout));
+  };
+
+  it('a .safetensors with an absurd header length or a short header: the safetensors message, no output', () => {
+    const json1 = Buffer.from('{"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}}');
+    const absurd = file('absurd.safetensors', Buffer.concat([le64(2 ** 40), json1, Buffer.alloc(4)]));
+    const out = path.join(dir, 'absurd.npy');
+    const message = `--table ${absurd}: read safetensors: byte 0: the header length 1099511627776 is over the format's limit of 100000000 bytes`;
+    fails(['convert', '--table', absurd, '--out', out], message);
+    fails(['inspect', '--table', absurd], message);
+    assert.equal(fs.existsSync(out), false);
+    const short = file('short.safetensors', Buffer.concat([le64(json1.length + 100), json1, Buffer.alloc(4)]));
+    fails(['inspect', '--table', short], `--table ${short}: read safetensors: the header needs ${json1.length + 108} bytes `
+      + `(8 + its length ${json1.length + 100}), the file has ${json1.length + 12}: it is cut short`);
+  });
+
+  it('random bytes named .npy get the npy message; a table of 0 rows is refused before --id is checked', () => {
+    const junk = file('junk.npy', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x09, 0x31, 0x0a, 0x32, 0x09, 0x33, 0x09, 0x34, 0x0a]));
+    fails(['neighbours', '--table', junk, '--id', '0'], `--table ${junk}: read npy: byte 0: expected the magic \\x93NUMPY of a .npy file, got 'PK\\x03\\x04\\x091'`);
+    const empty = file('empty.npy', npy(0, 4, []));
+    fails(['neighbours', '--table', empty, '--id', '0'],
+      `--table ${empty}: read npy: the table is 0 x 4: it has no rows; a table needs at least one row and one column`);
+    const blank = file('blank.tsv', '\n\n');
+    fails(['convert', '--table', blank, '--out', path.join(dir, 'blank.npy')],
+      `--table ${blank}: read tsv: the table is 0 x 0: it has no rows; a table needs at least one row and one column`);
+  });
+
+  it('a BOM before word2vec text or vectors.tsv, and numpy savetxt output, read as what they are', () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const w2v = file('bom.txt', Buffer.concat([bom, Buffer.from('2 3\na 1 2 3\nb 4 5 6\n')]));
+    const i = json(['inspect', '--table', w2v]);
+    assert.deepEqual([i.format, i.tensors[0].shape], ['word2vec-text', [2, 3]]);
+    const tsv = file('bom-vectors.tsv', Buffer.concat([bom, Buffer.from('1\t2\n3\t4\n')]));
+    assert.deepEqual(json(['inspect', '--table', tsv]).tensors[0].shape, [2, 2]);
+    const saved = file('saved.txt', '1.000000000000000000e+00 2.000000000000000000e+00\n3.000000000000000000e+00 4.000000000000000000e+00\n');
+    const s = json(['inspect', '--table', saved]);
+    assert.deepEqual([s.format, s.tensors[0].shape], ['savetxt', [2, 2]]);
+  });
+
+  it('labels and tensor names that are not UTF-8 come out as JSON (U+FFFD), as a browser decodes them', () => {
+    const words = file('latin1.txt', Buffer.concat([Buffer.from('2 2\ncaf'), Buffer.from([0xe9]), Buffer.from(' 1 0\nx'),
+      Buffer.from([0xff]), Buffer.from(' 0 1\n')]));
+    const n = strictJson(['neighbours', '--table', words, '--id', '0', '--k', '1']);
+    assert.equal(n.query.label, 'caf\ufffd');
+    assert.equal(n.query.label, new TextDecoder().decode(Buffer.from([0x63, 0x61, 0x66, 0xe9])));
+    const header = Buffer.concat([Buffer.from('{"w'), Buffer.from([0xc3, 0x28]), Buffer.from('":{"dtype":"F32","shape":[1,1],"data_offsets":[0,4]}}')]);
+    const st = file('names.safetensors', Buffer.concat([le64(header.length), header, Buffer.alloc(4)]));
+    assert.equal(strictJson(['inspect', '--table', st]).tensors[0].name, 'w\ufffd(');
   });
 });
 

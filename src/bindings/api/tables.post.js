@@ -1,6 +1,6 @@
 // Part of the public JS API (see embed.post.js for the conventions); uses the helpers in M._api.
 // ---- resident tables: imported or handed over once, queried in place ---------------------
-//   const t = M.Table.fromBytes(bytes, { format: '', tensor: 'wte.weight' });   // '' detects the format
+//   const t = M.Table.fromBytes(bytes, { format: '', tensor: 'wte.weight', name: 'model.safetensors' });   // '': the name's format, else detected
 //   const u = M.Table.fromArray(f32, rows, dim, { labels });
 //   t.rows; t.dim; t.format; t.labels;          // labels: array of strings or null
 //   t.row(5);                                  // Float32Array (dim), a copy
@@ -13,7 +13,7 @@
 //   t.export('metadata');                      // metadata.tsv (as `convert` writes it beside a .tsv)
 //   t.delete();
 // Safetensors files can be read in pieces (the page slices the File):
-//   M.Table.safetensorsHeaderSize(first8) -> 8 + N;  M.Table.safetensorsHeader(head) -> [{name, dtype, shape, begin, end}]
+//   M.Table.safetensorsHeaderSize(first8) -> 8 + N;  M.Table.safetensorsHeader(head, { fileSize }) -> [{name, dtype, shape, begin, end}]
 //   M.Table.fromTensor(bytesOfOneTensor, { dtype, shape, name })
 // GPT-2 checkpoints are recognised: a "wte.weight" tensor of 50257 rows comes labelled with the
 // GPT-2 token strings (t.recognised === 'gpt2 token table'), "wpe.weight" as 'gpt2 position table'.
@@ -91,12 +91,14 @@
       if (labels) t._whole(() => check(t._h.setLabels(labels.bytes, labels.offsets)));
       return t;
     }
-    static fromBytes(bytes, { format = '', tensor = '', metadata } = {}) {
+    // name: the file's name; its extension (.npy, .safetensors, .tsv, .bin, .vec) picks the format when format is ''
+    static fromBytes(bytes, { format = '', tensor = '', metadata, name = '' } = {}) {
       const where = 'Table.fromBytes';
       const b = asBytes(bytes, where);
-      const f = asString(format, where, 'format'), name = toUtf8(asString(tensor, where, 'tensor'));
+      const f = asString(format, where, 'format'), t8 = toUtf8(asString(tensor, where, 'tensor'));
+      const n8 = toUtf8(asString(name, where, 'name'));
       const meta = metadata === undefined ? undefined : asText(metadata, 'Table.attachMetadata');
-      const t = new Table((h) => h.initBytes(b, f, name));
+      const t = new Table((h) => h.initBytes(b, f, t8, n8));
       if (meta !== undefined) t._whole(() => check(t._h.attachMetadata(meta)));
       return t;
     }
@@ -116,8 +118,10 @@
       }
     }
     static safetensorsHeaderSize(first8) { return check(M._safetensorsHeaderSize(asBytes(first8, 'safetensorsHeaderSize'))); }
-    static safetensorsHeader(head) {
-      return check(M._safetensorsHeader(asBytes(head, 'safetensorsHeader'))).map((t) => Object.assign(t, { name: fromUtf8(t.name) }));
+    // fileSize: the file's size in bytes, so that a file cut short is named as such
+    static safetensorsHeader(head, { fileSize } = {}) {
+      const size = fileSize === undefined ? -1 : integer(fileSize, 'safetensorsHeader', 'fileSize', 0, Number.MAX_SAFE_INTEGER);
+      return check(M._safetensorsHeader(asBytes(head, 'safetensorsHeader'), size)).map((t) => Object.assign(t, { name: fromUtf8(t.name) }));
     }
     static inspect(bytes, { format = '' } = {}) {
       const b = asBytes(bytes, 'Table.inspect'), f = asString(format, 'Table.inspect', 'format');

@@ -50,13 +50,20 @@ async function slice(file, begin, end) {
   return new Uint8Array(await file.slice(begin, end).arrayBuffer());
 }
 
-// A safetensors file starts with an 8-byte little-endian header length and then '{'.
+// A safetensors file starts with an 8-byte little-endian header length (within the format's
+// limit) and then '{'; it is read in slices. A length past the file's end is read that way too,
+// so the engine names the file cut short. Anything else (a .safetensors with an absurd length
+// included) goes whole to Table.fromBytes with its name, whose extension picks the format.
 async function isSafetensors(file) {
   if (file.size < 10) return false;
   const head = await slice(file, 0, 9);
   const n = Number(new DataView(head.buffer).getBigUint64(0, true));
-  return head[8] === 0x7b && n > 1 && n <= SAFETENSORS_MAX_HEADER && 8 + n <= file.size;
+  return head[8] === 0x7b && n > 1 && n <= SAFETENSORS_MAX_HEADER;
 }
+
+// The first LISTED names of a list, and how many more: a header may hold a million tensors.
+const LISTED = 20;
+const someOf = (names) => names.slice(0, LISTED).join(', ') + (names.length > LISTED ? ` and ${names.length - LISTED} more` : '');
 
 // positions: the store the positions handler reads (worker.js shares one between both)
 // layout (optional): makeLayoutHandlers(M)'s object: the resident table is its 'import' source,
@@ -84,16 +91,16 @@ export function makeImportHandlers(M, positions = new ImportedPositions(), layou
     };
     if (!(await isSafetensors(file))) {
       const bytes = await read(0, file.size);
-      return { table: engine(() => M.Table.fromBytes(bytes)), ms };
+      return { table: engine(() => M.Table.fromBytes(bytes, { name: file.name })), ms };
     }
     const size = M.Table.safetensorsHeaderSize(await slice(file, 0, 8));
-    const all = M.Table.safetensorsHeader(await slice(file, 0, size));
+    const all = M.Table.safetensorsHeader(await slice(file, 0, size), { fileSize: file.size });
     const twoD = all.filter((t) => t.shape.length === 2 || t.shape.length === 1);
     const names = twoD.map((t) => t.name);
     let pick = tensor ? all.find((t) => t.name === tensor) : twoD.find((t) => /(^|\.)wte\.weight$/.test(t.name));
     if (!pick && !tensor && twoD.length === 1) [pick] = twoD;
     if (!pick) {
-      if (tensor) throw new Error(`import: no tensor '${tensor}' in ${file.name}; it has ${names.join(', ')}`);
+      if (tensor) throw new Error(`import: no tensor '${tensor}' in ${file.name}; it has ${someOf(names)}`);
       return { needTensor: true, tensors: names };
     }
     const bytes = await read(pick.begin, pick.end);

@@ -97,7 +97,11 @@ export class ImportMap {
     }
     if (this.data !== r) return; // a newer table arrived while the module loaded
     this.scatter.setData({ points, labels, explained, axes: AXES[r.method] || null, method: r.method || 'pca' });
-    this.el.colour.replaceChildren(new Option('none', ''), ...(metadata ? metadata.header.map((h, c) => new Option(h, String(c))) : []));
+    // subtle: a loop, not a spread: a metadata.tsv may have a million columns
+    const options = document.createDocumentFragment();
+    options.append(new Option('none', ''));
+    if (metadata) metadata.header.forEach((h, c) => options.append(new Option(h, String(c))));
+    this.el.colour.replaceChildren(options);
     this.el.colour.disabled = !metadata;
     this.el.search.value = '';
     this.el.searchNote.textContent = '';

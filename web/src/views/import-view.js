@@ -91,8 +91,12 @@ export class ImportView {
   showTensors(names, chosen) {
     this.el.tensorField.hidden = !names || names.length < 2;
     if (!names) return;
-    this.el.tensor.replaceChildren(...(chosen ? [] : [new Option('choose a tensor…', '')]),
-      ...names.map((n) => new Option(n, n, false, n === chosen)));
+    // subtle: no spread of names into replaceChildren: a header may list a million tensors
+    // ("Maximum call stack size exceeded")
+    const options = document.createDocumentFragment();
+    if (!chosen) options.append(new Option('choose a tensor…', ''));
+    for (const n of names) options.append(new Option(n, n, false, n === chosen));
+    this.el.tensor.replaceChildren(options);
   }
 
   render(r) {
@@ -102,7 +106,7 @@ export class ImportView {
     const pos = r.positions
       ? ` Its learned position table (${r.positions.tensor}, ${r.positions.rows.toLocaleString('en')} × ${r.positions.dim.toLocaleString('en')}) is drawn in the Positional encodings view.`
       : r.positionsError ? ` Its position table could not be read: ${r.positionsError}.` : '';
-    this.el.note.textContent = `${r.name}: ${r.rows.toLocaleString('en')} rows × ${r.dim.toLocaleString('en')} (${r.format}${r.tensor ? `, tensor ${r.tensor}` : ''}), ` +
+    this.el.note.textContent = `${r.name}: ${r.rows.toLocaleString('en')} ${r.rows === 1 ? 'row' : 'rows'} × ${r.dim.toLocaleString('en')} (${r.format}${r.tensor ? `, tensor ${r.tensor}` : ''}), ` +
       `${r.labels ? 'labelled' : 'no labels (add a metadata.tsv or vocabulary file)'}, read in ${formatNumber(r.ms / 1000)} s.${what}${pos}`;
     this.root.dataset.rows = String(r.rows);
     this.root.dataset.recognised = r.recognised || '';
@@ -136,8 +140,13 @@ export class ImportView {
   // gets a new map (search, colours and the lasso start afresh); the same table's PCA map again
   // (after UMAP / t-SNE, or the unit rows) moves its rows, fitted to the view, and keeps them.
   async drawMap(m, normalised) {
-    if (!m.points) return;
     const r = this.last;
+    // no PCA map of fewer than 3 rows or 2 columns: say so rather than leave the last table's map
+    this.map.el.map.hidden = !m.points;
+    if (!m.points) {
+      this.map.el.note.textContent = `No map: a PCA map needs at least 3 rows and 2 columns, and this table is ${r.rows.toLocaleString('en')} × ${r.dim.toLocaleString('en')}.`;
+      return;
+    }
     this.mapMethod = 'pca';
     this.mapTitle.textContent = "every row on the table's two main directions (PCA)";
     delete this.root.dataset.mapMethod;
