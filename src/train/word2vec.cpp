@@ -511,19 +511,21 @@ void Word2Vec::load_state(std::span<const uint8_t> bytes) {
     g.index = static_cast<uint32_t>(r.count("rng.index", 0, Generator::kWords));
     g.seed = seed;
     g.draws = static_cast<uint64_t>(r.count("rng.draws", 0, INT64_MAX));
-  } else {
-    const int64_t draws = r.count("rng.draws", 0, INT64_MAX);
-    g = Generator::replay("checkpoint", seed, static_cast<uint64_t>(draws));
   }
-  g.has_cached = r.count("rng.has_cached", 0, 1) != 0;
-  g.cached = r.f64("rng.cached");
-  if (!std::isfinite(g.cached)) fail("checkpoint", "rng.cached " + format_number(g.cached) + " must be finite");
+  // subtle: version 1 replays after every other check, so a file refused anyway costs no replay
+  const int64_t legacy_draws = r.version() >= 2 ? -1 : r.count("rng.draws", 0, INT64_MAX);
+  const bool has_cached = r.count("rng.has_cached", 0, 1) != 0;
+  const double cached = r.f64("rng.cached");
+  if (!std::isfinite(cached)) fail("checkpoint", "rng.cached " + format_number(cached) + " must be finite");
   // every length is checked before anything is copied, so a bad file leaves the run as it was
   if (r.float_count("syn0") != syn0_.size() || r.float_count("syn1neg") != syn1neg_.size()) {
     fail("checkpoint", "tables of " + std::to_string(r.float_count("syn0")) + " and " + std::to_string(r.float_count("syn1neg")) +
                            " values, this run has " + std::to_string(syn0_.size()) + " each");
   }
   r.require_all_read();
+  if (legacy_draws >= 0) g = Generator::replay("checkpoint", seed, static_cast<uint64_t>(legacy_draws));
+  g.has_cached = has_cached;
+  g.cached = cached;
   r.floats("syn0", syn0_);
   r.floats("syn1neg", syn1neg_);
   rng_.restore(g);
