@@ -9,6 +9,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 
 #include "core/error.hpp"
 
@@ -128,6 +129,15 @@ void write_output_file(const std::string& where, const std::string& path, const 
   OutputFile f(where, path);
   f.write(bytes);
   f.commit();
+}
+
+void write_output_files(const std::string& where, const std::vector<std::pair<std::string, std::string>>& path_bytes) {
+  std::vector<std::unique_ptr<OutputFile>> files;
+  for (const auto& [path, bytes] : path_bytes) {
+    files.push_back(std::make_unique<OutputFile>(where, path));
+    files.back()->write(bytes);
+  }
+  for (auto& f : files) f->commit();
 }
 
 }  // namespace embedlab::cli

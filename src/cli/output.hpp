@@ -21,6 +21,8 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace embedlab::cli {
 
@@ -40,6 +42,10 @@ void check_output_file(const std::string& where, const std::string& path);
 void check_output_dir(const std::string& where, const std::string& dir);
 // Writes bytes to path (replacing it, through OutputFile), checking every write and the close.
 void write_output_file(const std::string& where, const std::string& path, const std::string& bytes);
+
+// Several files that belong together (a table and its metadata.tsv): every one is written to its
+// temporary file before any is renamed, so a failed write replaces none of them.
+void write_output_files(const std::string& where, const std::vector<std::pair<std::string, std::string>>& path_bytes);
 
 // One output file written in parts into its temporary file; commit() renames it over path. The
 // destructor removes the temporary file of an uncommitted write.

@@ -33,7 +33,8 @@ const others = (folder, keep) => fs.readdirSync(folder).filter((f) => !keep.incl
 
 describe('an output write that fails midway leaves the old file intact and no temporary file', () => {
   it('convert --out past a 4 KiB file size limit', () => {
-    const out = path.join(dir, 'out.npy');
+    const sub = fs.mkdtempSync(path.join(dir, 'npy-'));
+    const out = path.join(sub, 'out.npy');
     const original = npyBytes(Float32Array.from([1, 2, 3, 4]), 2, 2);
     fs.writeFileSync(out, original);
     const r = runLimited(4, ['convert', '--table', big, '--out', out]);
@@ -41,12 +42,31 @@ describe('an output write that fails midway leaves the old file intact and no te
     assert.equal(r.status, 2);
     assert.equal(r.stderr, `embedlab: --out: cannot write '${out}': File too large\n`);
     assert.deepEqual(fs.readFileSync(out), original, 'the old file survives byte for byte');
-    assert.deepEqual(others(dir, ['big.npy', 'out.npy']), []);
+    assert.deepEqual(others(sub, ['out.npy']), []);
     // without the limit the same command replaces the file whole
     const ok = runLimited('unlimited', ['convert', '--table', big, '--out', out]);
     assert.equal(ok.status, 0, ok.stderr);
     assert.deepEqual(fs.readFileSync(out), fs.readFileSync(big));
-    assert.deepEqual(others(dir, ['big.npy', 'out.npy']), []);
+    assert.deepEqual(others(sub, ['out.npy']), []);
+  });
+
+  it('convert to vectors.tsv + metadata.tsv: neither file is replaced when one write fails', () => {
+    const sub = fs.mkdtempSync(path.join(dir, 'convert-'));
+    const labels = path.join(dir, 'labels.tsv');
+    fs.writeFileSync(labels, Array.from({ length: 200 }, (_, i) => `w${i}`).join('\n') + '\n');
+    const vectors = path.join(sub, 'vectors.tsv'), metadata = path.join(sub, 'metadata.tsv');
+    fs.writeFileSync(vectors, '1\t2\n');
+    fs.writeFileSync(metadata, 'old\n');
+    const r = runLimited(4, ['convert', '--table', big, '--metadata', labels, '--out', vectors]);
+    assert.equal(r.signal, null, `killed by ${r.signal}`);
+    assert.equal(r.stderr, `embedlab: --out: cannot write '${vectors}': File too large\n`);
+    assert.equal(fs.readFileSync(vectors, 'utf8'), '1\t2\n');
+    assert.equal(fs.readFileSync(metadata, 'utf8'), 'old\n', 'the metadata is not replaced either');
+    assert.deepEqual(others(sub, ['vectors.tsv', 'metadata.tsv']), []);
+    const ok = runLimited('unlimited', ['convert', '--table', big, '--metadata', labels, '--out', vectors]);
+    assert.equal(ok.status, 0, ok.stderr);
+    assert.equal(fs.readFileSync(metadata, 'utf8'), fs.readFileSync(labels, 'utf8'));
+    assert.deepEqual(others(sub, ['vectors.tsv', 'metadata.tsv']), []);
   });
 
   it('train --out-tsv and --save-state past the limit', () => {
