@@ -160,16 +160,6 @@ TEST_CASE("ALiBi biases", "[positional]") {
   }
 }
 
-// HF transformers T5Attention._relative_position_bucket(bidirectional=False) for n = i - j,
-// worked by hand: max_exact = num_buckets / 2; n < max_exact -> n; else max_exact +
-// floor(log(n / max_exact) / log(max_distance / max_exact) * (num_buckets - max_exact)), capped.
-static int64_t hf_bucket(int64_t n, int64_t num_buckets, int64_t max_distance) {
-  const int64_t max_exact = num_buckets / 2;
-  if (n < max_exact) return n;
-  const double f = std::log(double(n) / max_exact) / std::log(double(max_distance) / max_exact) * (num_buckets - max_exact);
-  return std::min<int64_t>(num_buckets - 1, max_exact + static_cast<int64_t>(f));
-}
-
 TEST_CASE("T5 relative position bias", "[positional][t5]") {
   const PositionKind& k = find_position_kind("t5");
   // Set the learned biases to 0, 1, 2, ...: the added bias then is the bucket itself.
@@ -193,14 +183,25 @@ TEST_CASE("T5 relative position bias", "[positional][t5]") {
     CHECK(b[127] == 31);
     CHECK(b[5000] == 31);
   }
-  SECTION("buckets equal HF's _relative_position_bucket for every distance and several settings") {
-    for (auto [nb, md] : {std::pair{32, 128}, {8, 20}, {16, 64}, {2, 2}, {64, 1000}}) {
-      const auto b = buckets(3000, {{"num_buckets", nb}, {"max_distance", md}});
-      for (int64_t n = 0; n < 3000; ++n) {
+  SECTION("buckets equal HF's _relative_position_bucket in torch float32 for every distance and several settings") {
+    // tests/reference/t5_buckets_torch.json (scripts/gen-t5-buckets-reference.py): HF's function
+    // run by torch 1.13, buckets of relative positions memory - query in [first, -first]; the
+    // causal engine uses the bidirectional=False buckets of relative positions <= 0.
+    const nlohmann::json ref = testing::load_reference("t5_buckets_torch.json");
+    int compared = 0;
+    for (const auto& c : ref["cases"]) {
+      if (c["bidirectional"].get<bool>()) continue;
+      const int64_t nb = c["num_buckets"], md = c["max_distance"], first = c["first_relative_position"];
+      const std::vector<int64_t> want = c["buckets"];
+      const int64_t T = -first + 1;
+      const auto b = buckets(T, {{"num_buckets", static_cast<double>(nb)}, {"max_distance", static_cast<double>(md)}});
+      for (int64_t n = 0; n < T; ++n) {
         INFO("num_buckets " << nb << " max_distance " << md << " distance " << n);
-        REQUIRE(b[n] == hf_bucket(n, nb, md));
+        REQUIRE(b[n] == want[static_cast<size_t>(-n - first)]);
       }
+      ++compared;
     }
+    CHECK(compared == 18);
   }
   SECTION("buckets never decrease with the distance and stay below num_buckets") {
     const auto b = buckets(2000, {{"num_buckets", 10}, {"max_distance", 50}});

@@ -5,6 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/json.hpp"
+#include "cli/output.hpp"
 #include "cli/positions.hpp"
 #include "core/error.hpp"
 #include "embed/embedding.hpp"
@@ -89,6 +90,7 @@ int cmd_init(Args& a, std::ostream& out) {
   EmbeddingOptions opts;
   if (a.has("padding-idx")) opts.padding_idx = a.integer("padding-idx", INT32_MIN, INT32_MAX);
   a.finish();
+  check_printed_values("init", "the table", {t.V, t.D});
   Generator g(t.seed);
   Embedding emb(t.V, t.D, g, opts);
   write_table_open(out, {t.V, t.D}, emb.weight());
@@ -104,6 +106,7 @@ int cmd_lookup(Args& a, std::ostream& out) {
   opts.max_norm = static_cast<float>(a.number_or("max-norm", 0.0, 0.0, 3.4e38));
   const std::vector<int32_t> ids = a.int_list("ids");
   a.finish();
+  check_printed_values("lookup", "the rows", {static_cast<int64_t>(ids.size()), t.D});
   Generator g(t.seed);
   Embedding emb(t.V, t.D, g, opts);
   const std::vector<float> rows = emb.forward(ids);
@@ -135,6 +138,8 @@ int cmd_posenc(Args& a, std::ostream& out) {
   if (!kind.draw) fail("posenc", std::string("kind '") + kind.name + "' has no table");
   Generator g(seed);
   const bool bias = kind.provides == PositionRole::Bias;  // --dim is the number of heads
+  if (bias) check_printed_values("posenc", "the table", {D, T, T});
+  else check_printed_values("posenc", "the table", {T, D});
   const PositionTable t = kind.table({T, bias ? 0 : D, bias ? D : 1}, values, g);
   write_table_open(out, t.shape, t.data);
   out << ",\"kind\":" << json_string(kind.name) << ",\"params\":" << json_object(kind.resolve("posenc", values)) << "}\n";

@@ -118,8 +118,10 @@ int cmd_convert(Args& a, std::ostream& out) {
     meta_text = metadata_tsv(t);
     files.push_back(meta_path);
   }
-  write_output_file("--out", dest, bytes);
-  if (!meta_path.empty()) write_output_file("--out", meta_path, meta_text);
+  // the table and its metadata.tsv replace the old files together or not at all
+  std::vector<std::pair<std::string, std::string>> writes{{dest, bytes}};
+  if (!meta_path.empty()) writes.emplace_back(meta_path, meta_text);
+  write_output_files("--out", writes);
   out << "{\"in\":" << json_string(in.path) << ",\"format_in\":" << json_string(t.format)
       << ",\"tensor\":" << json_string(t.tensor) << ",\"out\":" << json_string(dest) << ",\"format\":" << json_string(format)
       << ",\"rows\":" << t.rows << ",\"cols\":" << t.cols << ",\"labels\":" << (t.labels.empty() ? "false" : "true")

@@ -15,6 +15,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/json.hpp"
+#include "cli/output.hpp"
 #include "core/error.hpp"
 #include "core/file.hpp"
 #include "project/neighbours.hpp"
@@ -128,6 +129,8 @@ int cmd_pca(Args& a, std::ostream& out) {
   if (a.has("ids")) ids = a.int_list("ids");
   o.ids = ids;
   a.finish();
+  // points (n, k) and components (k, dim)
+  if (o.k > 0) check_printed_values("pca", "the points and components", {(ids.empty() ? t.rows : static_cast<int64_t>(ids.size())) + t.cols, o.k});
   const PcaResult r = pca(t.data, t.rows, t.cols, o);
   out << "{\"n\":" << r.n << ",\"k\":" << r.k << ",\"dim\":" << r.dim << ",\"solver\":"
             << json_string(pca_solver_name(r.solver)) << ",\"explained\":[";

@@ -2,6 +2,7 @@
 //
 // --encoding gpt2 | whitespace | word | char | bpe:<merge file>. The vocabulary kinds are built
 // from the input FILE itself (decode takes the same FILE to rebuild them).
+#include <algorithm>
 #include <climits>
 #include <ostream>
 
@@ -62,6 +63,7 @@ int cmd_tokenize(Args& a, std::ostream& out) {
   const std::string text = read_file("tokenize", file);
   Tokenizer tok = encoding_tokenizer(e.encoding, text);
   const std::vector<int32_t> ids = tok.encode(text, e.allow_special);
+  check_printed_values("tokenize", "the token ids", {static_cast<int64_t>(ids.size())});
   out << "{\"encoding\":" << json_string(tok.kind()) << ",\"vocab_size\":" << tok.vocab_size()
             << ",\"bytes\":" << text.size() << ",\"tokens\":" << ids.size() << ",\"ids\":";
   write_ids(out, ids);
@@ -135,6 +137,8 @@ int cmd_windows(Args& a, std::ostream& out) {
   Tokenizer tok = encoding_tokenizer(e.encoding, text);
   const std::vector<int32_t> ids = tok.encode(text, e.allow_special);
   SlidingWindows ds(ids, o);
+  // inputs and targets of each printed batch
+  check_printed_values("windows", "the batches", {std::min(ds.num_batches(), limit), o.batch_size, o.max_length, 2});
   out << "{\"encoding\":" << json_string(tok.kind()) << ",\"tokens\":" << ids.size()
             << ",\"max_length\":" << o.max_length << ",\"stride\":" << o.stride << ",\"batch_size\":" << o.batch_size
             << ",\"shuffle\":" << (o.shuffle ? "true" : "false") << ",\"seed\":" << o.seed

@@ -21,10 +21,13 @@
 // state also holds the tokenizer, for `embedlab generate --state FILE` (cmd_generate.cpp).
 // Tables: --out writes the chosen table (default: the input/token table) as float32 .npy;
 // --out-tsv writes DIR/vectors.tsv + DIR/metadata.tsv for projector.tensorflow.org.
+#include <algorithm>
 #include <climits>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <limits>
+#include <span>
 
 #include "bench/bench_train.hpp"
 #include "cli/commands.hpp"
@@ -108,10 +111,31 @@ void save_state(const TableOutputs& o, const std::vector<uint8_t>& bytes) {
   if (!o.state.empty()) write_output_file("--save-state", o.state, std::string(bytes.begin(), bytes.end()));
 }
 
+// --out-tsv DIR: DIR/vectors.tsv and DIR/metadata.tsv (io/table_writers.hpp's text), each written
+// in blocks of rows through cli::OutputFile, so a failed write leaves the old files as they were.
+void write_tsv_dir(const std::string& dir, const std::vector<float>& table, int64_t rows, int64_t cols,
+                   const std::vector<std::string>& labels) {
+  if (static_cast<int64_t>(labels.size()) != rows) {
+    fail("--out-tsv", std::to_string(labels.size()) + " labels for " + std::to_string(rows) + " rows");
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) fail("--out-tsv", "cannot create directory '" + dir + "': " + ec.message());
+  OutputFile v("--out-tsv", dir + "/vectors.tsv"), m("--out-tsv", dir + "/metadata.tsv");
+  constexpr int64_t kBlock = 1024;  // rows formatted at a time: the whole text of a big table need not fit
+  for (int64_t r = 0; r < rows; r += kBlock) {
+    const int64_t n = std::min(kBlock, rows - r);
+    v.write(projector_vectors_tsv(std::span<const float>(table).subspan(static_cast<size_t>(r * cols), static_cast<size_t>(n * cols)), n, cols));
+    m.write(projector_metadata_tsv(std::vector<std::string>(labels.begin() + r, labels.begin() + r + n)));
+  }
+  v.commit();
+  m.commit();
+}
+
 void write_tables(const std::vector<float>& table, int64_t rows, int64_t cols,
                   const std::vector<std::string>& labels, const TableOutputs& o) {
   if (!o.npy.empty()) write_output_file("--out", o.npy, npy_bytes(table, rows, cols));
-  if (!o.tsv.empty()) write_projector_tsv(o.tsv, table, rows, cols, labels);
+  if (!o.tsv.empty()) write_tsv_dir(o.tsv, table, rows, cols, labels);
 }
 
 int train_word2vec(Args& a, std::ostream& out, bool sg) {

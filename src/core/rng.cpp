@@ -1,30 +1,70 @@
 #include "core/rng.hpp"
 
 #include <cmath>
+#include <string>
 
 #include "core/detmath.hpp"
+#include "core/error.hpp"
 
 namespace embedlab {
 
 void Generator::manual_seed(uint64_t seed) {
   seed_ = seed;
-  engine_.seed(static_cast<uint32_t>(seed & 0xffffffffu));
+  // init_genrand: std::mt19937::seed(seed & 0xffffffff)
+  words_[0] = static_cast<uint32_t>(seed & 0xffffffffu);
+  for (uint32_t i = 1; i < kWords; ++i) words_[i] = 1812433253u * (words_[i - 1] ^ (words_[i - 1] >> 30)) + i;
+  index_ = kWords;
   draws_ = 0;
   has_cached_ = false;
   cached_ = 0.0;
 }
 
 void Generator::restore(const State& s) {
-  manual_seed(s.seed);
-  engine_.discard(s.draws);
+  if (s.index > static_cast<uint32_t>(kWords)) {
+    fail("checkpoint", "rng.index " + std::to_string(s.index) + " out of range [0, " + std::to_string(kWords) + "]");
+  }
+  if (!std::isfinite(s.cached)) fail("checkpoint", "rng.cached " + std::to_string(s.cached) + " must be finite");
+  seed_ = s.seed;
   draws_ = s.draws;
+  words_ = s.words;
+  index_ = s.index;
   has_cached_ = s.has_cached;
   cached_ = s.cached;
 }
 
+Generator::State Generator::replay(const char* where, uint64_t seed, uint64_t draws) {
+  if (draws > kMaxReplayDraws) {
+    fail(where, "rng.draws " + std::to_string(draws) + " exceeds " + std::to_string(kMaxReplayDraws) +
+                    ", the most this build replays (a checkpoint saved since stores the generator's state)");
+  }
+  Generator g(seed);
+  for (uint64_t i = 0; i < draws; ++i) g.random();
+  return g.state();
+}
+
+// The twist of all 624 words (genrand_int32's refill), in mt19937ar.c's three loops.
+void Generator::twist() {
+  constexpr uint32_t kM = 397, kUpper = 0x80000000u, kLower = 0x7fffffffu, kMatrix = 0x9908b0dfu;
+  auto mix = [&](uint32_t a, uint32_t b, uint32_t c) {
+    const uint32_t y = (a & kUpper) | (b & kLower);
+    return c ^ (y >> 1) ^ ((y & 1u) ? kMatrix : 0u);
+  };
+  uint32_t i = 0;
+  for (; i < kWords - kM; ++i) words_[i] = mix(words_[i], words_[i + 1], words_[i + kM]);
+  for (; i < kWords - 1; ++i) words_[i] = mix(words_[i], words_[i + 1], words_[i + kM - kWords]);
+  words_[kWords - 1] = mix(words_[kWords - 1], words_[0], words_[kM - 1]);
+  index_ = 0;
+}
+
 uint32_t Generator::random() {
   ++draws_;
-  return static_cast<uint32_t>(engine_());
+  if (index_ >= kWords) twist();
+  uint32_t y = words_[index_++];
+  y ^= y >> 11;
+  y ^= (y << 7) & 0x9d2c5680u;
+  y ^= (y << 15) & 0xefc60000u;
+  y ^= y >> 18;
+  return y;
 }
 
 uint64_t Generator::random64() {

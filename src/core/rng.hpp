@@ -38,7 +38,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <random>
+#include <array>
 
 namespace embedlab {
 
@@ -65,23 +65,37 @@ class Generator {
   // An integer in [0, n) from one draw (for shuffling and sampling; not a torch API).
   uint32_t below(uint32_t n);
 
-  // The generator's position, portable between builds and standard libraries: the seed, the
-  // number of mt19937 outputs drawn since seeding, and the Box-Muller cache. restore() reseeds
-  // and discards that many outputs (mt19937's discard: ~2 ns per draw), so a checkpoint
-  // (train/checkpoint.hpp) resumes the same random stream in the native and the wasm build.
+  // The generator's state, portable between builds and standard libraries: the seed, mt19937's
+  // 624 state words and its position in them, the number of outputs drawn since seeding (for
+  // information), and the Box-Muller cache. restore() copies it back in constant time, so a
+  // checkpoint (train/checkpoint.hpp) resumes the same random stream in the native and the wasm
+  // build, however many numbers were drawn.
+  static constexpr int kWords = 624;  // mt19937's n
   struct State {
     uint64_t seed = 0, draws = 0;
+    std::array<uint32_t, kWords> words{};
+    uint32_t index = kWords;  // the next word to temper, in [0, 624]; 624: twist first
     bool has_cached = false;
     double cached = 0.0;
   };
-  State state() const { return {seed_, draws_, has_cached_, cached_}; }
+  State state() const { return {seed_, draws_, words_, index_, has_cached_, cached_}; }
+  // Fails (Error naming the value) unless index is in [0, 624] and cached is finite.
   void restore(const State& s);
+  // The state after seeding with `seed` and drawing `draws` outputs (older checkpoints store only
+  // these): mt19937 has no cheap jump, so this takes time in proportion to draws (about 2 ns
+  // each) and refuses more than kMaxReplayDraws (2^28, well under a second).
+  static constexpr uint64_t kMaxReplayDraws = uint64_t{1} << 28;
+  static State replay(const char* where, uint64_t seed, uint64_t draws);
 
  private:
   double normal_scalar();
   void normal_block16(float* d);
 
-  std::mt19937 engine_;
+  void twist();
+
+  // mt19937 (Matsumoto & Nishimura 1998; the same outputs as std::mt19937), its state open
+  std::array<uint32_t, kWords> words_{};
+  uint32_t index_ = kWords;
   uint64_t seed_ = 0;
   uint64_t draws_ = 0;  // mt19937 outputs since the last manual_seed
   bool has_cached_ = false;

@@ -4,13 +4,17 @@
 #include <cstring>
 
 #include "core/error.hpp"
+#include "core/memory.hpp"
 
 namespace embedlab {
 
 namespace {
 
 constexpr char kMagic[8] = {'E', 'M', 'B', 'L', 'C', 'K', 'P', 'T'};
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = kCheckpointVersion;
+constexpr uint32_t kOldestVersion = 1;
+constexpr int64_t kMinRecordBytes = 12;      // type, name length, a 1-byte name, payload length
+constexpr int64_t kIndexBytesPerRecord = 128;  // a map node, its name and a Record, generously
 constexpr uint8_t kI64 = 1, kF64 = 2, kText = 3, kFloats = 4, kInts = 5;
 const char* const kWhere = "checkpoint";
 
@@ -119,6 +123,9 @@ CheckpointWriter::CheckpointWriter(const std::string& kind, const std::string& s
 
 void CheckpointWriter::head(uint8_t type, const std::string& name, uint64_t bytes) {
   if (name.empty() || name.size() > 255) fail(kWhere, "record name '" + name + "' must be 1 to 255 bytes");
+  if (records_ >= kMaxCheckpointRecords) fail(kWhere, "more than " + std::to_string(kMaxCheckpointRecords) + " records");
+  // the whole file so far, this record and the checksum, planned before the buffer grows
+  plan(kWhere, "checkpoint file", {static_cast<int64_t>(out_.size() + 3 + name.size() + 8 + 8) + static_cast<int64_t>(bytes)}, kBytes);
   out_.push_back(type);
   put<uint16_t>(out_, static_cast<uint16_t>(name.size()));
   append(out_, name.data(), name.size());
@@ -180,23 +187,35 @@ void CheckpointReader::parse() {
   }
   if (n < 24) fail(kWhere, "file of " + std::to_string(n) + " bytes is cut short (a checkpoint has at least 24)");
   const uint32_t version = get<uint32_t>(bytes, 8);
-  if (version != kVersion) {
-    fail(kWhere, "version " + std::to_string(version) + " is not supported (this build reads version " +
-                     std::to_string(kVersion) + ")");
+  if (version < kOldestVersion || version > kVersion) {
+    fail(kWhere, "version " + std::to_string(version) + " is not supported (this build reads versions " +
+                     std::to_string(kOldestVersion) + " to " + std::to_string(kVersion) + ")");
   }
+  version_ = version;
   const uint64_t stored = get<uint64_t>(bytes, n - 8);
   if (stored != fnv1a64(bytes.data(), n - 8)) {
     fail(kWhere, "checksum mismatch: the file is damaged or cut short (" + std::to_string(n) + " bytes)");
   }
-  const uint32_t count = get<uint32_t>(bytes, 12);
+  const uint32_t records = get<uint32_t>(bytes, 12);
+  // the header's count against the limit and the file's size, then the index it needs, planned
+  const int64_t fits = (static_cast<int64_t>(n) - 24) / kMinRecordBytes;
+  if (records > kMaxCheckpointRecords) {
+    fail(kWhere, "record count " + std::to_string(records) + " exceeds " + std::to_string(kMaxCheckpointRecords) + ", the most a checkpoint has");
+  }
+  if (records > fits) {
+    fail(kWhere, "record count " + std::to_string(records) + " does not fit in a file of " + std::to_string(n) +
+                     " bytes (at most " + std::to_string(fits) + " records of " + std::to_string(kMinRecordBytes) + " bytes or more)");
+  }
+  plan(kWhere, "record index", {static_cast<int64_t>(records), kIndexBytesPerRecord}, kBytes);
   const size_t end = n - 8;
   size_t at = 16;
-  for (uint32_t r = 0; r < count; ++r) {
+  for (uint32_t r = 0; r < records; ++r) {
     if (end - at < 3) fail(kWhere, "record " + std::to_string(r) + " at byte " + std::to_string(at) + " is cut short");
     const uint8_t type = bytes[at];
     const size_t name_len = get<uint16_t>(bytes, at + 1);
     at += 3;
     if (type < kI64 || type > kInts) fail(kWhere, "record " + std::to_string(r) + " has unknown type " + std::to_string(type));
+    if (name_len == 0) fail(kWhere, "record " + std::to_string(r) + " at byte " + std::to_string(at) + " has an empty name");
     if (end - at < name_len + 8) fail(kWhere, "record " + std::to_string(r) + " at byte " + std::to_string(at) + " is cut short");
     std::string name(reinterpret_cast<const char*>(bytes.data() + at), name_len);
     at += name_len;
@@ -217,8 +236,15 @@ void CheckpointReader::parse() {
   const std::string saved_kind = text("kind");
   if (saved_kind != kind_) fail(kWhere, "it holds a " + saved_kind + " run, not a " + kind_ + " run");
   settings_ = text("settings");
-  step_ = i64("step");
-  if (step_ < 0) fail(kWhere, "step " + std::to_string(step_) + " must be >= 0");
+  step_ = count("step", 0, kMaxSteps);
+}
+
+int64_t CheckpointReader::count(const std::string& name, int64_t lo, int64_t hi) const {
+  const int64_t v = i64(name);
+  if (v < lo || v > hi) {
+    fail(kWhere, name + " " + std::to_string(v) + " out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  }
+  return v;
 }
 
 const CheckpointReader::Record& CheckpointReader::find(const std::string& name, uint8_t type) const {
@@ -248,7 +274,7 @@ std::string CheckpointReader::text(const std::string& name) const {
 
 std::vector<int32_t> CheckpointReader::ints(const std::string& name) const {
   const Record& r = find(name, kInts);
-  std::vector<int32_t> out(r.bytes / 4);  // within the file
+  std::vector<int32_t> out(plan(kWhere, "record '" + name + "'", static_cast<int64_t>(r.bytes / 4), kInt32));  // within the file
   if (r.bytes) std::memcpy(out.data(), data_.data() + r.offset, r.bytes);
   return out;
 }

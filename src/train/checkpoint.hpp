@@ -4,7 +4,7 @@
 // IndexedDB (web/src/session.js); the CLI writes and resumes them (`train --save-state`,
 // `--resume`); the native and the wasm build write the same bytes for the same run.
 //
-// Format (little-endian, version 1):
+// Format (little-endian, version 2; version 1 files are read too, see below):
 //   "EMBLCKPT"  u32 version  u32 record count
 //   record*:    u8 type (1 i64, 2 f64, 3 text, 4 float32 array, 5 int32 array)  u16 name length  name
 //               u64 payload bytes  payload
@@ -19,7 +19,19 @@
 // array into the buffer the trainer already allocated, after checking its length.
 // Malformed input (truncated, a wrong checksum, a record cut short, an unknown type, a missing
 // record, an array of the wrong length) throws with the byte offset; nothing is allocated from
-// a length read in the file beyond the file's own size.
+// a length read in the file beyond the file's own size, and what is allocated (the record index,
+// int32 arrays, the writer's bytes) is planned first (core/memory.hpp).
+// Limits (each refused with the value and the limit, e.g. "checkpoint: step 9223372036854775807
+// out of range [0, 9007199254740991]"):
+//   records  at most kMaxCheckpointRecords (4096), and at most one per 12 bytes of the file
+//   names    1 to 255 bytes
+//   step     [0, kMaxSteps] (2^53 - 1: the page reads it as an exact JS number); the trainers
+//            refuse to step past it. Every other count a trainer reads (epoch, batch, optimizer
+//            step, generator position) must agree with step or the trainer's own sizes.
+// Versions: 2 stores word2vec's generator as its 624 mt19937 words ("rng.words", "rng.index"),
+// restored in constant time ("rng.draws" stays, for information). Version 1 stored only the
+// number of draws ("rng.draws"), replayed on load: it is still read, up to core/rng.hpp's
+// kMaxReplayDraws (2^28), and refused beyond.
 //
 // Intended usage (see NextTokenTrainer::save_state / load_state):
 //   CheckpointWriter w("next-token", settings_text, data_hash, step);
@@ -36,6 +48,10 @@
 #include <vector>
 
 namespace embedlab {
+
+inline constexpr uint32_t kCheckpointVersion = 2;
+inline constexpr uint32_t kMaxCheckpointRecords = 4096;
+inline constexpr int64_t kMaxSteps = (int64_t{1} << 53) - 1;
 
 // FNV-1a 64 of a byte range (the "data" record, the trailing checksum).
 uint64_t fnv1a64(const void* data, size_t n, uint64_t h = 14695981039346656037ull);
@@ -78,8 +94,11 @@ class CheckpointReader {
   // saved model without its training text (train/generate.hpp). settings() is the saved text.
   CheckpointReader(std::span<const uint8_t> bytes, const std::string& kind);
   int64_t step() const { return step_; }
+  uint32_t version() const { return version_; }
   const std::string& settings() const { return settings_; }
   int64_t i64(const std::string& name) const;
+  // The integer `name`, refused unless lo <= value <= hi: "checkpoint: epoch 7 out of range [0, 3]".
+  int64_t count(const std::string& name, int64_t lo, int64_t hi) const;
   double f64(const std::string& name) const;
   std::string text(const std::string& name) const;
   // Copies the float32 array `name` into out; throws unless it holds exactly out.size() values.
@@ -108,6 +127,7 @@ class CheckpointReader {
   std::map<std::string, Record> records_;
   std::string kind_, settings_;
   int64_t step_ = 0;
+  uint32_t version_ = 0;
 };
 
 }  // namespace embedlab

@@ -170,8 +170,8 @@ void NextTokenTrainer::set_tokens(const Tokenizer& tok, std::vector<int32_t> row
 void NextTokenTrainer::load_state(std::span<const uint8_t> bytes) {
   const CheckpointReader r(bytes, "next-token", settings_text(settings_), fnv1a64(ids_.data(), ids_.size() * sizeof(int32_t)));
   ignore_run_tokens(r);
-  const int64_t epoch = r.i64("epoch"), next = r.i64("next_batch");
-  check_at_least("checkpoint", "epoch", epoch, 0);
+  // every epoch takes at least one step, so both counts are bounded by the step (<= kMaxSteps)
+  const int64_t epoch = r.count("epoch", 0, r.step()), next = r.i64("next_batch");
   std::vector<ParamView> params = model_.params();
   std::vector<size_t> sizes;
   // every length is checked before anything is copied, so a bad file leaves the run as it was
@@ -184,8 +184,16 @@ void NextTokenTrainer::load_state(std::span<const uint8_t> bytes) {
   }
   auto windows = std::make_unique<SlidingWindows>(ids_, window_options(settings_, epoch, static_cast<int64_t>(ids_.size())));
   check_index("checkpoint", "next_batch", next, 0, windows->num_batches() + 1);
+  // step() takes one batch a step: epoch * batches + next_batch = step
+  if (windows->num_batches() > 0 && (epoch > r.step() / windows->num_batches() || epoch * windows->num_batches() + next != r.step())) {
+    fail("checkpoint", "step " + std::to_string(r.step()) + " does not match epoch " + std::to_string(epoch) + " and next_batch " +
+                           std::to_string(next) + " (" + std::to_string(windows->num_batches()) + " batches per epoch)");
+  }
   Optimizer opt(settings_.optimizer);
   opt.load(r, sizes);
+  if (opt.steps() != r.step()) {
+    fail("checkpoint", "optimizer.t " + std::to_string(opt.steps()) + " does not match step " + std::to_string(r.step()));
+  }
   r.require_all_read();
   for (const ParamView& p : params) r.floats(std::string("param.") + p.name, std::span<float>(p.data, p.size));
   opt_ = std::move(opt);
@@ -206,6 +214,10 @@ void NextTokenTrainer::next_batch() {
 
 TrainStats NextTokenTrainer::step(int64_t n) {
   check_at_least("next-token step", "n", n, 0);
+  if (n > kMaxSteps - total_steps_) {
+    fail("next-token step", "n " + std::to_string(n) + " would take the run from step " + std::to_string(total_steps_) +
+                                " past step " + std::to_string(kMaxSteps) + ", the most a run has");
+  }
   TrainStats st;
   const double t0 = now_ms();
   double loss_sum = 0;

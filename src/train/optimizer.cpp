@@ -1,6 +1,7 @@
 #include "train/optimizer.hpp"
 
 #include <cmath>
+#include <utility>
 
 #include "core/error.hpp"
 #include "core/memory.hpp"
@@ -81,7 +82,7 @@ void Optimizer::save(CheckpointWriter& w) const {
 void Optimizer::load(const CheckpointReader& r, std::span<const size_t> sizes) {
   reset();
   // before the first step no state exists; after it, one per parameter (SGD's are empty)
-  const int64_t count = r.i64("optimizer.states");
+  const int64_t count = r.count("optimizer.states", 0, static_cast<int64_t>(sizes.size()));
   if (count != 0 && count != static_cast<int64_t>(sizes.size())) {
     fail("checkpoint", "optimizer.states " + std::to_string(count) + " must be 0 or the " + std::to_string(sizes.size()) + " parameters of this model");
   }
@@ -90,10 +91,13 @@ void Optimizer::load(const CheckpointReader& r, std::span<const size_t> sizes) {
     r.floats("optimizer.m." + std::to_string(i), st.m);
     r.floats("optimizer.v." + std::to_string(i), st.v);
   }
-  t_ = r.i64("optimizer.t");
+  t_ = r.count("optimizer.t", 0, kMaxSteps);
   b1t_ = r.f64("optimizer.b1t");
   b2t_ = r.f64("optimizer.b2t");
-  if (t_ < 0) fail("checkpoint", "optimizer.t " + std::to_string(t_) + " must be >= 0");
+  // beta^t: in [0, 1]
+  for (const auto& [name, v] : {std::pair{"optimizer.b1t", b1t_}, {"optimizer.b2t", b2t_}}) {
+    if (!(v >= 0.0 && v <= 1.0)) fail("checkpoint", std::string(name) + " " + format_number(v) + " out of range [0, 1]");
+  }
 }
 
 void Optimizer::update(float* p, const float* g, size_t n, ParamState& st) const {

@@ -479,7 +479,9 @@ std::vector<uint8_t> Word2Vec::save_state() const {
   w.floats("syn1neg", syn1neg_);
   const Generator::State g = rng_.state();
   w.i64("rng.seed", static_cast<int64_t>(g.seed));
-  w.i64("rng.draws", static_cast<int64_t>(g.draws));
+  w.i64("rng.draws", static_cast<int64_t>(g.draws));  // version 2: for information (and version 1 readers)
+  w.ints("rng.words", std::span<const int32_t>(reinterpret_cast<const int32_t*>(g.words.data()), g.words.size()));
+  w.i64("rng.index", g.index);
   w.i64("rng.has_cached", g.has_cached ? 1 : 0);
   w.f64("rng.cached", g.cached);
   w.i64("epoch", epoch_);
@@ -489,25 +491,41 @@ std::vector<uint8_t> Word2Vec::save_state() const {
 
 void Word2Vec::load_state(std::span<const uint8_t> bytes) {
   const CheckpointReader r(bytes, "word2vec", settings_text(), data_hash());
-  const int64_t epoch = r.i64("epoch"), job = r.i64("job_in_epoch");
-  check_index("checkpoint", "epoch", epoch, 0, settings_.epochs + 1);
-  check_index("checkpoint", "job_in_epoch", job, 0, std::max<int64_t>(jobs_per_epoch(), 1));
+  const int64_t epoch = r.count("epoch", 0, settings_.epochs);
+  const int64_t job = r.count("job_in_epoch", 0, std::max<int64_t>(jobs_per_epoch(), 1) - 1);
   if (r.step() != epoch * jobs_per_epoch() + job) {
     fail("checkpoint", "step " + std::to_string(r.step()) + " does not match epoch " + std::to_string(epoch) +
                            " and job " + std::to_string(job) + " (" + std::to_string(jobs_per_epoch()) + " jobs per epoch)");
   }
+  const uint64_t seed = static_cast<uint64_t>(r.i64("rng.seed"));
+  if (seed != settings_.seed) fail("checkpoint", "rng.seed " + std::to_string(seed) + " is not the run's seed " + std::to_string(settings_.seed));
+  // version 2: the generator's words, restored as they are; version 1: a count of draws,
+  // replayed up to Generator::kMaxReplayDraws (core/rng.hpp)
   Generator::State g;
-  g.seed = static_cast<uint64_t>(r.i64("rng.seed"));
-  g.draws = static_cast<uint64_t>(r.i64("rng.draws"));
-  g.has_cached = r.i64("rng.has_cached") != 0;
-  g.cached = r.f64("rng.cached");
-  if (g.seed != settings_.seed) fail("checkpoint", "rng.seed " + std::to_string(g.seed) + " is not the run's seed " + std::to_string(settings_.seed));
+  if (r.version() >= 2) {
+    const std::vector<int32_t> words = r.ints("rng.words");
+    if (words.size() != g.words.size()) {
+      fail("checkpoint", "record 'rng.words' holds " + std::to_string(words.size()) + " values, expected " + std::to_string(g.words.size()));
+    }
+    for (size_t i = 0; i < words.size(); ++i) g.words[i] = static_cast<uint32_t>(words[i]);
+    g.index = static_cast<uint32_t>(r.count("rng.index", 0, Generator::kWords));
+    g.seed = seed;
+    g.draws = static_cast<uint64_t>(r.count("rng.draws", 0, INT64_MAX));
+  }
+  // subtle: version 1 replays after every other check, so a file refused anyway costs no replay
+  const int64_t legacy_draws = r.version() >= 2 ? -1 : r.count("rng.draws", 0, INT64_MAX);
+  const bool has_cached = r.count("rng.has_cached", 0, 1) != 0;
+  const double cached = r.f64("rng.cached");
+  if (!std::isfinite(cached)) fail("checkpoint", "rng.cached " + format_number(cached) + " must be finite");
   // every length is checked before anything is copied, so a bad file leaves the run as it was
   if (r.float_count("syn0") != syn0_.size() || r.float_count("syn1neg") != syn1neg_.size()) {
     fail("checkpoint", "tables of " + std::to_string(r.float_count("syn0")) + " and " + std::to_string(r.float_count("syn1neg")) +
                            " values, this run has " + std::to_string(syn0_.size()) + " each");
   }
   r.require_all_read();
+  if (legacy_draws >= 0) g = Generator::replay("checkpoint", seed, static_cast<uint64_t>(legacy_draws));
+  g.has_cached = has_cached;
+  g.cached = cached;
   r.floats("syn0", syn0_);
   r.floats("syn1neg", syn1neg_);
   rng_.restore(g);

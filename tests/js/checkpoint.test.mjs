@@ -121,3 +121,89 @@ describe('checkpoints: native = wasm, page -> CLI', () => {
     assert.equal(other.stdout, '');
   });
 });
+
+// The records of a checkpoint file (train/checkpoint.hpp) and back, with a fresh checksum, so a
+// test can change one value of a real checkpoint: [{ type, name, payload }], version.
+function recordsOf(bytes) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out = [];
+  let at = 16;
+  for (let r = 0; r < view.getUint32(12, true); ++r) {
+    const type = bytes[at];
+    const nameLen = view.getUint16(at + 1, true);
+    const name = Buffer.from(bytes.subarray(at + 3, at + 3 + nameLen)).toString('latin1');
+    at += 3 + nameLen;
+    const len = Number(view.getBigUint64(at, true));
+    at += 8;
+    out.push({ type, name, payload: bytes.slice(at, at + len) });
+    at += len;
+  }
+  return { version: view.getUint32(8, true), records: out };
+}
+
+function fileOf(version, records) {
+  const parts = [Buffer.from('EMBLCKPT', 'latin1'), Buffer.alloc(8)];
+  parts[1].writeUInt32LE(version, 0);
+  parts[1].writeUInt32LE(records.length, 4);
+  for (const r of records) {
+    const head = Buffer.alloc(3);
+    head[0] = r.type;
+    head.writeUInt16LE(r.name.length, 1);
+    const len = Buffer.alloc(8);
+    len.writeBigUInt64LE(BigInt(r.payload.length));
+    parts.push(head, Buffer.from(r.name, 'latin1'), len, Buffer.from(r.payload));
+  }
+  const body = Buffer.concat(parts);
+  let h = 14695981039346656037n;  // FNV-1a 64
+  for (const b of body) h = BigInt.asUintN(64, (h ^ BigInt(b)) * 1099511628211n);
+  const sum = Buffer.alloc(8);
+  sum.writeBigUInt64LE(h);
+  return new Uint8Array(Buffer.concat([body, sum]));
+}
+
+const i64 = (v) => { const b = Buffer.alloc(8); b.writeBigInt64LE(BigInt(v)); return new Uint8Array(b); };
+
+describe('checkpoint counts are bounded through the wasm module (a crafted autosave cannot hang the worker)', () => {
+  it('a word2vec checkpoint whose generator position is 10^9 or 2^62 draws errors at once; the trainer stays usable', () => {
+    const tok = M.Tokenizer.fromCorpus('whitespace', TEXT);
+    const ids = tok.encode(TEXT);
+    const make = () => M.Trainer.word2vec(ids, [0, ids.length], { minCount: 1, vectorSize: 4, seed: 3 });
+    const a = make();
+    a.step(2);
+    const saved = a.saveState();
+    // as an older (version 1) embedlab wrote it: a count of draws, no generator words
+    const { records } = recordsOf(saved);
+    const v1 = (draws) => fileOf(1, records.filter((r) => r.name !== 'rng.words' && r.name !== 'rng.index')
+      .map((r) => (r.name === 'rng.draws' ? { ...r, payload: i64(draws) } : r)));
+    const b = make();
+    for (const draws of [10n ** 9n, 2n ** 62n]) {
+      assert.throws(() => b.loadState(v1(draws)),
+        new RegExp(`^Error: checkpoint: rng\\.draws ${draws} exceeds 268435456, the most this build replays`));
+    }
+    assert.equal(b.stepsDone(), 0);
+    assert.equal(b.loadState(saved), 2, 'the real checkpoint still loads');
+    b.step(3);
+    a.step(3);
+    assert.deepEqual(b.table('input').data, a.table('input').data);
+    for (const t of [a, b]) t.delete();
+    tok.delete();
+  });
+
+  it('a next-token checkpoint at step 2^63 - 1 is refused, naming the limit', () => {
+    const tok = M.Tokenizer.fromCorpus('char', TEXT);
+    const ids = tok.encode(TEXT);
+    const make = () => M.Trainer.nextToken(ids, { vocabSize: tok.vocabSize, vectorSize: 8, context: 8, batchSize: 4, seed: 1 });
+    const a = make();
+    a.step(3);
+    const { version, records } = recordsOf(a.saveState());
+    const atStep = (step) => fileOf(version, records.map((r) => (r.name === 'step' ? { ...r, payload: i64(step) } : r)));
+    const b = make();
+    assert.throws(() => b.loadState(atStep(2n ** 63n - 1n)),
+      /^Error: checkpoint: step 9223372036854775807 out of range \[0, 9007199254740991\]$/);
+    assert.equal(b.stepsDone(), 0);
+    b.step(1);
+    assert.equal(b.stepsDone(), 1);
+    for (const t of [a, b]) t.delete();
+    tok.delete();
+  });
+});

@@ -513,7 +513,8 @@ describe('parsing', () => {
   });
 
   it('applies --memory-limit and EMBEDLAB_MEMORY_LIMIT before anything is allocated', () => {
-    fails(['init', '--num-embeddings', '100000', '--embedding-dim', '100000', '--memory-limit', '1GiB'],
+    // (lookup: init would refuse to print 10^10 values first, tests/js/cli-output.test.mjs)
+    fails(['lookup', '--num-embeddings', '100000', '--embedding-dim', '100000', '--ids', '1', '--memory-limit', '1GiB'],
       'Embedding: table 100000 x 100000 float32 need 37.3 GiB; the limit here is 1.0 GiB');
     fails(['init', '--num-embeddings', '1', '--embedding-dim', '1', '--memory-limit', 'lots'],
       "--memory-limit: expected a size such as 512MiB or 8GiB, got 'lots'");

@@ -4,6 +4,7 @@
 // T5Attention._relative_position_bucket, bidirectional=False), for n = i - j >= 0:
 //   max_exact = num_buckets / 2
 //   bucket(n) = n                                                            if n < max_exact
+//   (computed in float32, as torch computes it: see bucket_of_distance)
 //             = min(num_buckets - 1, max_exact + floor(log(n / max_exact)
 //                   / log(max_distance / max_exact) * (num_buckets - max_exact)))   otherwise
 // so near distances get a bucket each and far ones share log-spaced buckets; every distance
@@ -37,15 +38,22 @@ Buckets buckets_of(const PositionValues& v) {
 }
 
 // bucket(n) for n = i - j in [0, T): (T) int32
+// subtle: in float32, as torch runs HF's code: r = float(n) / max_exact, log of that float32
+// (correctly rounded here), divided by math.log(max_distance / max_exact) (a double, applied as a
+// float32 scalar), times (num_buckets - max_exact), truncated by .to(long). float64 arithmetic
+// gives other buckets for some settings (9 buckets, max_distance 128: distance 8 is bucket 5 in
+// float32, 4 in float64); tests/reference/t5_buckets_torch.json holds torch's buckets.
 std::vector<int32_t> bucket_of_distance(const Buckets& b, int64_t T) {
   std::vector<int32_t> out(plan("t5", "relative position buckets", {T}, kInt32));
   const int64_t max_exact = b.count / 2;
-  const double log_range = detmath::log(static_cast<double>(b.max_distance) / static_cast<double>(max_exact));
+  const float log_range = static_cast<float>(detmath::log(static_cast<double>(b.max_distance) / static_cast<double>(max_exact)));
+  const float spread = static_cast<float>(b.count - max_exact);
   for (int64_t n = 0; n < T; ++n) {
     int64_t k = n;
     if (n >= max_exact) {
-      const double f = detmath::log(static_cast<double>(n) / static_cast<double>(max_exact)) / log_range *
-                       static_cast<double>(b.count - max_exact);
+      const float r = static_cast<float>(n) / static_cast<float>(max_exact);
+      const float log_r = static_cast<float>(detmath::log(static_cast<double>(r)));
+      const float f = log_r / log_range * spread;
       k = std::min(b.count - 1, max_exact + static_cast<int64_t>(f));
     }
     out[n] = static_cast<int32_t>(k);
