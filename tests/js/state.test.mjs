@@ -1,7 +1,7 @@
 // URL hash state of the page (web/src/state.js): parse, serialize, fallbacks with messages.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULTS, ECHO_CHARS, MAX_HASH_CHARS, MAX_IGNORED, describeIgnored, echo, ignoredLines, parseHash, parseKeyList, parseValue, paramSpec, serializeHash, setPositionalKinds } from '../../web/src/state.js';
+import { DEFAULTS, ECHO_CHARS, MAX_HASH_CHARS, MAX_IGNORED, MAX_LINK_STEP, describeIgnored, echo, ignoredLines, parseHash, parseKeyList, parseValue, paramSpec, serializeHash, setPositionalKinds } from '../../web/src/state.js';
 import { loadEngine } from './load-engine.mjs';
 
 // The page registers the engine's positional kinds before it reads a link (main.js start()).
@@ -140,7 +140,7 @@ describe('state: the training step and the picked token in the link', () => {
     const { state, ignored } = parseHash('#step=-3&pick=1.5&step2=4');
     assert.deepEqual([state.step, state.pick], [0, null]);
     assert.deepEqual(ignored.map(describeIgnored), [
-      'ignored step=-3 (step must be an integer in [0, 1000000000]); using the default 0',
+      'ignored step=-3 (step must be an integer in [0, 100000], a link replays at most 100,000 steps); using the default 0',
       'ignored pick=1.5 (pick must be an integer in [0, 2147483647]); using the default none',
       "ignored step2=4 (unknown setting 'step2')",
     ]);
@@ -300,5 +300,14 @@ describe('state: what the ignored-settings notice echoes', () => {
     assert.equal(ignored.length, 1);
     assert.ok(!describeIgnored(ignored[0]).includes('\u202E'));
     assert.ok(describeIgnored(ignored[0]).includes(`'\\u202E${'z'.repeat(ECHO_CHARS - 1)}…' is not a setting`));
+  });
+});
+
+describe('state: the link step is bounded', () => {
+  it(`step=1000000000 is refused, naming the value and the limit MAX_LINK_STEP (${MAX_LINK_STEP}); step=${MAX_LINK_STEP} is read`, () => {
+    const { state, ignored } = parseHash('#view=train&step=1000000000');
+    assert.equal(state.step, 0);
+    assert.deepEqual(ignored.map(describeIgnored), ['ignored step=1000000000 (step must be an integer in [0, 100000], a link replays at most 100,000 steps); using the default 0']);
+    assert.equal(parseHash(`#step=${MAX_LINK_STEP}`).state.step, MAX_LINK_STEP);
   });
 });

@@ -38,6 +38,9 @@
 // worker's ready message): setPositionalKinds() fills the values of `pos` and adds one key per
 // parameter of every kind, "<kind>.<param>" (e.g. "rope.base"), so no kind is named here.
 // Ranges here are "could ever make sense" bounds, not engine limits.
+// The most training steps a link's step=N replays (the `step` key's max; README "Links").
+export const MAX_LINK_STEP = 100000;
+
 export const PARAMS = [
   { key: 'view', kind: 'enum', def: 'table', values: ['table', 'text', 'bpe', 'windows', 'positions', 'train'] },
   { key: 'seed', kind: 'int', def: 123, min: 0, max: Number.MAX_SAFE_INTEGER },
@@ -77,7 +80,9 @@ export const PARAMS = [
   { key: 'win', kind: 'int', def: 5, min: 1, max: 1 << 16 },
   { key: 'minc', kind: 'int', def: 2, min: 1, max: 1 << 30 },
   { key: 'ep', kind: 'int', def: 5, min: 1, max: 1 << 16 },
-  { key: 'step', kind: 'int', def: 0, min: 0, max: 1e9 }, // train: opening the link replays the run to this step and stops
+  // train: opening the link replays the run to this step and stops (in slices, with progress
+  // and Cancel: train-view.js); at most MAX_LINK_STEP steps, about 10 minutes at 200 steps/s
+  { key: 'step', kind: 'int', def: 0, min: 0, max: MAX_LINK_STEP, why: `a link replays at most ${MAX_LINK_STEP.toLocaleString('en')} steps` },
   { key: 'logy', kind: 'bool', def: false },
   { key: 'cmp', kind: 'int', def: 600, min: 1, max: 100000 }, // compare: steps per encoding
   { key: 'cmpCorpus', kind: 'enum', def: 'tinyshakespeare', values: ['the-verdict', 'tinyshakespeare', 'custom'] }, // compare: text
@@ -211,10 +216,11 @@ export function parseValue(p, raw) {
     case 'optint': {
       if (p.kind === 'optint' && (s === '' || s === 'none')) return { ok: true, value: null };
       // subtle: Number('') is 0 and Number('1e3') is 1000; accept only plain decimal integers.
-      if (!/^-?\d{1,16}$/.test(s)) return { ok: false, reason: `${p.key} must be an integer in ${rangeText(p)}` };
+      const why = p.why ? `, ${p.why}` : '';
+      if (!/^-?\d{1,16}$/.test(s)) return { ok: false, reason: `${p.key} must be an integer in ${rangeText(p)}${why}` };
       const v = Number(s);
       if (!Number.isSafeInteger(v) || v < p.min || v > p.max) {
-        return { ok: false, reason: `${p.key} must be an integer in ${rangeText(p)}` };
+        return { ok: false, reason: `${p.key} must be an integer in ${rangeText(p)}${why}` };
       }
       return { ok: true, value: v };
     }
