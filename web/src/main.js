@@ -286,7 +286,7 @@ views.train = {
   keys: TRAIN_KEYS,
   // the first run after loading may be the autosaved one (session.js): the worker restores it
   fetch: async (s) => {
-    const r = await TrainView.fetch(engine, () => ({ resume: session.resume && !s.embed }))(s);
+    const r = await TrainView.fetch(engine, () => ({ resume: session.resume && !s.embed, session: session.tab }))(s);
     if (r) session.resume = false;
     return r;
   },
