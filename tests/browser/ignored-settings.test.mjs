@@ -2,7 +2,8 @@
 // state.js ignoredLines/echo): an unknown key holding U+202E (RIGHT-TO-LEFT OVERRIDE) is shown
 // escaped (\u202E) and does not reverse the line; a long key is cut; a hash of about 1 MB with
 // 100,000 unknown keys is read only up to MAX_HASH_CHARS (one "refused" line) and lists at most
-// MAX_IGNORED items; a setting before the cut still applies. Screenshot: ignored-settings.png.
+// MAX_IGNORED items; a setting before the cut still applies; a file name with U+202E is echoed
+// escaped in the import note. Screenshot: ignored-settings.png.
 //   node tests/browser/ignored-settings.test.mjs [--site build/web] [--shots build/screenshots]
 import { assert, startHarness, waitRenders } from './harness.mjs';
 
@@ -33,6 +34,17 @@ await test('a 1 MB hash: read up to the bound, the rest refused in one line, at 
   assert(/^Link setting refused: the link's settings are [0-9,]+ characters; only the first 16,384 are read; the rest is ignored\.$/.test(lines[21]), `line 22: ${lines[21]}`);
   const v = await page.$eval('#f-V', (el) => el.value);
   assert(v === '9', `V field: ${v}`);
+  await page.close();
+});
+
+await test('a file name with U+202E is echoed as \\u202E in the import note (the same escape)', async () => {
+  const page = await openPage('#view=table&V=12&D=4');
+  await waitRenders(page, 'table', 0, 30000);
+  const name = 'my\u202Etxt.exe.txt'; // shows as "myexe.txt.txt"-like when not escaped
+  await page.setInputFiles('#import-file', { name, mimeType: 'text/plain', buffer: Buffer.from('a 1 2 3\nb 4 5 6\nc 7 8 9\n') });
+  await page.waitForFunction(() => Number(document.querySelector('#import-card').dataset.loaded || 0) > 0, null, { timeout: 30000 });
+  const note = await page.textContent('#import-note');
+  assert(note.startsWith('my\\u202Etxt.exe.txt: 3 rows') && !note.includes('\u202E'), `import note: ${note}`);
   await page.close();
 });
 
