@@ -261,16 +261,17 @@ await test('two tabs in one browser keep their own runs (a record per tab, versi
   await b.click('#train-step');
   await savedAt(b, 1);
   const runB = await trainAt(b);
+  // tab A reloads: its own run, not the one tab B saved last
+  await a.reload();
+  await a.waitForFunction(() => document.querySelector('#view-train').dataset.restored !== undefined, null, { timeout: 60000 })
+    .catch(async () => { throw new Error(`tab A's run was not restored after tab B saved its own: ${await a.textContent('#train-saved')}`); });
+  const back = await trainAt(a);
+  assert(back.steps === 2 && back.checksum === runA.checksum, `tab A back at step ${back.steps} ${back.checksum}, saved ${runA.checksum}`);
   const tabs = [await a.evaluate(() => document.body.dataset.sessionTab), await b.evaluate(() => document.body.dataset.sessionTab)];
   assert(tabs[0] && tabs[1] && tabs[0] !== tabs[1], `tab ids: ${tabs.join(', ')}`);
   const [ra, rb] = [await record(a, 'train'), await record(b, 'train')];
   assert(ra && rb && ra.v === 2 && rb.v === 2 && ra.tab === tabs[0] && rb.tab === tabs[1], `records: ${JSON.stringify([ra && { v: ra.v, tab: ra.tab }, rb && { v: rb.v, tab: rb.tab }])}`);
   assert(ra.step === 2 && ra.checksum === runA.checksum && rb.step === 1 && rb.checksum === runB.checksum, `A saved step ${ra.step}, B step ${rb.step}`);
-  // tab A reloads: its own run, not the one tab B saved last
-  await a.reload();
-  await a.waitForFunction(() => document.querySelector('#view-train').dataset.restored !== undefined, null, { timeout: 60000 });
-  const back = await trainAt(a);
-  assert(back.steps === 2 && back.checksum === runA.checksum, `tab A back at step ${back.steps} ${back.checksum}, saved ${runA.checksum}`);
   // the Start over dialog: both sessions, what autosave keeps of its budget, Restore for the other tab's
   await a.click('#start-over');
   await a.waitForFunction(() => document.querySelectorAll('#start-over-dialog[open] .session-list li').length === 2, null, { timeout: 10000 });
