@@ -127,9 +127,9 @@ export class Session {
   // saved session ('' when none).
   async restoreHash(hash) {
     if (!this.enabled) return hash;
-    await this.ready;
     const h = String(hash || '').replace(/^#/, '');
-    if (h) return h;
+    if (h) return h; // at once: the page reads its link without waiting for storage
+    await this.ready;
     try {
       let rec = await getRecord(this.key('settings'));
       if (!(rec && rec.hash)) {
