@@ -130,8 +130,8 @@ ${siteCss.replaceAll(':root', ':host')}
 :host([hidden]) { display: none; }
 .view > .card:last-child, .view > :last-child { margin-bottom: 0; }
 .view .explain.wide { max-width: none; }
-.embedlab-status { font-size: 13px; color: var(--muted); margin: 4px 0; }
-.embedlab-status:empty { display: none; }
+.embedlab-status, .embedlab-notes { font-size: 13px; color: var(--muted); margin: 4px 0; }
+.embedlab-status:empty, .embedlab-notes:empty { display: none; }
 .embedlab-controls:empty { display: none; }
 .embedlab-controls { gap: 4px 16px; align-items: flex-start; margin: 0 0 8px; font-size: 13px; }
 .embedlab-controls .field { margin-bottom: 0; min-width: 8em; max-width: 18em; }
@@ -181,7 +181,7 @@ export class EmbedlabView extends HTMLElement {
     this.status.className = 'embedlab-status';
     this.status.setAttribute('role', 'status');
     this.notes = document.createElement('div');
-    this.notes.className = 'embedlab-status embedlab-notes';
+    this.notes.className = 'embedlab-notes'; // above the view (the status line keeps .embedlab-status)
     // `controls`: the settings the reader may change, as the page's fields
     this.controlsRow = document.createElement('form');
     this.controlsRow.className = 'embedlab-controls slider-row';
