@@ -7,7 +7,11 @@
 // header and page cannot drift apart, and the header also covers the worker script (a worker
 // takes its policy from its own response, not from the page's meta tag). Nothing a client
 // sends crashes the server: a malformed URL (/%ZZ) or a NUL byte is 400, a path outside DIR
-// 403, a missing file 404, any other failure 500. It is not meant for the open internet.
+// 403, a missing file (or a name too long for the file system) 404, a URL over MAX_URL_BYTES
+// (2048) 414, any other failure 500. Requests Node's parser refuses before the handler runs
+// (a malformed request line: 400, headers over Node's 16 KB: 431, a request that never ends:
+// 408) are answered by the clientError handler with the same headers as every other answer
+// (SECURITY_HEADERS + the CSP). It is not meant for the open internet.
 //
 // Compression: .html, .js, .mjs, .css, .wasm, .json, .map and .txt go out brotli- or
 // gzip-compressed (Content-Encoding, Vary: Accept-Encoding) when the request's Accept-Encoding
@@ -82,8 +86,24 @@ function pageCsp(root) {
   }
 }
 
+// Longest request target served; longer ones get 414 (browsers' own limits are far higher,
+// but no file of the site has a path near this).
+export const MAX_URL_BYTES = 2048;
+
+// Headers of every answer, errors included, besides the CSP (read from the page).
+const SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff', 'cache-control': 'no-cache',
+  'access-control-allow-origin': '*', 'cross-origin-resource-policy': 'cross-origin',
+};
+
+// Node's parser error code -> the status the client gets.
+const CLIENT_ERROR_STATUS = { HPE_HEADER_OVERFLOW: 431, HPE_URI_TOO_LONG: 414, ERR_HTTP_REQUEST_TIMEOUT: 408 };
+const REASONS = { 400: 'Bad Request', 408: 'Request Timeout', 414: 'URI Too Long', 431: 'Request Header Fields Too Large' };
+
 // req.url -> {status, rel} | {status: 200, file, rel}
 function resolve(root, url) {
+  const bytes = Buffer.byteLength(url);
+  if (bytes > MAX_URL_BYTES) return { status: 414, text: `URI too long: ${bytes} bytes, the limit is ${MAX_URL_BYTES}` };
   let rel;
   try {
     rel = decodeURIComponent(new URL(url, 'http://x').pathname);
@@ -101,10 +121,7 @@ export function serve(root, port = 0) {
   root = path.resolve(root);
   const csp = pageCsp(root);
   const send = (res, status, headers, body) => {
-    res.writeHead(status, {
-      'content-security-policy': csp, 'x-content-type-options': 'nosniff', 'cache-control': 'no-cache',
-      'access-control-allow-origin': '*', 'cross-origin-resource-policy': 'cross-origin', ...headers,
-    });
+    res.writeHead(status, { 'content-security-policy': csp, ...SECURITY_HEADERS, ...headers });
     res.end(body);
   };
   const text = (res, status, body, headers = {}) => send(res, status, { 'content-type': 'text/plain; charset=utf-8', ...headers }, body);
@@ -121,7 +138,7 @@ export function serve(root, port = 0) {
       }
       fs.readFile(r.file, (err, data) => {
         if (err) {
-          const missing = err.code === 'ENOENT' || err.code === 'EISDIR' || err.code === 'ENOTDIR';
+          const missing = ['ENOENT', 'EISDIR', 'ENOTDIR', 'ENAMETOOLONG'].includes(err.code);
           text(res, missing ? 404 : 500, missing ? `not found: ${r.rel}` : 'could not read the file');
           return;
         }
@@ -147,6 +164,20 @@ export function serve(root, port = 0) {
       if (!res.headersSent) text(res, 500, 'internal error');
       else res.destroy();
     }
+  });
+  // subtle: Node answers these itself with a bare 'HTTP/1.1 400 Bad Request' (no headers) unless
+  // a clientError listener writes the answer; the socket has no ServerResponse, so write it raw.
+  server.on('clientError', (err, socket) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const status = CLIENT_ERROR_STATUS[err.code] || 400;
+    const body = `${REASONS[status].toLowerCase()}\n`;
+    const headers = { 'content-security-policy': csp, ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8',
+      'content-length': Buffer.byteLength(body), connection: 'close' };
+    const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+    socket.end(`HTTP/1.1 ${status} ${REASONS[status]}\r\n${head}\r\n${body}`);
   });
   return new Promise((resolveListen) => server.listen(port, '127.0.0.1', () => resolveListen(server)));
 }

@@ -15,8 +15,10 @@ const trainAt = (page) => page.$eval('#view-train', (el) => ({
   steps: Number(el.dataset.steps || 0), checksum: el.dataset.checksum, restored: el.dataset.restored,
   savedStep: el.dataset.savedStep === undefined ? -1 : Number(el.dataset.savedStep), savedChecksum: el.dataset.savedChecksum,
 }));
-// The session record `key` as the page stored it (IndexedDB 'embedlab' / 'session').
-const record = (page, key) => page.evaluate((k) => new Promise((resolve, reject) => {
+// The session record `name` of the page's tab as the page stored it (IndexedDB 'embedlab' /
+// 'session', key 'NAME@TAB', session.js; a key with '@' is read as given).
+const record = (page, name, raw = false) => page.evaluate(([n, r]) => new Promise((resolve, reject) => {
+  const k = r || n.includes('@') ? n : `${n}@${document.body.dataset.sessionTab}`;
   const req = indexedDB.open('embedlab');
   req.onerror = () => reject(new Error('cannot open IndexedDB'));
   req.onsuccess = () => {
@@ -34,7 +36,7 @@ const record = (page, key) => page.evaluate((k) => new Promise((resolve, reject)
     };
     get.onerror = () => reject(new Error('cannot read the record'));
   };
-}), key);
+}), [name, raw]);
 // Waits until the run's last autosave is step n; a timeout says where the view is.
 async function savedAt(page, n) {
   try {
@@ -166,14 +168,15 @@ await test('a damaged save is reported and skipped: the link replays the run ins
   // flip one byte of the saved checkpoint
   await page.evaluate(() => new Promise((resolve, reject) => {
     const req = indexedDB.open('embedlab');
+    const key = `train@${document.body.dataset.sessionTab}`;
     req.onsuccess = () => {
       const tx = req.result.transaction('session', 'readwrite');
       const store = tx.objectStore('session');
-      const get = store.get('train');
+      const get = store.get(key);
       get.onsuccess = () => {
         const rec = get.result;
         rec.state[rec.state.length >> 1] ^= 0x40;
-        store.put(rec, 'train');
+        store.put(rec, key);
       };
       tx.oncomplete = () => { req.result.close(); resolve(); };
       tx.onerror = () => reject(new Error('write failed'));
@@ -204,8 +207,137 @@ await test('an embedded card in the same browser does not overwrite the session'
   // the embedded card scheduled no settings write (one would be marked pending when its hash is set)
   const marks = await embed.evaluate(() => ({ ...document.body.dataset }));
   assert(marks.settingsPending === undefined && marks.settingsWritten === undefined, `the embedded card saves its settings: ${JSON.stringify(marks)}`);
-  const after = await record(embed, 'settings');
+  const pageTab = await page.evaluate(() => document.body.dataset.sessionTab);
+  const after = await record(embed, `settings@${pageTab}`);
   assert(after.hash === before.hash, `the embedded card wrote its settings: ${after.hash}`);
+  assert((await record(embed, 'settings')) === null, 'the embedded card saved settings of its own');
+  await context.close();
+});
+
+// Writes records into this origin's IndexedDB 'embedlab' (schema of storage.js, DB version 2)
+// from a page of the site that does not open it itself (article.html): store -> [[key, value]].
+async function seedDb(context, writes) {
+  const art = await context.newPage();
+  await art.goto(`${h.url}article.html`);
+  await art.evaluate((w) => new Promise((resolve, reject) => {
+    const req = indexedDB.open('embedlab', 2);
+    req.onupgradeneeded = () => {
+      for (const n of ['texts', 'session']) if (!req.result.objectStoreNames.contains(n)) req.result.createObjectStore(n);
+    };
+    req.onsuccess = () => {
+      const tx = req.result.transaction(['texts', 'session'], 'readwrite');
+      for (const [store, key, value] of w) {
+        const v = value.bytesOf ? { ...value, bytes: new Uint8Array(value.bytesOf).fill(7) } : value;
+        delete v.bytesOf;
+        tx.objectStore(store).put(v, key);
+      }
+      tx.oncomplete = () => { req.result.close(); resolve(); };
+      tx.onerror = () => reject(new Error('seed write failed'));
+    };
+    req.onerror = () => reject(new Error('cannot open IndexedDB'));
+  }), writes);
+  await art.close();
+}
+const keysOf = (page, store) => page.evaluate((st) => new Promise((resolve, reject) => {
+  const req = indexedDB.open('embedlab');
+  req.onsuccess = () => {
+    const all = req.result.transaction(st).objectStore(st).getAllKeys();
+    all.onsuccess = () => { req.result.close(); resolve(all.result.map(String).sort()); };
+    all.onerror = () => reject(new Error('cannot list keys'));
+  };
+}), store);
+const OTHER = '#view=train&enc=char&tD=8&ctx=16&tB=8&seed=6';
+
+await test('two tabs in one browser keep their own runs (a record per tab, version 2); the dialog lists both and restores either', async () => {
+  const context = await browser.newContext();
+  const a = await openPage(SETTINGS, { context });
+  await waitRenders(a, 'train', 0, 30000);
+  await a.click('#train-step');
+  await a.click('#train-step');
+  await savedAt(a, 2);
+  const runA = await trainAt(a);
+  const b = await openPage(OTHER, { context }); // a second tab, another run
+  await waitRenders(b, 'train', 0, 30000);
+  await b.click('#train-step');
+  await savedAt(b, 1);
+  const runB = await trainAt(b);
+  // tab A reloads: its own run, not the one tab B saved last
+  await a.reload();
+  await a.waitForFunction(() => document.querySelector('#view-train').dataset.restored !== undefined, null, { timeout: 60000 })
+    .catch(async () => { throw new Error(`tab A's run was not restored after tab B saved its own: ${await a.textContent('#train-saved')}`); });
+  const back = await trainAt(a);
+  assert(back.steps === 2 && back.checksum === runA.checksum, `tab A back at step ${back.steps} ${back.checksum}, saved ${runA.checksum}`);
+  const tabs = [await a.evaluate(() => document.body.dataset.sessionTab), await b.evaluate(() => document.body.dataset.sessionTab)];
+  assert(tabs[0] && tabs[1] && tabs[0] !== tabs[1], `tab ids: ${tabs.join(', ')}`);
+  const [ra, rb] = [await record(a, 'train'), await record(b, 'train')];
+  assert(ra && rb && ra.v === 2 && rb.v === 2 && ra.tab === tabs[0] && rb.tab === tabs[1], `records: ${JSON.stringify([ra && { v: ra.v, tab: ra.tab }, rb && { v: rb.v, tab: rb.tab }])}`);
+  assert(ra.step === 2 && ra.checksum === runA.checksum && rb.step === 1 && rb.checksum === runB.checksum, `A saved step ${ra.step}, B step ${rb.step}`);
+  // the Start over dialog: both sessions, what autosave keeps of its budget, Restore for the other tab's
+  await a.click('#start-over');
+  await a.waitForFunction(() => document.querySelectorAll('#start-over-dialog[open] .session-list li').length === 2, null, { timeout: 10000 });
+  const usage = await a.textContent('#start-over-dialog .session-usage');
+  assert(/^Autosave keeps [\d.]+ MiB of its [\d.]+ MiB budget in this browser: 2 saved sessions, 0 stored texts\./.test(usage), `usage: ${usage}`);
+  const items = await a.$$eval('#start-over-dialog .session-list li', (lis) => lis.map((li) => ({ tab: li.dataset.tab, text: li.textContent, restore: !!li.querySelector('button') })));
+  const mine = items.find((i) => i.tab === tabs[0]);
+  const theirs = items.find((i) => i.tab === tabs[1]);
+  assert(mine && !mine.restore && /^This tab .*training at step 2/.test(mine.text), `this tab's line: ${JSON.stringify(mine)}`);
+  assert(theirs && theirs.restore && /^Saved .*training at step 1/.test(theirs.text), `the other tab's line: ${JSON.stringify(theirs)}`);
+  await a.locator('#start-over-dialog').screenshot({ path: shot('autosave-sessions.png') });
+  await Promise.all([a.waitForEvent('load'), a.click(`#start-over-dialog li[data-tab="${tabs[1]}"] button`)]);
+  await a.waitForFunction(() => document.querySelector('#view-train').dataset.restored !== undefined, null, { timeout: 60000 });
+  const copy = await trainAt(a);
+  assert(copy.steps === 1 && copy.checksum === runB.checksum, `tab A after Restore: step ${copy.steps} ${copy.checksum}, B's run ${runB.checksum}`);
+  assert((await a.evaluate(() => document.body.dataset.sessionTab)) === tabs[0], 'Restore changed the tab id');
+  const still = await record(b, 'train');
+  assert(still.step === 1 && still.tab === tabs[1], 'Restore in tab A touched tab B\'s record');
+  await context.close();
+});
+
+await test('a version-1 save (one unversioned set shared by all tabs) is migrated: the next tab takes it as its own, with a version', async () => {
+  const context = await browser.newContext();
+  const t = Date.now() - 60000;
+  await seedDb(context, [
+    ['session', 'settings', { hash: 'view=table&V=17&D=5&seed=21', savedAt: t }],
+    ['session', 'draft', { text: 'an old draft', savedAt: t }],
+  ]);
+  const page = await openPage('', { context });
+  await waitRenders(page, 'table', 0, 30000);
+  const hash = await page.evaluate(() => location.hash);
+  assert(hash.includes('V=17') && hash.includes('seed=21'), `hash after the migration: ${hash}`);
+  const tab = await page.evaluate(() => document.body.dataset.sessionTab);
+  const own = await record(page, 'settings');
+  assert(own && own.v === 2 && own.tab === tab && own.hash === 'view=table&V=17&D=5&seed=21', `migrated settings: ${JSON.stringify(own)}`);
+  assert((await record(page, 'settings', true)) === null && (await record(page, 'draft', true)) === null, 'the version-1 records are still there');
+  await page.click('#tab-text');
+  await page.waitForFunction(() => document.querySelector('#custom-text').dataset.restored === '1', null, { timeout: 10000 });
+  assert((await page.inputValue('#custom-text')) === 'an old draft', 'the migrated draft did not come back');
+  await context.close();
+});
+
+await test('autosave keeps to its budget: the least recently used stored text is evicted, and the dialog shows the use', async () => {
+  const context = await browser.newContext();
+  const probe = await context.newPage();
+  await probe.goto(`${h.url}article.html`);
+  const budget = await probe.evaluate(async () => Math.min(64 * 1048576, Math.floor((await navigator.storage.estimate()).quota / 2)));
+  await probe.close();
+  // three texts used an hour ago (old-0 the longest ago), together over the budget
+  const size = Math.floor(budget / 3) + 1048576;
+  const t = Date.now() - 3600000;
+  await seedDb(context, [0, 1, 2].map((i) => ['texts', `old-${i}`, { bytesOf: size, saved: t, usedAt: t + i }]));
+  const page = await openPage(SETTINGS, { context });
+  await waitRenders(page, 'train', 0, 30000);
+  await page.click('#train-step');
+  await savedAt(page, 1); // the worker's save checks the budget
+  const texts = await keysOf(page, 'texts');
+  assert(texts.join() === 'old-1,old-2', `texts kept: ${texts.join()} (each ${size} bytes, budget ${budget})`);
+  assert(await record(page, 'train'), 'the run just saved was evicted');
+  await page.click('#start-over');
+  await page.waitForSelector('#start-over-dialog[open] .session-usage');
+  const box = await page.$eval('#start-over-dialog .session-saved', (el) => ({ total: Number(el.dataset.total), budget: Number(el.dataset.budget), text: el.querySelector('.session-usage').textContent }));
+  assert(box.budget === budget && box.total <= budget && box.total > 2 * size, `dialog: ${JSON.stringify(box)}`);
+  assert(/^Autosave keeps [\d.]+ MiB of its 64\.0 MiB budget in this browser: 1 saved session, 2 stored texts\. Past the budget, the least recently used are removed first\.$/.test(box.text), `usage: ${box.text}`);
+  await page.locator('#start-over-dialog').screenshot({ path: shot('autosave-budget.png') });
+  await page.keyboard.press('Escape');
   await context.close();
 });
 

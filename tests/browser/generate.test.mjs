@@ -30,12 +30,12 @@ async function axeViolations(page) {
 
 const SETTINGS = '#view=train&corpus=tinyshakespeare&enc=char&model=next&tD=16&ctx=16&tB=8&seed=5';
 const card = (page) => page.$eval('#sample-card', (el) => ({ ...el.dataset }));
-// The page's autosaved run (IndexedDB 'embedlab' / 'session' / 'train') -> {step, state: number[]}
+// The page's autosaved run (IndexedDB 'embedlab' / 'session' / 'train@TAB') -> {step, state: number[]}
 const savedRun = (page) => page.evaluate(() => new Promise((resolve, reject) => {
   const req = indexedDB.open('embedlab');
   req.onerror = () => reject(new Error('cannot open IndexedDB'));
   req.onsuccess = () => {
-    const get = req.result.transaction('session').objectStore('session').get('train');
+    const get = req.result.transaction('session').objectStore('session').get(`train@${document.body.dataset.sessionTab}`); // this tab's run (session.js)
     get.onsuccess = () => resolve(get.result ? { step: get.result.step, state: Array.from(get.result.state) } : null);
     get.onerror = () => reject(new Error('cannot read the record'));
   };

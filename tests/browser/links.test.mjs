@@ -134,7 +134,7 @@ await test('a corrupted txt= and a bad step= are listed as ignored; the page use
   const notice = await page.textContent('#url-messages');
   assert(notice.includes(`ignored txt=${good.slice(0, 9)} (txt: could not be read (`), `notice: ${notice}`);
   assert(notice.includes('it must be deflated UTF-8 text in base64url, at most 8,000 characters); using the built-in corpus'), `notice: ${notice}`);
-  assert(/ignored step=-3 \(step must be an integer in \[0, 1000000000\]\); using the default 0/.test(notice), `notice: ${notice}`);
+  assert(/ignored step=-3 \(step must be an integer in \[0, 100000\], a link replays at most 100,000 steps\); using the default 0/.test(notice), `notice: ${notice}`);
   assert((await page.inputValue('#f-corpus')) === 'the-verdict', 'the corpus did not fall back');
   await waitRenders(page, 'text', 0);
   await page.screenshot({ path: shot('links-bad-text.png'), fullPage: false });

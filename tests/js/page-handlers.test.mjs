@@ -120,6 +120,25 @@ describe('positions handler', () => {
     for (const k of r.result.kinds) assert.equal(k.similarity.rows, 16);
   });
 
+  it('params: RoPE and the bias kinds are drawn with the given values (rope.base, t5.num_buckets), the defaults otherwise', async () => {
+    const M = await loadEngine();
+    const plain = (await call(26, 'positions', { seed: 1, T: 8, D: 4, sim: 'cos' })).result.kinds[2];
+    const r = (await call(27, 'positions', { seed: 1, T: 8, D: 4, sim: 'cos', params: { rope: { base: 500 } } })).result;
+    const rope = r.kinds[2];
+    assert.deepEqual(rope.params, { base: 500 });
+    assert.deepEqual(plain.params, { base: 10000 });
+    assert.deepEqual(Array.from(rope.table.data), Array.from(M.positionTable('rope', { positions: 8, dim: 4, params: { base: 500 } }).data));
+    assert.notDeepEqual(Array.from(rope.table.data), Array.from(plain.table.data));
+    assert.deepEqual(Array.from(plain.table.data), Array.from(M.ropeTable(8, 4)));
+    const b = (await call(28, 'biases', { seed: 2, params: { t5: { num_buckets: 4 } } })).result;
+    const t5 = b.kinds.find((k) => k.name === 't5');
+    assert.deepEqual(t5.params, { num_buckets: 4, max_distance: 128 });
+    const want = M.positionTable('t5', { positions: 32, heads: 8, seed: 2, params: { num_buckets: 4, max_distance: 128 } }).data;
+    assert.deepEqual(Array.from(t5.data), Array.from(want));
+    const d = (await call(29, 'biases', { seed: 2 })).result.kinds.find((k) => k.name === 't5');
+    assert.notDeepEqual(Array.from(d.data), Array.from(t5.data));
+  });
+
   it('the sqrt(D) demonstration: lengths ~ sqrt(D), D, 1, sqrt(D) against sqrt(D/2) for positions', async () => {
     const r = (await call(22, 'scaleDemo', { seed: 1, D: 64 })).result;
     const med = (a) => Float32Array.from(a).sort()[a.length >> 1];

@@ -1,7 +1,7 @@
 // URL hash state of the page (web/src/state.js): parse, serialize, fallbacks with messages.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULTS, describeIgnored, parseHash, parseKeyList, parseValue, paramSpec, serializeHash, setPositionalKinds } from '../../web/src/state.js';
+import { DEFAULTS, ECHO_CHARS, MAX_HASH_CHARS, MAX_IGNORED, MAX_LINK_STEP, describeIgnored, echo, ignoredLines, parseHash, parseKeyList, parseValue, paramSpec, serializeHash, setPositionalKinds } from '../../web/src/state.js';
 import { loadEngine } from './load-engine.mjs';
 
 // The page registers the engine's positional kinds before it reads a link (main.js start()).
@@ -140,7 +140,7 @@ describe('state: the training step and the picked token in the link', () => {
     const { state, ignored } = parseHash('#step=-3&pick=1.5&step2=4');
     assert.deepEqual([state.step, state.pick], [0, null]);
     assert.deepEqual(ignored.map(describeIgnored), [
-      'ignored step=-3 (step must be an integer in [0, 1000000000]); using the default 0',
+      'ignored step=-3 (step must be an integer in [0, 100000], a link replays at most 100,000 steps); using the default 0',
       'ignored pick=1.5 (pick must be an integer in [0, 2147483647]); using the default none',
       "ignored step2=4 (unknown setting 'step2')",
     ]);
@@ -260,5 +260,54 @@ describe('state: training has its own text (tCorpus, tEnc, tLower) and reads old
     assert.equal(serializeHash({ ...DEFAULTS, view: 'text', enc: 'char' }), 'view=text&enc=char', 'only training links need it');
     assert.deepEqual(parseHash('#tEnc=word').ignored, []);
     assert.deepEqual(parseHash('#tEnc=klingon').ignored[0].reason, 'tEnc must be one of gpt2, whitespace, word, char, bpe');
+  });
+});
+
+describe('state: what the ignored-settings notice echoes', () => {
+  it('an unknown key with U+202E (RIGHT-TO-LEFT OVERRIDE) is shown as \\u202E, never as itself', () => {
+    const { ignored } = parseHash('#view=table&ab%E2%80%AEcd=1%E2%81%A6x%00');
+    assert.equal(ignored.length, 1);
+    const line = describeIgnored(ignored[0]);
+    assert.equal(line, "ignored ab\\u202Ecd=1\\u2066x\\u0000 (unknown setting 'ab\\u202Ecd')");
+    assert.ok(!/[\u202A-\u202E\u2066-\u2069\u0000]/.test(line), line);
+  });
+
+  it('a long unknown key is cut to ECHO_CHARS in the key and in the reason', () => {
+    const key = 'k'.repeat(5000);
+    const { ignored } = parseHash(`#${key}=v`);
+    const line = describeIgnored(ignored[0]);
+    assert.equal(line, `ignored ${'k'.repeat(ECHO_CHARS)}…=v (unknown setting '${'k'.repeat(ECHO_CHARS)}…')`);
+    assert.equal(echo('😀'.repeat(50)).length, 2 * ECHO_CHARS + 1, 'cut by code points, not inside a surrogate pair');
+  });
+
+  it(`a hash over MAX_HASH_CHARS: only its first ${MAX_HASH_CHARS} characters are read, the rest refused with one note`, () => {
+    const many = Array.from({ length: 200000 }, (_, i) => `x${i}=1`).join('&'); // ~2 MB
+    const { state, ignored } = parseHash(`#D=8&${many}&seed=99`);
+    assert.equal(state.D, 8);
+    assert.equal(state.seed, DEFAULTS.seed, 'a setting past the limit is not read');
+    const cut = ignored.filter((i) => i.cut);
+    assert.equal(cut.length, 1);
+    assert.equal(describeIgnored(cut[0]), `refused: the link's settings are ${(many.length + 12).toLocaleString('en')} characters; only the first 16,384 are read; the rest is ignored`);
+    assert.ok(ignored.length < MAX_HASH_CHARS / 4, `${ignored.length} items`);
+    const lines = ignoredLines(ignored, (t) => `Link setting ${t}.`);
+    assert.equal(lines.length, MAX_IGNORED + 2);
+    assert.match(lines[MAX_IGNORED], /^…and [0-9,]+ more ignored settings \(only the first 20 are listed\)\.$/);
+    assert.match(lines[MAX_IGNORED + 1], /^Link setting refused: /);
+  });
+
+  it('a bad key in controls= is echoed cut and escaped', () => {
+    const { ignored } = parseHash(`#controls=T,${'\u202E'}${'z'.repeat(60)}`);
+    assert.equal(ignored.length, 1);
+    assert.ok(!describeIgnored(ignored[0]).includes('\u202E'));
+    assert.ok(describeIgnored(ignored[0]).includes(`'\\u202E${'z'.repeat(ECHO_CHARS - 1)}…' is not a setting`));
+  });
+});
+
+describe('state: the link step is bounded', () => {
+  it(`step=1000000000 is refused, naming the value and the limit MAX_LINK_STEP (${MAX_LINK_STEP}); step=${MAX_LINK_STEP} is read`, () => {
+    const { state, ignored } = parseHash('#view=train&step=1000000000');
+    assert.equal(state.step, 0);
+    assert.deepEqual(ignored.map(describeIgnored), ['ignored step=1000000000 (step must be an integer in [0, 100000], a link replays at most 100,000 steps); using the default 0']);
+    assert.equal(parseHash(`#step=${MAX_LINK_STEP}`).state.step, MAX_LINK_STEP);
   });
 });

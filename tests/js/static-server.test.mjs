@@ -178,3 +178,83 @@ describe('static server', () => {
     }
   });
 });
+
+// Bytes written to the socket as is (a request Node's own parser refuses before the handler
+// runs) -> the raw answer up to the server's close.
+function rawBytes(port, text) {
+  return new Promise((resolve, reject) => {
+    const sock = net.connect(port, '127.0.0.1', () => sock.write(text));
+    let data = '';
+    sock.on('data', (c) => (data += c.toString('latin1')));
+    sock.on('end', () => resolve(data));
+    sock.on('error', (e) => (e.code === 'ECONNRESET' ? resolve(data) : reject(e)));
+  });
+}
+
+// raw answer "HTTP/1.1 431 ...\r\nname: value..." -> {status, headers (lower-case names)}
+function parseRaw(raw) {
+  const [head] = raw.split('\r\n\r\n');
+  const [statusLine, ...lines] = head.split('\r\n');
+  const headers = {};
+  for (const l of lines) {
+    const i = l.indexOf(':');
+    if (i > 0) headers[l.slice(0, i).trim().toLowerCase()] = l.slice(i + 1).trim();
+  }
+  return { status: Number(statusLine.split(' ')[1]), headers };
+}
+
+describe('static server: errors of its own carry the same security headers', () => {
+  let tmp;
+  let server;
+  let port;
+  before(async () => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'embedlab-static-err-'));
+    fs.writeFileSync(path.join(tmp, 'index.html'), pageHtml);
+    server = await serve(tmp, 0);
+    port = server.address().port;
+  });
+  after(async () => {
+    await new Promise((r) => server.close(r));
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  // the headers a 200 carries that every answer must carry as well
+  const SECURITY = { 'content-security-policy': PAGE_CSP, 'x-content-type-options': 'nosniff',
+    'access-control-allow-origin': '*', 'cross-origin-resource-policy': 'cross-origin', 'cache-control': 'no-cache' };
+  const checkHeaders = (headers, what) => {
+    for (const [name, value] of Object.entries(SECURITY)) assert.equal(headers[name], value, `${what}: ${name}`);
+  };
+
+  it('a 200 and a 404 carry the security headers', async () => {
+    checkHeaders((await get(port, '/index.html')).headers, '200');
+    checkHeaders((await get(port, '/nope')).headers, '404');
+  });
+
+  it('a malformed request line gets 400 with the headers, and the server keeps serving', async () => {
+    const r = parseRaw(await rawBytes(port, 'GET / HTTP/1.1 junk\r\n\r\n'));
+    assert.equal(r.status, 400);
+    checkHeaders(r.headers, 'malformed request line');
+    const bad = parseRaw(await rawBytes(port, 'NOT A REQUEST\r\n\r\n'));
+    assert.equal(bad.status, 400);
+    checkHeaders(bad.headers, 'garbage');
+    assert.equal((await get(port, '/index.html')).status, 200);
+  });
+
+  it('huge headers get 431 with the headers', async () => {
+    const r = parseRaw(await rawBytes(port, `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(64 * 1024)}\r\n\r\n`));
+    assert.equal(r.status, 431);
+    checkHeaders(r.headers, 'huge headers');
+    assert.equal((await get(port, '/index.html')).status, 200);
+  });
+
+  it('an 8 KB path gets 414 with the headers and a message naming the limit, not 500', async () => {
+    const r = await get(port, `/${'a'.repeat(8 * 1024)}`);
+    assert.equal(r.status, 414);
+    assert.match(r.body, /^URI too long: 8193 bytes, the limit is 2048$/);
+    checkHeaders(r.headers, '414');
+    // a long name that is still under the limit but over the file system's own limit is 404, not 500
+    const name = await get(port, `/${'b'.repeat(1500)}`);
+    assert.equal(name.status, 404);
+    checkHeaders(name.headers, 'long name');
+  });
+});

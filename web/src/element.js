@@ -12,11 +12,13 @@
 // (state.js): the element builds a hash from them and parses it with parseHash, so the
 // validation and the defaults are the page's. HTML lowercases attribute names; they are matched
 // to the keys case-insensitively (T="128" is t="128" is the key T). Values the parser rejects are
-// listed under the view as ignored, as the page lists a link's.
+// listed once at the top of the widget as ignored, as the page lists a link's, and each new list
+// goes to console.warn too (the article's author sees it in the console).
 //   card="NAME"     only that card of the view (names as the page's Embed button gives them,
 //                   embed.js cardName), or "NAME1,NAME2" for several cards of the view (one run:
 //                   the training card beside its neighbours card); an unknown name is listed as
-//                   ignored with the view's names.
+//                   ignored with the view's names, and the view's first card is shown (not the
+//                   whole view: a typo must not make the widget thousands of pixels tall).
 //   controls="a,b"  fields for exactly those settings (the page's own fields, bound by the page's
 //                   Controls); a field sets its attribute. Keys the view does not read are listed
 //                   as ignored with the keys it reads (views/view-keys.js).
@@ -27,14 +29,16 @@
 // the first element scrolls within 200 px of the viewport. Each element starts then (its
 // data-started attribute is set) and talks to the worker through its own scope (engine-client.js:
 // its requests never supersede another widget's; its training run, comparison and BPE are its
-// own in the worker). It re-renders once per task when attributes change (several set together:
+// own in the worker). Attribute changes are seen by a MutationObserver, not observedAttributes:
+// the positional parameters' keys ('rope.base', 't5.num_buckets') come from the engine's registry
+// after define(), so no list fixed at define() can name them. It re-renders once per task when attributes change (several set together:
 // one render; a change of colour map or log axis only redraws), and after each render dispatches
 // `embedlab-change` with detail {state, ignored}. Training: one widget plays at a time (Play in
 // one pauses the others, which keep their run and go on from their step), and a widget pauses
 // when it scrolls out of view. The host's font is inherited; the element is as tall as its content.
 import { EngineClient } from './engine-client.js';
 import { failedField } from './error-target.js';
-import { PARAMS, describeIgnored, formatValue, paramSpec, parseHash, setPositionalKinds } from './state.js';
+import { PARAMS, echo, ignoredLines, formatValue, paramSpec, parseHash, setPositionalKinds } from './state.js';
 import { Controls } from './views/controls.js';
 import { PlotError } from './views/plot-error.js';
 import { JobProgress } from './views/job-progress.js';
@@ -86,7 +90,10 @@ function sharedEngine() {
     workersCreated++;
     const ready = engine.ready.then((info) => {
       // the pos values and '<kind>.<param>' keys parse from here on; training reads the latter
-      VIEW_KEYS.train.push(...setPositionalKinds(info.positionalKinds));
+      // (the positions view draws its kinds with them too: positions-view.js)
+      const added = setPositionalKinds(info.positionalKinds);
+      VIEW_KEYS.train.push(...added);
+      VIEW_KEYS.positions.push(...added);
       return info;
     }, (err) => {
       throw why(err);
@@ -123,8 +130,8 @@ ${siteCss.replaceAll(':root', ':host')}
 :host([hidden]) { display: none; }
 .view > .card:last-child, .view > :last-child { margin-bottom: 0; }
 .view .explain.wide { max-width: none; }
-.embedlab-status { font-size: 13px; color: var(--muted); margin: 4px 0; }
-.embedlab-status:empty { display: none; }
+.embedlab-status, .embedlab-notes { font-size: 13px; color: var(--muted); margin: 4px 0; }
+.embedlab-status:empty, .embedlab-notes:empty { display: none; }
 .embedlab-controls:empty { display: none; }
 .embedlab-controls { gap: 4px 16px; align-items: flex-start; margin: 0 0 8px; font-size: 13px; }
 .embedlab-controls .field { margin-bottom: 0; min-width: 8em; max-width: 18em; }
@@ -148,10 +155,11 @@ function parseMarkup(html) {
 
 let elementCount = 0;
 
+// an attribute whose change re-renders (the element's own data-* and the host's aria-*, id,
+// class... do not)
+const rendersOn = (name) => name === 'view' || name === 'card' || !(OWN_ATTRIBUTES.has(name) || name.startsWith('data-') || name.startsWith('aria-'));
+
 export class EmbedlabView extends HTMLElement {
-  static get observedAttributes() {
-    return [...PARAMS.map((p) => p.key.toLowerCase()), 'card'];
-  }
 
   // Worker instances created on this page (the test reads it: one for any number of elements).
   static get workersCreated() {
@@ -173,15 +181,22 @@ export class EmbedlabView extends HTMLElement {
     this.status.className = 'embedlab-status';
     this.status.setAttribute('role', 'status');
     this.notes = document.createElement('div');
-    this.notes.className = 'embedlab-status embedlab-notes';
+    this.notes.className = 'embedlab-notes'; // above the view (the status line keeps .embedlab-status)
     // `controls`: the settings the reader may change, as the page's fields
     this.controlsRow = document.createElement('form');
     this.controlsRow.className = 'embedlab-controls slider-row';
     this.controlsRow.setAttribute('aria-label', 'Settings of this figure');
     this.controlsRow.addEventListener('submit', (e) => e.preventDefault());
     this.controls = null;
-    root.append(this.controlsRow, this.status, this.holder, this.notes);
+    // the ignored-attribute notes at the top, once for the widget (not under its last card)
+    root.append(this.notes, this.controlsRow, this.status, this.holder);
     this.status.textContent = 'embedlab: waiting to scroll into view';
+    this.warned = ''; // the ignored list last sent to console.warn
+    // every attribute, including keys that exist only once the engine is ready ('rope.base')
+    this.attributeWatch = new MutationObserver((records) => {
+      if (records.some((r) => rendersOn(r.attributeName) && r.oldValue !== this.getAttribute(r.attributeName))) this.attributesChanged();
+    });
+    this.attributeWatch.observe(this, { attributes: true, attributeOldValue: true });
   }
 
   connectedCallback() {
@@ -210,8 +225,8 @@ export class EmbedlabView extends HTMLElement {
     this.unmount(); // frees its training run in the worker
   }
 
-  attributeChangedCallback(name, oldValue, newValue) {
-    if (!this.started || oldValue === newValue) return;
+  attributesChanged() {
+    if (!this.started) return;
     if (this.pending) return; // several attributes set in one task: one render
     this.pending = true;
     queueMicrotask(() => {
@@ -227,7 +242,7 @@ export class EmbedlabView extends HTMLElement {
     for (const { name, value } of this.attributes) {
       if (OWN_ATTRIBUTES.has(name) || name.startsWith('data-') || name.startsWith('aria-')) continue;
       const key = keyOf(name);
-      if (!key) ignored.push({ key: name, value, reason: `unknown setting '${name}'` });
+      if (!key) ignored.push({ key: name, value, reason: `unknown setting '${echo(name)}'` });
       else parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(value)}`);
     }
     parts.unshift(`view=${encodeURIComponent(this.getAttribute('view') ?? DEFAULT_VIEW)}`);
@@ -375,9 +390,10 @@ export class EmbedlabView extends HTMLElement {
     const matched = card ? showOnlyCardIn(section, card) : showOnlyCardIn(section, '');
     const unknown = cardNames(card).filter((n) => !names.includes(n));
     if (card !== null && !matched) {
-      ignored.push({ key: 'card', value: card, reason: `the ${view} view has no card named '${card}' (its cards: ${names.join(', ')}); showing every card` });
+      if (names.length) showOnlyCardIn(section, names[0]);
+      ignored.push({ key: 'card', value: card, reason: `the ${view} view has no card named '${echo(card)}' (its cards: ${names.join(', ')}); showing its first card` });
     } else if (unknown.length) {
-      ignored.push({ key: 'card', value: unknown.join(','), reason: `the ${view} view has no card named '${unknown.join("', '")}' (its cards: ${names.join(', ')})` });
+      ignored.push({ key: 'card', value: unknown.join(','), reason: `the ${view} view has no card named '${unknown.map((n) => echo(n)).join("', '")}' (its cards: ${names.join(', ')})` });
     }
   }
 
@@ -413,13 +429,22 @@ export class EmbedlabView extends HTMLElement {
     this.controls = keys.length ? new Controls(form, (key, value) => this.setAttribute(key, formatValue(paramSpec(key), value))) : null;
   }
 
+  // The ignored attributes above the view, and on the console when the list changed since the
+  // last render (not once per render: a playing train widget renders on every update).
   showIgnored(items) {
     this.notes.replaceChildren();
-    for (const item of items) {
+    const lines = ignoredLines(items, (t) => `Attribute ${t}.`);
+    for (const line of lines) {
       const p = document.createElement('p');
-      p.textContent = `Attribute ${describeIgnored(item)}.`;
+      p.textContent = line;
       this.notes.append(p);
     }
+    const said = lines.join('\n');
+    if (said && said !== this.warned) {
+      const where = this.id ? `#${this.id}` : this.key;
+      console.warn(`<embedlab-view> ${where}: ${lines.length} attribute${lines.length === 1 ? '' : 's'} ignored:\n${said}`);
+    }
+    this.warned = said;
   }
 }
 

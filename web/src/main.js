@@ -10,7 +10,7 @@
 // came from the link land on their own field too.
 import { EngineClient } from './engine-client.js';
 import { failedField } from './error-target.js';
-import { DEFAULTS, describeIgnored, parseHash, serializeHash, setPositionalKinds } from './state.js';
+import { DEFAULTS, ignoredLines, parseHash, serializeHash, setPositionalKinds } from './state.js';
 import { buildPositionFields, showPositionHelp } from './views/position-fields.js';
 import { decodeText, tooLongMessage } from './text-link.js';
 import { downloadBytes } from './download.js';
@@ -56,9 +56,9 @@ const views = {};
 function showIgnored(items) {
   urlMessages.replaceChildren();
   urlMessages.hidden = items.length === 0;
-  for (const item of items) {
+  for (const line of ignoredLines(items, (t) => `Link setting ${t}.`)) {
     const p = document.createElement('p');
-    p.textContent = `Link setting ${describeIgnored(item)}.`;
+    p.textContent = line;
     urlMessages.append(p);
   }
 }
@@ -286,7 +286,7 @@ views.train = {
   keys: TRAIN_KEYS,
   // the first run after loading may be the autosaved one (session.js): the worker restores it
   fetch: async (s) => {
-    const r = await TrainView.fetch(engine, () => ({ resume: session.resume && !s.embed }))(s);
+    const r = await TrainView.fetch(engine, () => ({ resume: session.resume && !s.embed, session: session.tab }))(s);
     if (r) session.resume = false;
     return r;
   },
@@ -428,6 +428,7 @@ async function start(kinds) {
   positionalKinds = kinds;
   const keys = setPositionalKinds(kinds);
   TRAIN_KEYS.push(...keys);
+  POSITION_KEYS.push(...keys); // the positions view draws each kind with its own parameters
   for (const f of buildPositionFields(controls.form, kinds)) controls.bind(f);
   views.train.view.setKinds(kinds);
   installReadLinks(document.querySelector('main'));

@@ -7,8 +7,18 @@
 //             2 s while playing, on pause and at the end. The page never copies them.
 // On load: an address without a hash gets the saved settings (a link someone opened keeps its own);
 // the first training run whose settings equal the saved run's is restored at its saved step
-// (trainStart {resume: true}), bit for bit: the same table fingerprint as when it was saved.
-// "Start over" clears all three and reloads the page with the defaults.
+// (trainStart {resume: true, session: tab}), bit for bit: the same table fingerprint as when it was saved.
+// "Start over" clears every saved session and reloads the page with the defaults.
+//
+// Tabs (storage.js, schema 2): each tab autosaves to its own records, keyed by the tab's id
+// (sessionStorage 'embedlab-tab': it survives a reload of the tab, a new tab gets a new one), so
+// two tabs never overwrite each other's run: the way browsers restore windows and editors
+// restore workspaces, one saved state per window, rather than one record the last writer wins.
+// A new tab without a link starts from a copy of the newest saved session; the Start over
+// dialog lists every saved session with Restore (copies it into this tab and opens it) and
+// what autosave keeps of its budget. A duplicated tab (which copies sessionStorage, so the id)
+// is told by the other tab over BroadcastChannel 'embedlab-session' and takes a new id (said
+// in the status line). Records of schema 1 (one shared set) are migrated on load.
 //
 // Without IndexedDB (some private windows) nothing is saved and the status line says so; the
 // page works as before.
@@ -16,13 +26,41 @@
 //   const session = new Session({ status, startOver, dialog });
 //   const hash = await session.restoreHash(location.hash);   // '' or the saved hash
 //   session.saveSettings(hash);   session.watchDraft(textarea, useButton);   session.resume (true until the first run)
-import { clearSession, deleteRecord, getRecord, putRecord } from './storage.js';
+import {
+  SESSION_VERSION, clearSession, copySession, deleteRecord, deleteSession, getRecord, listSessions, migrateSession,
+  putRecord, recordKey, storageUsage,
+} from './storage.js';
 
 const SETTINGS_DELAY_MS = 400;
 const DRAFT_DELAY_MS = 600;
 
+const TAB_KEY = 'embedlab-tab';
+const CHANNEL = 'embedlab-session';
+
 function clock(t) {
   return new Date(t).toLocaleTimeString('en-GB');
+}
+
+const mib = (n) => `${(n / 1048576).toFixed(n < 1048576 ? 2 : 1)} MiB`;
+
+function newTabId() {
+  const b = new Uint8Array(6);
+  crypto.getRandomValues(b);
+  return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+}
+
+// This tab's id: kept in sessionStorage (a reload keeps it), new for a new tab.
+function tabId() {
+  try {
+    let id = sessionStorage.getItem(TAB_KEY);
+    if (!id) {
+      id = newTabId();
+      sessionStorage.setItem(TAB_KEY, id);
+    }
+    return id;
+  } catch {
+    return newTabId(); // no sessionStorage (sandboxed frame): a new id per load
+  }
 }
 
 export class Session {
@@ -35,8 +73,12 @@ export class Session {
     this.resume = this.enabled; // the first training run may be restored; main.js clears it after that run
     this.timers = {};
     this.beforeClear = beforeClear;
+    this.tab = tabId();
+    this.ready = this.enabled ? migrateSession(this.tab).catch((err) => this.disable(err)) : Promise.resolve();
+    this.watchTabs();
     if (startOver && dialog) {
       startOver.addEventListener('click', () => {
+        this.showSaved(dialog);
         dialog.showModal();
         // the safe answer has the focus; not an autofocus attribute, which a page framed by another
         // site logs as blocked at every load ("Blocked autofocusing … in a cross-origin subframe")
@@ -53,13 +95,50 @@ export class Session {
     if (this.status) this.status.textContent = text;
   }
 
-  // The hash to read: the address's own, else the last saved one ('' when none).
+  // A duplicated tab has this tab's id (sessionStorage is copied): the newcomer says hello, the
+  // older tab answers 'taken', and the newcomer takes a new id, so each keeps its own records.
+  watchTabs() {
+    if (typeof BroadcastChannel === 'undefined') return;
+    this.channel = new BroadcastChannel(CHANNEL);
+    this.channel.onmessage = (e) => {
+      const m = e.data || {};
+      if (m.type === 'hello' && m.tab === this.tab) this.channel.postMessage({ type: 'taken', tab: this.tab });
+      if (m.type === 'taken' && m.tab === this.tab && !this.renamed) {
+        this.renamed = true;
+        this.tab = newTabId();
+        try {
+          sessionStorage.setItem(TAB_KEY, this.tab);
+        } catch {
+          // kept for this load only
+        }
+        this.say('This tab is a copy of another open tab: it now autosaves on its own.');
+        document.body.dataset.sessionTab = this.tab;
+      }
+    };
+    this.channel.postMessage({ type: 'hello', tab: this.tab });
+    document.body.dataset.sessionTab = this.tab;
+  }
+
+  key(name) {
+    return recordKey(name, this.tab);
+  }
+
+  // The hash to read: the address's own, else this tab's saved one, else a copy of the newest
+  // saved session ('' when none).
   async restoreHash(hash) {
     if (!this.enabled) return hash;
     const h = String(hash || '').replace(/^#/, '');
-    if (h) return h;
+    if (h) return h; // at once: the page reads its link without waiting for storage
+    await this.ready;
     try {
-      const rec = await getRecord('settings');
+      let rec = await getRecord(this.key('settings'));
+      if (!(rec && rec.hash)) {
+        const newest = (await listSessions()).find((s) => s.tab !== this.tab && !s.newer && s.hash);
+        if (newest) {
+          await copySession(newest.tab, this.tab); // a copy: the tab that saved it keeps its own
+          rec = await getRecord(this.key('settings'));
+        }
+      }
       if (rec && rec.hash) {
         this.say(`Restored your last session (autosaved ${clock(rec.savedAt)}).`);
         document.body.dataset.sessionRestored = '1';
@@ -71,11 +150,78 @@ export class Session {
     return '';
   }
 
+  // The Start over dialog's list: what autosave keeps of its budget, and every saved session
+  // with Restore (copies it into this tab, then opens its settings: its run is restored).
+  async showSaved(dialog) {
+    const form = dialog.querySelector('form');
+    let box = form.querySelector('.session-saved');
+    if (!box) {
+      box = document.createElement('div');
+      box.className = 'session-saved';
+      form.querySelector('.slider-row').before(box);
+    }
+    box.replaceChildren();
+    if (!this.enabled) return;
+    let u;
+    try {
+      u = await storageUsage();
+    } catch (err) {
+      box.textContent = `Could not read what is saved: ${err.message}`;
+      return;
+    }
+    const usage = document.createElement('p');
+    usage.className = 'session-usage';
+    usage.textContent = `Autosave keeps ${mib(u.total)} of its ${mib(u.budget)} budget in this browser: ` +
+      `${u.sessions.length} saved session${u.sessions.length === 1 ? '' : 's'}, ${u.texts.length} stored text${u.texts.length === 1 ? '' : 's'}. ` +
+      'Past the budget, the least recently used are removed first.';
+    box.dataset.total = String(u.total);
+    box.dataset.budget = String(u.budget);
+    box.append(usage);
+    const list = document.createElement('ul');
+    list.className = 'session-list';
+    for (const s of u.sessions) {
+      const li = document.createElement('li');
+      li.dataset.tab = s.tab;
+      const what = s.hash ? (/(^|&)view=([a-z]+)/.exec(s.hash) || [])[2] || 'table' : 'no settings';
+      const text = document.createElement('span');
+      text.textContent = `${s.tab === this.tab ? 'This tab' : 'Saved'} ${clock(s.savedAt)}: ${what} view${s.step !== null ? `, training at step ${s.step}` : ''} (${mib(s.bytes)})` +
+        (s.newer ? ', saved by a newer version of the page' : '');
+      li.append(text);
+      if (s.tab !== this.tab && !s.newer && s.hash) {
+        const b = document.createElement('button');
+        b.type = 'button';
+        b.textContent = 'Restore';
+        b.setAttribute('aria-label', `Restore the session saved at ${clock(s.savedAt)}`);
+        b.addEventListener('click', () => this.restoreSession(s));
+        li.append(' ', b);
+      }
+      list.append(li);
+    }
+    box.append(list);
+  }
+
+  // This tab takes a copy of session s (its own records are replaced) and opens its settings.
+  async restoreSession(s) {
+    try {
+      await this.beforeClear();
+      this.enabled = false; // nothing of this tab's run is saved over the copy
+      for (const t of Object.values(this.timers)) clearTimeout(t);
+      await deleteSession(this.tab);
+      await copySession(s.tab, this.tab);
+    } catch (err) {
+      this.say(`Could not restore that session: ${err.message}`);
+      return;
+    }
+    history.replaceState(null, '', `${location.pathname}${location.search}#${s.hash}`);
+    location.reload();
+  }
+
   // After the first render: the draft of the text box, when the box is empty.
   async restoreDraft(textarea, caption) {
     if (!this.enabled || textarea.value) return;
     try {
-      const rec = await getRecord('draft');
+      await this.ready;
+      const rec = await getRecord(this.key('draft'));
       if (rec && rec.text && !textarea.value) {
         textarea.value = rec.text;
         caption.textContent = `Restored the text you were typing (autosaved ${clock(rec.savedAt)}); “Use this text” tokenizes it.`;
@@ -104,7 +250,10 @@ export class Session {
 
   saveSettings(hash) {
     if (!this.enabled) return;
-    this.debounce('settings', SETTINGS_DELAY_MS, () => putRecord('settings', { hash: String(hash).replace(/^#/, ''), savedAt: Date.now() }));
+    this.debounce('settings', SETTINGS_DELAY_MS, async () => {
+      await this.ready;
+      await putRecord(this.key('settings'), { v: SESSION_VERSION, tab: this.tab, hash: String(hash).replace(/^#/, ''), savedAt: Date.now() });
+    });
   }
 
   // The text box: saved while typed; dropped once it is the corpus (the link or txtdb keeps it).
@@ -112,11 +261,13 @@ export class Session {
     if (!this.enabled) return;
     textarea.addEventListener('input', () => {
       const text = textarea.value;
-      this.debounce('draft', DRAFT_DELAY_MS, () => (text ? putRecord('draft', { text, savedAt: Date.now() }) : deleteRecord('draft')));
+      this.debounce('draft', DRAFT_DELAY_MS, () => (text
+        ? putRecord(this.key('draft'), { v: SESSION_VERSION, tab: this.tab, text, savedAt: Date.now() })
+        : deleteRecord(this.key('draft'))));
     });
     useButton.addEventListener('click', () => {
       clearTimeout(this.timers.draft);
-      deleteRecord('draft').catch((err) => this.disable(err));
+      deleteRecord(this.key('draft')).catch((err) => this.disable(err));
     });
   }
 

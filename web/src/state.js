@@ -22,6 +22,13 @@
 //   parseHash('#seed=abc&D=8') -> {state: {...DEFAULTS, D: 8},
 //                                  ignored: [{key: 'seed', value: 'abc', reason: 'seed must be an integer in [0, 9007199254740991]'}]}
 //   serializeHash({...DEFAULTS, D: 8}) -> 'D=8'
+//
+// What a link says is echoed with care (describeIgnored, echo): at most ECHO_CHARS characters of
+// a key or value, control and format characters (U+202E RIGHT-TO-LEFT OVERRIDE, zero-width
+// joiners, NUL...) shown as the escape \u202E, never as themselves, and at most MAX_IGNORED
+// items listed (then one line saying how many more). parseHash reads at most MAX_HASH_CHARS
+// characters of a hash (a `txt` link is at most 8,000): the rest is refused with one item,
+// so a 2 MB hash costs no more than a 16 KB one.
 
 // Each entry: kind int | num (finite, > min) | real (finite, in [min, max]) | bool | enum | optint
 // (an integer or empty = none) | b64 (base64url text, the user's compressed text) | name (a card
@@ -31,6 +38,9 @@
 // worker's ready message): setPositionalKinds() fills the values of `pos` and adds one key per
 // parameter of every kind, "<kind>.<param>" (e.g. "rope.base"), so no kind is named here.
 // Ranges here are "could ever make sense" bounds, not engine limits.
+// The most training steps a link's step=N replays (the `step` key's max; README "Links").
+export const MAX_LINK_STEP = 100000;
+
 export const PARAMS = [
   { key: 'view', kind: 'enum', def: 'table', values: ['table', 'text', 'bpe', 'windows', 'positions', 'train'] },
   { key: 'seed', kind: 'int', def: 123, min: 0, max: Number.MAX_SAFE_INTEGER },
@@ -70,7 +80,9 @@ export const PARAMS = [
   { key: 'win', kind: 'int', def: 5, min: 1, max: 1 << 16 },
   { key: 'minc', kind: 'int', def: 2, min: 1, max: 1 << 30 },
   { key: 'ep', kind: 'int', def: 5, min: 1, max: 1 << 16 },
-  { key: 'step', kind: 'int', def: 0, min: 0, max: 1e9 }, // train: opening the link replays the run to this step and stops
+  // train: opening the link replays the run to this step and stops (in slices, with progress
+  // and Cancel: train-view.js); at most MAX_LINK_STEP steps, about 10 minutes at 200 steps/s
+  { key: 'step', kind: 'int', def: 0, min: 0, max: MAX_LINK_STEP, why: `a link replays at most ${MAX_LINK_STEP.toLocaleString('en')} steps` },
   { key: 'logy', kind: 'bool', def: false },
   { key: 'cmp', kind: 'int', def: 600, min: 1, max: 100000 }, // compare: steps per encoding
   { key: 'cmpCorpus', kind: 'enum', def: 'tinyshakespeare', values: ['the-verdict', 'tinyshakespeare', 'custom'] }, // compare: text
@@ -108,6 +120,25 @@ export const isSettingKey = (key) => BY_KEY.has(key) && !NOT_SETTINGS.has(key);
 
 // 'T, seed,bogus,T' -> {keys: ['T', 'seed'], bad: [{value: 'bogus', reason}]}: known setting keys,
 // in order, without repeats. Used for `controls` (the page's iframe form and the widget).
+// Longest hash parseHash reads (characters after '#'); the rest is refused with a note.
+export const MAX_HASH_CHARS = 16384;
+// Longest key or value echoed in a message (characters; longer: cut, with '…').
+export const ECHO_CHARS = 40;
+// Most ignored settings listed one by one (the rest: counted in one more line).
+export const MAX_IGNORED = 20;
+
+// user text -> what a message may show: at most `max` code points (then '…'), with control,
+// format (bidi overrides and isolates, zero-width characters) and line/paragraph separators
+// escaped as \uXXXX, so no echoed text can reorder, hide or break the line around it.
+//   echo('a\u202Eb') -> 'a\\u202Eb'      echo('x'.repeat(50)) -> 'xxxx…' (40 x's, then …)
+export function echo(text, max = ECHO_CHARS) {
+  const chars = Array.from(String(text).slice(0, 4 * max + 4)); // never walk a 2 MB string
+  const cut = chars.length > max ? [...chars.slice(0, max), '…'] : chars;
+  return cut.map((c) => (/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}]/u.test(c)
+    ? `\\u${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`
+    : c)).join('');
+}
+
 export function parseKeyList(raw) {
   const keys = [];
   const bad = [];
@@ -115,7 +146,7 @@ export function parseKeyList(raw) {
     if (isSettingKey(k)) {
       if (!keys.includes(k)) keys.push(k);
     } else {
-      bad.push({ value: k.length > 40 ? `${k.slice(0, 40)}…` : k, reason: `'${k}' is not a setting (controls takes a comma list of setting keys, e.g. T,seed)` });
+      bad.push({ value: k, reason: `'${echo(k)}' is not a setting (controls takes a comma list of setting keys, e.g. T,seed)` });
     }
   }
   return { keys, bad };
@@ -161,6 +192,18 @@ export function positionParams(state, kind = state.pos) {
   return out;
 }
 
+// state -> {kind: {param: value}} for every '<kind>.<param>' key set up by setPositionalKinds
+// (the positions view draws each kind with its own values).
+//   positionParamsByKind({'rope.base': 500, 't5.num_buckets': 8, seed: 1}) -> {rope: {base: 500}, t5: {num_buckets: 8}}
+export function positionParamsByKind(state) {
+  const out = {};
+  for (const p of PARAMS) {
+    if (!p.posKind || state[p.key] === undefined || state[p.key] === null) continue;
+    (out[p.posKind] ||= {})[p.posParam] = state[p.key];
+  }
+  return out;
+}
+
 function rangeText(p) {
   return `[${p.min}, ${p.max}]`;
 }
@@ -173,10 +216,11 @@ export function parseValue(p, raw) {
     case 'optint': {
       if (p.kind === 'optint' && (s === '' || s === 'none')) return { ok: true, value: null };
       // subtle: Number('') is 0 and Number('1e3') is 1000; accept only plain decimal integers.
-      if (!/^-?\d{1,16}$/.test(s)) return { ok: false, reason: `${p.key} must be an integer in ${rangeText(p)}` };
+      const why = p.why ? `, ${p.why}` : '';
+      if (!/^-?\d{1,16}$/.test(s)) return { ok: false, reason: `${p.key} must be an integer in ${rangeText(p)}${why}` };
       const v = Number(s);
       if (!Number.isSafeInteger(v) || v < p.min || v > p.max) {
-        return { ok: false, reason: `${p.key} must be an integer in ${rangeText(p)}` };
+        return { ok: false, reason: `${p.key} must be an integer in ${rangeText(p)}${why}` };
       }
       return { ok: true, value: v };
     }
@@ -239,8 +283,15 @@ const showsTraining = (state) => state.view === 'train' || state.step > 0;
 export function parseHash(hash) {
   const state = { ...DEFAULTS };
   const ignored = [];
-  const text = String(hash || '').replace(/^#/, '');
+  let text = String(hash || '').replace(/^#/, '');
   if (!text) return { state, ignored };
+  let refused = null;
+  if (text.length > MAX_HASH_CHARS) {
+    // the settings up to the last '&' within the limit; the rest is not even split
+    const end = text.lastIndexOf('&', MAX_HASH_CHARS);
+    refused = { key: 'link', value: '', cut: text.length, reason: `the link's settings are ${text.length.toLocaleString('en')} characters; only the first ${MAX_HASH_CHARS.toLocaleString('en')} are read` };
+    text = text.slice(0, end > 0 ? end : MAX_HASH_CHARS);
+  }
   const named = new Set(); // keys the link gave a usable value
   for (const part of text.split('&')) {
     if (!part) continue;
@@ -249,7 +300,7 @@ export function parseHash(hash) {
     const value = eq < 0 ? '' : decode(part.slice(eq + 1));
     const p = BY_KEY.get(key);
     if (!p) {
-      ignored.push({ key, value, reason: `unknown setting '${key}'` });
+      ignored.push({ key, value, reason: `unknown setting '${echo(key)}'` });
       continue;
     }
     if (p.kind === 'keys') {
@@ -268,6 +319,7 @@ export function parseHash(hash) {
     }
   }
   migrateTrainingText(state, named, ignored);
+  if (refused) ignored.push(refused);
   return { state, ignored };
 }
 
@@ -300,12 +352,27 @@ export function serializeHash(state) {
 // One line for the page: "ignored seed=abc (seed must be an integer in [0, ...]); using the default 123"
 export function describeIgnored(item) {
   if (item.migrated) return `${item.value} (an older link): ${item.reason}`;
+  if (item.cut) return `refused: ${item.reason}; the rest is ignored`;
   const p = BY_KEY.get(item.key);
-  const shown = item.value.length > 40 ? `${item.value.slice(0, 40)}…` : item.value;
+  const shown = echo(item.value);
+  item = { ...item, key: echo(item.key), reason: echo(item.reason, 1000) };
   if (p && p.kind === 'b64') return `ignored ${item.key}=${shown} (${item.reason}); using the built-in corpus`;
   if (p && (p.kind === 'keys' || p.kind === 'name')) return `ignored ${item.key}=${shown} (${item.reason})`; // the reason says what happens instead
   const fallback = p ? `; using the default ${formatValue(p, p.def) || 'none'}` : '';
   return `ignored ${item.key}=${shown} (${item.reason})${fallback}`;
+}
+
+// ignored items -> the lines of a notice: at most MAX_IGNORED of them described, then how many
+// more (a link with 100,000 unknown keys is one screen, not 100,000 paragraphs). A refused
+// rest of the link (the `cut` item) is always shown.
+//   ignoredLines(items, (t) => `Link setting ${t}.`)
+export function ignoredLines(items, wrap = (t) => t) {
+  const cut = items.filter((i) => i.cut);
+  const rest = items.filter((i) => !i.cut);
+  const lines = rest.slice(0, MAX_IGNORED).map((i) => wrap(describeIgnored(i)));
+  if (rest.length > MAX_IGNORED) lines.push(`…and ${(rest.length - MAX_IGNORED).toLocaleString('en')} more ignored settings (only the first ${MAX_IGNORED} are listed).`);
+  for (const i of cut) lines.push(wrap(describeIgnored(i)));
+  return lines;
 }
 
 export function paramSpec(key) {

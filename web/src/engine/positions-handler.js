@@ -2,10 +2,13 @@
 // their position x position similarity matrices, the attention biases of the registry's bias
 // kinds, and RoPE applied to a real pair of vectors. Runs inside the worker only.
 //
-//   positions {seed, T, D, sim: 'cos' | 'dot', maxSide = 512, distanceCheck = true}   (a long job: progress, cancel;
+//   positions {seed, T, D, sim: 'cos' | 'dot', maxSide = 512, distanceCheck = true, params = {}}   (a long job: progress, cancel;
 //              distanceCheck false: toeplitz null, for callers that only draw the grids)
-//      -> {T, D, kinds: [{name, table: grid (T, D), similarity: grid (T, T), toeplitz}], ms}
-//   biases    {seed, heads = 8, T = 32}
+//      -> {T, D, kinds: [{name, params, table: grid (T, D), similarity: grid (T, T), toeplitz}], ms}
+//   biases    {seed, heads = 8, T = 32, params = {}}
+//   params: {kind: {param: value}} (state.js positionParamsByKind, e.g. {rope: {base: 500}});
+//   a kind whose values differ from the registry's defaults is drawn with them
+//   (M.positionTable(kind, {params})); each kind echoes the values it was drawn with.
 //      -> {H, T, kinds: [{name, label, description, trainable, data (H, T, T), byDistance (H, T),
 //                         slopes (H) | null}]}   one per kind whose `provides` is 'bias'
 //   ropeDemo  {seed, D, span = 128, offsets = [0, 100, 1000]}
@@ -122,6 +125,23 @@ function gatherRows(table, D, idx) {
 // imported (optional): the ImportedPositions store (imported-positions.js) of the user's file.
 export function makePositionsHandler(M, imported = null) {
   const LABELS = { sinusoidal: 'sinusoidal', learned: 'learned', rope: 'RoPE' };
+  const registry = new Map(M.positionalKinds().map((k) => [k.name, k]));
+
+  // (kind name, payload params) -> {param: value} for every parameter of the kind (the
+  // payload's value or the registry's default) and whether any differs from its default.
+  function kindParams(name, all) {
+    const given = (all && all[name]) || {};
+    const values = {};
+    let custom = false;
+    for (const q of (registry.get(name) || { params: [] }).params) {
+      const v = given[q.name] ?? q.default;
+      values[q.name] = Number(v);
+      if (values[q.name] !== q.default) custom = true;
+    }
+    return { values, custom };
+  }
+  // the engine's own table of kind `name` with the given parameter values
+  const tableWith = (name, T, D, values) => M.positionTable(name, { positions: T, dim: D, params: values }).data;
 
   // One kind as drawn: its (T, D) table and (T, T) similarity (M.positionSimilarity), both on
   // at most maxSide sampled rows and columns; tableData (the whole table) for the distance
@@ -145,20 +165,23 @@ export function makePositionsHandler(M, imported = null) {
     blame(['T', 'D'], () => checkPageBudget('positions', 'position table', [T, D]));
     blame(['T'], () => checkPageBudget('positions', 'similarity matrix', [T, T]));
     const t0 = performance.now();
+    const sin = kindParams('sinusoidal', p.params);
+    const rope = kindParams('rope', p.params);
     const tables = [
-      ['sinusoidal', () => M.sinusoidal(T, D)],
-      ['learned', () => {
+      ['sinusoidal', sin, () => (sin.custom ? tableWith('sinusoidal', T, D, sin.values) : M.sinusoidal(T, D))],
+      ['learned', kindParams('learned', p.params), () => {
         blame(['seed'], () => M.manualSeed(p.seed));
         return M.learnedPositions(T, D);
       }],
-      ['rope', () => M.ropeTable(T, D)],
+      ['rope', rope, () => (rope.custom ? tableWith('rope', T, D, rope.values) : M.ropeTable(T, D))],
     ];
     const kinds = [];
-    for (const [name, make] of tables) {
-      const table = blame(['T', 'D'], make);
+    for (const [name, params, make] of tables) {
+      const own = params.custom ? Object.keys(params.values).map((q) => `${name}.${q}`) : [];
+      const table = blame(['T', 'D', ...own], make);
       // past the page budget (which let it through): the engine plans the T x T matrix and refuses it
       if (T * T * 4 > PAGE_BYTES) blame(['T', 'D'], () => M.positionSimilarity(table, T, D, { cosine }));
-      kinds.push(kindGrids(name, table, T, D, maxSide, cosine, ['T', 'D']));
+      kinds.push({ ...kindGrids(name, table, T, D, maxSide, cosine, ['T', 'D']), params: params.values });
       await job.tick(); // a cancel between kinds
     }
     const perKind = (T * (T + 1)) / 2;
@@ -181,7 +204,9 @@ export function makePositionsHandler(M, imported = null) {
     return {
       H, T,
       kinds: kinds.map((k) => {
-        const { data } = blame(['seed'], () => M.positionTable(k.name, { positions: T, heads: H, seed: p.seed }));
+        const { values } = kindParams(k.name, p.params);
+        const blamed = ['seed', ...Object.keys(values).map((q) => `${k.name}.${q}`)];
+        const { data } = blame(blamed, () => M.positionTable(k.name, { positions: T, heads: H, seed: p.seed, params: values }));
         const byDistance = new Float32Array(H * T);
         const slopes = new Float32Array(H);
         let linear = T > 1;
@@ -199,7 +224,7 @@ export function makePositionsHandler(M, imported = null) {
             }
           }
         }
-        return { name: k.name, label: k.label, description: k.description, trainable: k.trainable, data, byDistance, slopes: linear ? slopes : null };
+        return { name: k.name, label: k.label, description: k.description, trainable: k.trainable, params: values, data, byDistance, slopes: linear ? slopes : null };
       }),
     };
   }

@@ -31,12 +31,13 @@
 //   does; a map that fails gives mapError: 'message' (and no map) in the same reply, and the
 //   next update tries again. A step that fails after others of its slice succeeded gives those
 //   steps and stepError {message, fields}, so the page shows every step the trainer made.
-//   trainStart {..., resume: true}: when this browser's autosaved run ('train' record, storage.js)
-//                has the same settings, it is loaded (Trainer.loadState) and the reply carries
+//   trainStart {..., resume: true, session: TAB}: when this tab's autosaved run (the 'train@TAB'
+//                record, storage.js; TAB is remembered for trainSave) has the same settings, it is loaded (Trainer.loadState) and the reply carries
 //                restored {step, checksum, savedAt, curve}; a saved run of other settings is left
 //                alone, one the engine refuses (another text) gives restored {error}
 //   trainSave    {curve: {steps, losses}} -> {step, checksum, bytes, savedAt}: the run's checkpoint
-//                (Trainer.saveState) written to the 'train' record, from the worker (no copy to the page)
+//                (Trainer.saveState) written to the tab's 'train@TAB' record {v: 2, tab, ...} (no TAB
+//                given yet: 'train'), from the worker (no copy to the page)
 //   trainDrop    {} -> {dropped}: frees the run (a widget that left the page)
 //   trainSample  {prompt, tokens, temperature, seed} -> {text, ids (Int32Array), prompt, step}: text
 //                sampled from the next-token run as it is now (M.generate on its checkpoint bytes,
@@ -71,7 +72,7 @@ import { checkPageBudget } from './limits.js';
 import { heldOutProbe, heldOutSplit, nextTokenRows } from './next-token-input.js';
 import { positionParams } from '../state.js';
 import { drawnMap, exportTableFile, withTable } from './table-exports.js';
-import { getRecord, putRecord } from '../storage.js';
+import { SESSION_VERSION, getRecord, putRecord, recordKey } from '../storage.js';
 
 const MAX_TABLE_ROWS = 400;
 const MAX_TABLE_COLS = 128;
@@ -96,12 +97,13 @@ function paramBytes(s, rows) {
 
 // The run's identity for the autosave: its payload without `resume` and `slot`, keys sorted.
 export function runKey(p) {
-  return JSON.stringify(Object.keys(p).filter((k) => k !== 'resume' && k !== 'slot').sort().map((k) => [k, p[k]]));
+  return JSON.stringify(Object.keys(p).filter((k) => k !== 'resume' && k !== 'slot' && k !== 'session').sort().map((k) => [k, p[k]]));
 }
 
 // store (optional): {getRecord, putRecord} (storage.js, IndexedDB; Node tests pass their own).
 // layout (optional): makeLayoutHandlers(M)'s object; a slot's input table is its 'train' source.
 export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecord }, layout = null) {
+  let sessionTab = ''; // the page tab whose autosave this worker writes (trainStart {session})
   const kinds = M.positionalKinds(); // fixed for the module's life; positions() runs every step
   const runs = new Map(); // slot -> {tr, make, rowIds, strings, model, pos, key}
   let run = null; // the run of the request being handled (use()); requests run one at a time
@@ -190,6 +192,7 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
 
   async function trainStart(p) {
     const slot = String(p.slot ?? '');
+    if (slot === '' && typeof p.session === 'string' && p.session) sessionTab = p.session; // the page's tab (session.js)
     if (!runs.has(slot) && runs.size >= MAX_RUNS) {
       throw new Error(`train: ${runs.size} runs are open already, the most this page keeps (one per training view or widget); remove a widget or reload`);
     }
@@ -221,11 +224,11 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
   async function restore() {
     let rec = null;
     try {
-      rec = await store.getRecord('train');
+      rec = await store.getRecord(recordKey('train', sessionTab));
     } catch {
       return null; // no storage here: nothing to restore
     }
-    if (!rec || rec.key !== run.key || !(rec.state instanceof Uint8Array)) return null;
+    if (!rec || rec.v > SESSION_VERSION || rec.key !== run.key || !(rec.state instanceof Uint8Array)) return null;
     try {
       run.step = run.tr.loadState(rec.state);
     } catch (err) {
@@ -237,8 +240,8 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
   async function trainSave(p = {}) {
     use(p, 'save');
     const state = run.tr.saveState();
-    const rec = { key: run.key, step: run.tr.stepsDone(), checksum: checksum(), state, curve: p.curve ?? null, savedAt: Date.now() };
-    await store.putRecord('train', rec);
+    const rec = { v: SESSION_VERSION, tab: sessionTab, key: run.key, step: run.tr.stepsDone(), checksum: checksum(), state, curve: p.curve ?? null, savedAt: Date.now() };
+    await store.putRecord(recordKey('train', sessionTab), rec);
     return { step: rec.step, checksum: rec.checksum, bytes: state.length, savedAt: rec.savedAt };
   }
 

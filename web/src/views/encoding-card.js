@@ -14,7 +14,7 @@ import { summarize } from '../arrays.js';
 const INFO = {
   sinusoidal: {
     title: 'Sinusoidal (Vaswani et al. 2017)',
-    text: 'Fixed, not trained: PE[p, 2i] = sin(p·w_i), PE[p, 2i+1] = cos(p·w_i) with w_i = 10000^(-2i/D). Left columns oscillate fast, right columns slowly.',
+    text: 'Fixed, not trained: PE[p, 2i] = sin(p·w_i), PE[p, 2i+1] = cos(p·w_i) with w_i = base^(-2i/D), base 10000 unless the subtitle below names another (the link key sinusoidal.base). Left columns oscillate fast, right columns slowly.',
   },
   learned: {
     title: 'Learned absolute (GPT-2)',
@@ -40,6 +40,7 @@ export class EncodingCard {
     const t1 = document.createElement('p');
     t1.className = 'subplot-title';
     t1.textContent = 'table: position × dimension';
+    this.t1 = t1;
     const plot1 = document.createElement('div');
     plot1.className = 'plot';
     const leg1 = document.createElement('div');
@@ -69,6 +70,10 @@ export class EncodingCard {
   }
 
   render(kind, state, simName) {
+    // the parameter values it was drawn with ('base 500'), when the kind has any
+    const params = Object.entries(kind.params || {});
+    this.t1.textContent = `table: position × dimension${params.map(([k, v]) => `, ${k.replace(/_/g, ' ')} ${formatNumber(v)}`).join('')}`;
+    this.card.dataset.params = JSON.stringify(kind.params || {});
     const lut = makeLut(state.cmap);
     const diverging = colormap(state.cmap).diverging;
     const tStats = summarize(kind.table.data);

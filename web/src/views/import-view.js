@@ -18,6 +18,7 @@ import { visibleText } from '../plots/chips.js';
 import { formatNumber } from '../plots/scales.js';
 import { ImportAnalysis, NORMALISED } from './import-analysis.js';
 import { METHOD_NAMES, MapChoice, preparingText } from './map-choice.js';
+import { echo } from '../state.js';
 
 const STEP_MS = 35; // engine time of one frame of a UMAP / t-SNE run
 const nextFrame = () => new Promise((r) => requestAnimationFrame(() => r()));
@@ -69,13 +70,13 @@ export class ImportView {
     const file = this.el.file.files[0];
     if (!file) return;
     const metadata = this.el.meta.files[0];
-    this.el.note.textContent = `reading ${file.name} (${(file.size / 1048576).toFixed(1)} MiB) in the worker…`;
+    this.el.note.textContent = `reading ${echo(file.name, 80)} (${(file.size / 1048576).toFixed(1)} MiB) in the worker…`;
     this.picked = performance.now();
     try {
       const r = await this.engine.request('importTable', { file, metadata, tensor });
       if (r.needTensor) {
         this.showTensors(r.tensors, null);
-        this.el.note.textContent = `${file.name} holds several tensors; choose the table to look at.`;
+        this.el.note.textContent = `${echo(file.name, 80)} holds several tensors; choose the table to look at.`;
         return;
       }
       this.showTensors(r.tensors, r.tensor);
@@ -83,7 +84,7 @@ export class ImportView {
       this.onLoaded(r);
     } catch (err) {
       // the previous table (if any) is still the current one
-      this.el.note.textContent = `${err.message}${this.last ? ` — still showing ${this.last.name}.` : ''}`;
+      this.el.note.textContent = `${err.message}${this.last ? ` — still showing ${echo(this.last.name, 80)}.` : ''}`;
       this.root.dataset.importError = err.message;
     }
   }
@@ -106,7 +107,7 @@ export class ImportView {
     const pos = r.positions
       ? ` Its learned position table (${r.positions.tensor}, ${r.positions.rows.toLocaleString('en')} × ${r.positions.dim.toLocaleString('en')}) is drawn in the Positional encodings view.`
       : r.positionsError ? ` Its position table could not be read: ${r.positionsError}.` : '';
-    this.el.note.textContent = `${r.name}: ${r.rows.toLocaleString('en')} ${r.rows === 1 ? 'row' : 'rows'} × ${r.dim.toLocaleString('en')} (${r.format}${r.tensor ? `, tensor ${r.tensor}` : ''}), ` +
+    this.el.note.textContent = `${echo(r.name, 80)}: ${r.rows.toLocaleString('en')} ${r.rows === 1 ? 'row' : 'rows'} × ${r.dim.toLocaleString('en')} (${r.format}${r.tensor ? `, tensor ${echo(r.tensor, 80)}` : ''}), ` +
       `${r.labels ? 'labelled' : 'no labels (add a metadata.tsv or vocabulary file)'}, read in ${formatNumber(r.ms / 1000)} s.${what}${pos}`;
     this.root.dataset.rows = String(r.rows);
     this.root.dataset.recognised = r.recognised || '';

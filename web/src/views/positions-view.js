@@ -19,8 +19,16 @@ import { summarize } from '../arrays.js';
 import { EncodingCard } from './encoding-card.js';
 import { ImportedPositionsCard } from './imported-positions-card.js';
 import { WhyPositionsCard } from './why-positions-card.js';
+import { positionParamsByKind } from '../state.js';
 
+// (main.js and element.js append the positional parameters' keys, 'rope.base', once the engine
+// has sent its registry: the cards are drawn with them)
 export const POSITION_KEYS = ['seed', 'T', 'pd', 'sim'];
+
+// {base: 500} -> ', base 500' (the values a kind was drawn with, in its subtitle)
+export function paramText(params) {
+  return Object.entries(params || {}).map(([k, v]) => `, ${k.replace(/_/g, ' ')} ${formatNumber(v)}`).join('');
+}
 
 // RoPE on a real pair of vectors (the worker's 'ropeDemo'): q·k after rotation against the
 // distance m − n, one line per absolute offset of the key; the lines coincide.
@@ -126,7 +134,8 @@ class BiasPanel {
     const stats = summarize(kind.data);
     const domain = colorDomain(stats, state.cmap);
     const idx = Int32Array.from({ length: T }, (_, i) => i);
-    this.t1.textContent = `bias[h, i, j] added to head h's logit of query i for key j (T = ${T}, H = ${H}; grey: masked, the key comes after the query)`;
+    this.t1.textContent = `bias[h, i, j] added to head h's logit of query i for key j (T = ${T}, H = ${H}${paramText(kind.params)}; grey: masked, the key comes after the query)`;
+    this.card.dataset.params = JSON.stringify(kind.params || {});
     for (let h = 0; h < H; h++) {
       const data = new Float32Array(T * T);
       for (let k = 0; k < T * T; k++) {
@@ -206,7 +215,7 @@ class BiasPanel {
 
 export class PositionsView {
   static payload(state) {
-    return { seed: state.seed, T: state.T, D: state.pd, sim: state.sim, maxSide: 384 };
+    return { seed: state.seed, T: state.T, D: state.pd, sim: state.sim, maxSide: 384, params: positionParamsByKind(state) };
   }
 
   // payload argument -> page field, where the names differ (a failure blamed on D is shown on pd)
@@ -223,7 +232,7 @@ export class PositionsView {
         engine.latest('positions', 'positions', p, f),
         engine.request('whyPositions', {}),
         engine.request('ropeDemo', { seed: p.seed, D: p.D }, f),
-        engine.request('biases', { seed: p.seed }),
+        engine.request('biases', { seed: p.seed, params: p.params }),
         engine.latest('positions-imported', 'importedPositions', { sim: p.sim, maxSide: p.maxSide, have })
           .catch((err) => ({ error: err.message })),
       ]);

@@ -16,6 +16,7 @@ import { renderStatList } from './stat-list.js';
 import { ChipStrip, visibleText } from '../plots/chips.js';
 import { formatNumber } from '../plots/scales.js';
 import { formatBytes } from '../engine/limits.js';
+import { echo } from '../state.js';
 
 export const TEXT_KEYS = ['corpus', 'enc', 'lower', 'bpeV'];
 const CHIP_WINDOW = 400;
@@ -102,10 +103,10 @@ export class TextView {
   loadFile(f) {
     if (!f) return;
     if (f.size > MAX_UPLOAD_BYTES) {
-      this.el.customCaption.textContent = `${f.name}: ${formatBytes(f.size)} (${f.size.toLocaleString('en')} bytes); this page takes at most ${formatBytes(MAX_UPLOAD_BYTES)}.`;
+      this.el.customCaption.textContent = `${echo(f.name, 80)}: ${formatBytes(f.size)} (${f.size.toLocaleString('en')} bytes); this page takes at most ${formatBytes(MAX_UPLOAD_BYTES)}.`;
       return;
     }
-    this.el.customCaption.textContent = `reading ${f.name} (${formatBytes(f.size)}) in the worker…`;
+    this.el.customCaption.textContent = `reading ${echo(f.name, 80)} (${formatBytes(f.size)}) in the worker…`;
     this.sendText({ file: f, name: f.name });
   }
 

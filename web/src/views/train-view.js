@@ -9,6 +9,9 @@
 // A link with step=N replays the run: render() plays it to step N in the same slices as Play
 // (each step is the same whatever the slicing) and stops there, so the table's fingerprint
 // (FNV-1a of the whole input table, shown in the readout) is the one of the page that made the link.
+// A replay longer than one slice shows its progress (step n of N) with Cancel (job-progress.js,
+// the box of the page's long jobs, class replay-progress); Cancel pauses at the step reached.
+// state.js bounds a link's step (MAX_LINK_STEP).
 //
 //   const view = new TrainView(root, engine, {onError: (err) => ...,   // err.message, err.fields
 //                                            onSteps: (n, settled) => ...});  // the run is at step n
@@ -44,6 +47,7 @@ import { TableExports } from './table-exports.js';
 import { METHOD_NAMES, MapChoice, preparingText } from './map-choice.js';
 import { TrainLoss } from './train-loss.js';
 import { SampleBox } from './sample-view.js';
+import { JobProgress } from './job-progress.js';
 
 const LAYOUT_STEP_MS = 35; // engine time of one frame of a UMAP / t-SNE run
 const AXES = { umap: ['UMAP 1', 'UMAP 2'], tsne: ['t-SNE 1', 't-SNE 2'] };
@@ -98,6 +102,10 @@ export class TrainView {
       tableNote: $('train-table-note'), saved: $('train-saved'),
     };
     this.loss = new TrainLoss(root); // the loss chart, its note and verdict
+    // a link's replay: step n of N, Cancel (pauses where it is)
+    this.replay = new JobProgress($('train-loss').parentElement, () => this.cancelReplay());
+    this.replay.box.classList.add('replay-progress');
+    this.replayCancelled = false;
     this.heatmap = new Heatmap($('train-table'), { xLabel: 'dimension', yLabel: 'table row', maxHeight: 380, minHeight: 160, exportName: 'table',
       formatTip: (c) => `${this.labels[this.rowPos(c.row)] ?? `row ${c.row}`}, dim ${c.col}: ${formatNumber(c.value)}` });
     this.legend = new Legend($('train-legend'), { caption: 'weight value', width: 220 });
@@ -589,16 +597,33 @@ export class TrainView {
     this.rateWindow = [{ t: performance.now(), tokens: 0, steps: 0 }];
     this.el.play.textContent = '❚❚ Pause';
     const at = () => Number(this.root.dataset.steps || 0);
-    if (until < Infinity) this.el.message.textContent = `Replaying the link's run to step ${until}…`;
+    const replaying = until < Infinity;
+    if (replaying) {
+      this.el.message.textContent = `Replaying the link's run to step ${until}…`;
+      this.replayCancelled = false;
+    }
     while (this.playing && gen === this.playGen && at() < until && (await this.request({ budgetMs: 40, maxSteps: until - at() }))) {
+      if (replaying && at() < until) this.replay.show({ id: `replay-${gen}`, done: at(), total: until, note: `Replaying the link's run: step ${at().toLocaleString('en')} of ${until.toLocaleString('en')}` });
       await new Promise((res) => requestAnimationFrame(res));
     }
-    if (gen !== this.playGen || !(until < Infinity)) return;
+    if (replaying) this.replay.clear();
+    if (gen !== this.playGen || !replaying) return;
+    if (this.replayCancelled) {
+      this.el.message.textContent = `Replay cancelled at step ${at().toLocaleString('en')} of the link's ${until.toLocaleString('en')}; Play goes on from here.`;
+      this.root.dataset.replayCancelled = String(at());
+      return;
+    }
     if (at() >= until) {
       this.pause();
       this.el.message.textContent = `Replayed to step ${at()}, the link's step; Play goes on from here.`;
       this.root.dataset.replayed = String(at());
     }
+  }
+
+  // Cancel of a link's replay: the run stays at the step it reached, paused.
+  cancelReplay() {
+    this.replayCancelled = true;
+    this.pause();
   }
 
   pause() {
