@@ -383,11 +383,14 @@ describe('protocol: the page\'s long jobs on the wasm engine', () => {
     const text = makeTextPipeline(M, async () => big, { putText: async () => {}, getText: async () => null });
     const posted = [];
     // the page's Cancel, pressed as the first progress message arrives (so the build is cancelled
-    // mid-way however fast this machine runs it: its next slice must stop it)
+    // mid-way however fast this machine runs it: its next slice must stop it). The board's clock
+    // moves a second per reading, so every slice posts progress, the first one included: the
+    // BPE trainer may finish all 2,744 merges before a real clock reaches PROGRESS_DELAY_MS.
+    let clock = 0;
     const board = new JobBoard((m) => {
       posted.push(m);
       if (posted.length === 1) board.cancel(1);
-    });
+    }, { now: () => (clock += 1000) });
     const dispatch = makeDispatcher(text.handlers, board);
     const payload = { corpus: 'tinyshakespeare', enc: 'bpe', lower: false, bpeV: 3000 };
     board.open(1);
