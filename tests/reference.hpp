@@ -70,4 +70,21 @@ inline std::vector<int32_t> id_stream(int32_t V, size_t n, uint32_t seed) {
   return ids;
 }
 
+// count sentences of 9 ids each from id_stream(30, count * 9, 99), with their start offsets
+// (starts[0] = 0, starts[count] = ids.size()): the word2vec checkpoint tests' corpus.
+struct IdSentences {
+  std::vector<int32_t> ids;
+  std::vector<int64_t> starts{0};
+};
+
+inline IdSentences id_sentences(int count) {
+  IdSentences c;
+  const std::vector<int32_t> ids = id_stream(30, static_cast<size_t>(count) * 9, 99);
+  for (int s = 0; s < count; ++s) {
+    c.ids.insert(c.ids.end(), ids.begin() + s * 9, ids.begin() + s * 9 + 9);
+    c.starts.push_back(static_cast<int64_t>(c.ids.size()));
+  }
+  return c;
+}
+
 }  // namespace embedlab::testing

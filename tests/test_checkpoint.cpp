@@ -38,21 +38,6 @@ std::vector<float> all_params(NextTokenTrainer& tr) {
   return out;
 }
 
-struct Sentences {
-  std::vector<int32_t> ids;
-  std::vector<int64_t> starts{0};
-};
-
-Sentences sentences(int count) {
-  Sentences c;
-  const std::vector<int32_t> ids = testing::id_stream(30, static_cast<size_t>(count) * 9, 99);
-  for (int s = 0; s < count; ++s) {
-    c.ids.insert(c.ids.end(), ids.begin() + s * 9, ids.begin() + s * 9 + 9);
-    c.starts.push_back(static_cast<int64_t>(c.ids.size()));
-  }
-  return c;
-}
-
 }  // namespace
 
 TEST_CASE("Generator state: restore() continues the same stream", "[checkpoint]") {
@@ -98,7 +83,7 @@ TEST_CASE("next-token: save at step N, load into a new trainer, continue = the u
 }
 
 TEST_CASE("word2vec: save mid-epoch, load, continue = the uninterrupted run", "[checkpoint]") {
-  const Sentences c = sentences(300);
+  const testing::IdSentences c = testing::id_sentences(300);
   Word2VecSettings s;
   s.vector_size = 8;
   s.min_count = 2;
@@ -153,7 +138,7 @@ TEST_CASE("checkpoints of another run, another text or damaged files are refused
     CHECK_THROWS_WITH(other.load_state(saved), Contains("another training text"));
   }
   SECTION("a word2vec trainer") {
-    const Sentences c = sentences(50);
+    const testing::IdSentences c = testing::id_sentences(50);
     Word2VecSettings w;
     w.min_count = 1;
     Word2Vec w2v(c.ids, c.starts, {}, w);

@@ -112,21 +112,6 @@ NextTokenSettings next_settings() {
   return s;
 }
 
-struct Sentences {
-  std::vector<int32_t> ids;
-  std::vector<int64_t> starts{0};
-};
-
-Sentences sentences(int count) {
-  Sentences c;
-  const std::vector<int32_t> ids = testing::id_stream(30, static_cast<size_t>(count) * 9, 99);
-  for (int s = 0; s < count; ++s) {
-    c.ids.insert(c.ids.end(), ids.begin() + s * 9, ids.begin() + s * 9 + 9);
-    c.starts.push_back(static_cast<int64_t>(c.ids.size()));
-  }
-  return c;
-}
-
 Word2VecSettings w2v_settings() {
   Word2VecSettings s;
   s.vector_size = 8;
@@ -160,7 +145,7 @@ TEST_CASE("Generator: its own mt19937 gives std::mt19937's outputs, and its stat
 }
 
 TEST_CASE("word2vec checkpoints: the generator's state restores, version 1 files replay a bounded count", "[checkpoint]") {
-  const Sentences c = sentences(300);
+  const testing::IdSentences c = testing::id_sentences(300);
   const Word2VecSettings s = w2v_settings();
   Word2Vec whole(c.ids, c.starts, {}, s);
   whole.step(whole.jobs_per_epoch() + 2);
