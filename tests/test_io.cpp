@@ -32,13 +32,23 @@ TEST_CASE("The Projector writers give the text of vectors.tsv and metadata.tsv",
     CHECK(parse_labels(text) == labels);
   }
 
+  SECTION("a first label that starts with a byte order mark keeps it: the file gets a mark of its own, which the reader drops") {
+    const std::vector<std::string> labels{"\xEF\xBB\xBFword", "b"};
+    const std::string text = projector_metadata_tsv(labels);
+    CHECK(text == "\xEF\xBB\xBF\xEF\xBB\xBFword\nb\n");
+    CHECK(parse_labels(text) == labels);
+    CHECK(parse_labels("\xEF\xBB\xBFword\nb\n") == std::vector<std::string>{"word", "b"});
+  }
+
   SECTION("write_projector_tsv writes exactly that text") {
     const std::string dir = (std::filesystem::temp_directory_path() / "embedlab-test-io").string();
     const std::vector<float> t{1.5f, -2, 1e-30f, 7};
-    const std::vector<std::string> labels{"x y", ""};
-    write_projector_tsv(dir, t, 2, 2, labels);
-    CHECK(read_file("test", dir + "/vectors.tsv") == projector_vectors_tsv(t, 2, 2));
-    CHECK(read_file("test", dir + "/metadata.tsv") == projector_metadata_tsv(labels));
+    for (const std::vector<std::string>& labels : {std::vector<std::string>{"x y", ""}, std::vector<std::string>{"\xEF\xBB\xBF", "z"}}) {
+      write_projector_tsv(dir, t, 2, 2, labels);
+      CHECK(read_file("test", dir + "/vectors.tsv") == projector_vectors_tsv(t, 2, 2));
+      CHECK(read_file("test", dir + "/metadata.tsv") == projector_metadata_tsv(labels));
+      CHECK(parse_labels(read_file("test", dir + "/metadata.tsv")) == labels);
+    }
     std::filesystem::remove_all(dir);
   }
 

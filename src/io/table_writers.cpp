@@ -4,6 +4,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <string_view>
 
 #include "core/error.hpp"
 #include "core/memory.hpp"
@@ -41,6 +42,13 @@ void append_vector_row(std::string& out, const float* row, int64_t cols) {
 void append_label_line(std::string& out, const std::string& label) {
   out += tsv_escape(label);
   out.push_back('\n');
+}
+
+// A metadata.tsv reader drops one UTF-8 byte order mark before the first label
+// (parse_labels), so a first label that starts with one is written after a mark of its own.
+std::string_view label_file_lead(const std::vector<std::string>& labels) {
+  constexpr std::string_view kBom = "\xEF\xBB\xBF";
+  return !labels.empty() && labels.front().starts_with(kBom) ? kBom : std::string_view();
 }
 
 void check_labels(const char* where, const std::vector<std::string>& labels, int64_t rows) {
@@ -107,13 +115,15 @@ std::string projector_vectors_tsv(std::span<const float> data, int64_t rows, int
 }
 
 std::string projector_metadata_tsv(const std::vector<std::string>& labels) {
-  int64_t total = 0;  // the escaped bytes and a '\n' per label, exactly
+  const std::string_view lead = label_file_lead(labels);
+  int64_t total = static_cast<int64_t>(lead.size());  // the escaped bytes and a '\n' per label, exactly
   for (const std::string& l : labels) {
     total += static_cast<int64_t>(l.size()) + 1;
     for (const char c : l) total += c == '\t' || c == '\n' || c == '\r' || c == '\\';
   }
   std::string out;
   out.reserve(plan("projector_metadata_tsv", "metadata.tsv text", total, kBytes));
+  out += lead;
   for (const std::string& l : labels) append_label_line(out, l);
   return out;
 }
@@ -131,6 +141,7 @@ void write_projector_tsv(const std::string& dir, std::span<const float> data, in
   // projector_vectors_tsv and projector_metadata_tsv do
   plan("write_projector_tsv", "line", {cols, kTsvValueBytes}, kBytes);
   std::string line, label;
+  m << label_file_lead(labels);
   for (int64_t r = 0; r < rows; ++r) {
     line.clear();
     label.clear();
