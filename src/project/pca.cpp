@@ -264,9 +264,20 @@ bool use_randomized(const PcaOptions& o, int64_t n, int64_t dim) {
   return o.solver == PcaSolver::Auto && n >= dim && n * dim >= kRandomizedCells && o.k + kOversample < dim;
 }
 
-// out (D) = float(row - mean), each difference in double.
-void centre_row(const float* row, const Eigen::VectorXd& mean, int64_t D, float* out) {
-  for (int64_t d = 0; d < D; ++d) out[d] = static_cast<float>(static_cast<double>(row[d]) - mean[d]);
+// The double mean rounded to float32, once per product.
+std::vector<float> float_mean(const Eigen::VectorXd& mean) {
+  std::vector<float> m(static_cast<size_t>(mean.size()));
+  for (Eigen::Index d = 0; d < mean.size(); ++d) m[static_cast<size_t>(d)] = static_cast<float>(mean[d]);
+  return m;
+}
+
+// out (D) = row - mean in float32. A row near a large mean loses nothing here (the difference of
+// two close floats is exact); the rounding of the mean shifts every row by the same vector, less
+// than half a float32 ulp of the mean per column, which a covariance does not see.
+// subtle: a plain loop the compiler may vectorise: one IEEE subtraction per value, the same bits
+// in SSE, wasm_simd128 and scalar code.
+void centre_row(const float* row, const float* mean, int64_t D, float* out) {
+  for (int64_t d = 0; d < D; ++d) out[d] = row[d] - mean[d];
 }
 
 // Y (n, l) = X_c B, B (D, l): each entry one SIMD dot product of a centred row with a column
@@ -277,8 +288,9 @@ void times_centred(const Rows& x, const std::vector<float>& B, int64_t l, const 
   dense::transpose(static_cast<size_t>(D), static_cast<size_t>(l), B.data(), Bt.data());
   std::vector<const float*> cols(static_cast<size_t>(l));
   for (int64_t c = 0; c < l; ++c) cols[c] = Bt.data() + c * D;
+  const std::vector<float> mf = float_mean(mean);
   for (int64_t i = 0; i < x.n; ++i) {
-    centre_row(x.row(i), mean, D, centred.data());
+    centre_row(x.row(i), mf.data(), D, centred.data());
     dense::dot_rows(static_cast<size_t>(D), centred.data(), cols.data(), static_cast<size_t>(l), Y.data() + i * l);
   }
 }
@@ -291,10 +303,11 @@ void transposed_times_centred(const Rows& x, const std::vector<float>& Y, int64_
   const int64_t rows = std::min(kRandomBlock, n);
   std::vector<float> Zt(static_cast<size_t>(l * D), 0.0f), YT(static_cast<size_t>(l * rows));
   std::vector<float> block(static_cast<size_t>(rows * D));  // centred rows
+  const std::vector<float> mf = float_mean(mean);
   for (int64_t start = 0; start < n; start += kRandomBlock) {
     const int64_t m = std::min(kRandomBlock, n - start);
     dense::transpose(static_cast<size_t>(m), static_cast<size_t>(l), Y.data() + start * l, YT.data());
-    for (int64_t i = 0; i < m; ++i) centre_row(x.row(start + i), mean, D, block.data() + i * D);
+    for (int64_t i = 0; i < m; ++i) centre_row(x.row(start + i), mf.data(), D, block.data() + i * D);
     dense::gemm_acc(static_cast<size_t>(l), static_cast<size_t>(m), static_cast<size_t>(D), YT.data(), static_cast<size_t>(m),
                     block.data(), static_cast<size_t>(D), Zt.data(), static_cast<size_t>(D));
   }
