@@ -26,7 +26,10 @@ await test('#view=positions&T=65536: the engine message is under T (not seed) an
   assert(await page.isVisible('#view-positions .plot-error'), 'no message in the plot area');
   assert((await plotError(page, 'positions')) === msg, `plot area says "${await plotError(page, 'positions')}"`);
   assert((await plotNote(page, 'positions')) === 'Change T to draw again. Nothing drawn yet.', `note: ${await plotNote(page, 'positions')}`);
-  assert((await page.textContent('#engine-status')).startsWith('engine ready'), 'the engine status changed');
+  // the worker survived: the badge is not an error, and reads ready once the page's other jobs
+  // are done (it says 'engine working…' while a request is open past 300 ms, as on a busy machine)
+  assert(!(await page.$eval('#engine-status', (el) => el.classList.contains('bad'))), `engine status: ${await page.textContent('#engine-status')}`);
+  await page.waitForFunction(() => document.querySelector('#engine-status').textContent.startsWith('engine ready'), null, { timeout: 60000 });
   await page.screenshot({ path: shot('limits-link.png'), fullPage: false });
   await typeInto(page, 'f-T', '64');
   await waitRenders(page, 'positions', 0);

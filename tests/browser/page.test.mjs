@@ -44,8 +44,9 @@ async function stopFrameGaps(page) {
 
 await test('the page loads, the worker reports ready, the table view draws', async () => {
   page = await openPage();
-  const status = await page.textContent('#engine-status');
-  assert(/engine ready/.test(status), `status says "${status}"`);
+  // ready, not an error ('engine working…' while the first draws are open past 300 ms)
+  await page.waitForFunction(() => /engine ready/.test(document.querySelector('#engine-status').textContent), null, { timeout: 60000 })
+    .catch(async () => assert(false, `status says "${await page.textContent('#engine-status')}"`));
   await waitRenders(page, 'table', 0);
   const s = await page.$eval('#view-table .heatmap-canvas', canvasStats);
   assert(s.variance > 50 && s.colors > 10, `table canvas looks blank: variance ${s.variance.toFixed(1)}, ${s.colors} colours`);
@@ -531,10 +532,11 @@ await test('train view: learning rate NaN, dimension 0 and a diverging rate give
   const dmsg = await page.textContent('.field[data-key="tD"] .field-error');
   assert(dmsg === 'next-token: dimension must be >= 1, got 0', `tD message: ${dmsg}`);
   await typeInto(page, 'f-tD', '32');
-  const n = await renders(page, 'train');
   await page.selectOption('#f-opt', 'sgd');
   await typeInto(page, 'f-lr', '1000000');
-  await waitRenders(page, 'train', n);
+  // the render of SGD at 1e6, not the one of SGD alone (two renders; Play then stepped the
+  // earlier run, which a newer render replaced, on a busy machine)
+  await page.waitForFunction(() => document.querySelector('#view-train').dataset.renderedRun === 'sgd 1000000', null, { timeout: 30000 });
   await page.click('#train-play');
   await page.waitForFunction(() => /loss became/.test(document.querySelector('#train-message').textContent), null, { timeout: 20000 });
   const m = await page.textContent('#train-message');

@@ -235,6 +235,9 @@ export class TrainView {
       const sin = await this.engine.request('positions', { seed: state.seed, T: state.ctx, D: state.tD % 2 ? state.tD + 1 : state.tD, sim: 'cos', maxSide: 256, distanceCheck: false });
       this.drawSim(this.sinSim, sin.kinds[0].similarity);
     }
+    // for the browser tests: the optimizer and rate of the run this render drew (several
+    // settings typed in a row give several renders; a test waits for the one it needs)
+    this.root.dataset.renderedRun = `${state.opt} ${state.lr}`;
     this.root.dataset.renders = String(Number(this.root.dataset.renders || 0) + 1);
     if (restored) {
       // the autosaved run: shown at its step, paused; the link now names that step
