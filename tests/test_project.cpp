@@ -1,4 +1,4 @@
-// project/: PCA (pca.hpp), nearest neighbours and analogies (neighbours.hpp), and the .npy /
+// analysis/: PCA (pca.hpp), nearest neighbours and analogies (neighbours.hpp), and the .npy /
 // metadata.tsv readers (table_file.hpp).
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "kernels/kernels.hpp"
-#include "project/neighbours.hpp"
-#include "project/pca.hpp"
+#include "analysis/neighbours.hpp"
+#include "analysis/pca.hpp"
 #include "io/table_readers.hpp"
 #include "io/table_writers.hpp"
 #include "limits.hpp"

@@ -1,4 +1,4 @@
-// project/tsne.hpp: exact neighbours, perplexity calibration, symmetrised P, the exact and
+// maps/tsne/tsne.hpp: exact neighbours, perplexity calibration, symmetrised P, the exact and
 // Barnes-Hut gradients (against each other and finite differences), KL, the stepped run
 // (determinism, cluster separation, KL going down), the PCA layout and the errors.
 #include <catch2/catch.hpp>
@@ -12,8 +12,8 @@
 #include "core/rng.hpp"
 #include "limits.hpp"
 #include "slices.hpp"
-#include "project/pca.hpp"
-#include "project/tsne.hpp"
+#include "analysis/pca.hpp"
+#include "maps/tsne/tsne.hpp"
 
 using namespace embedlab;
 

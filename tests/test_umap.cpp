@@ -1,4 +1,4 @@
-// project/umap.hpp and project/knn.hpp: the a/b curve against scipy, smooth kNN distances
+// maps/umap/umap.hpp and maps/knn.hpp: the a/b curve against scipy, smooth kNN distances
 // against their definition, the kNN graphs (exact against a plain loop, NN-descent's recall),
 // the SIMD repulsion against its scalar twin, determinism, cluster separation, transform, and
 // errors.
@@ -15,9 +15,9 @@
 #include "kernels/dense.hpp"
 #include "limits.hpp"
 #include "slices.hpp"
-#include "project/knn.hpp"
-#include "project/umap.hpp"
-#include "project/umap_detail.hpp"
+#include "maps/knn.hpp"
+#include "maps/umap/umap.hpp"
+#include "maps/umap/umap_detail.hpp"
 
 using namespace embedlab;
 

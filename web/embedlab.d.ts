@@ -388,7 +388,7 @@ export interface AnalogyOptions {
   k?: number;
 }
 
-// ---- t-SNE (project/tsne.hpp) -----------------------------------------------------------------------
+// ---- t-SNE (maps/tsne/tsne.hpp) -----------------------------------------------------------------------
 
 export interface TsneOptions {
   /** 30; below (rows - 1) / 3. */
@@ -489,7 +489,7 @@ export declare class Table {
 
 // ---- UMAP ------------------------------------------------------------------------------------------
 
-/** umap-learn's options, camelCased, with its defaults (src/project/umap.hpp). */
+/** umap-learn's options, camelCased, with its defaults (src/maps/umap/umap.hpp). */
 export interface UmapOptions {
   nNeighbors?: number;          // 15, in [2, rows - 1]
   minDist?: number;             // 0.1, in [0, spread]

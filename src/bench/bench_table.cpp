@@ -11,8 +11,8 @@
 #include "core/rng.hpp"
 #include "io/table_import.hpp"
 #include "io/table_writers.hpp"
-#include "project/neighbours.hpp"
-#include "project/pca.hpp"
+#include "analysis/neighbours.hpp"
+#include "analysis/pca.hpp"
 
 namespace embedlab {
 

@@ -8,7 +8,7 @@
 #include "core/memory.hpp"
 #include "core/rng.hpp"
 #include "kernels/kernels.hpp"
-#include "project/tsne.hpp"
+#include "maps/tsne/tsne.hpp"
 
 namespace embedlab {
 

@@ -7,7 +7,7 @@
 #include "core/memory.hpp"
 #include "core/rng.hpp"
 #include "kernels/dense.hpp"
-#include "project/knn.hpp"
+#include "maps/knn.hpp"
 
 namespace embedlab {
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "project/umap.hpp"
+#include "maps/umap/umap.hpp"
 
 namespace embedlab {
 

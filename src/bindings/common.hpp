@@ -57,8 +57,8 @@
 #include "core/memory.hpp"
 #include "core/rng.hpp"
 #include "embed/positions/registry.hpp"
-#include "project/neighbours.hpp"
-#include "project/pca.hpp"
+#include "analysis/neighbours.hpp"
+#include "analysis/pca.hpp"
 
 namespace embedlab {
 struct ImportedTable;  // io/table_import.hpp

@@ -20,8 +20,8 @@
 #include "io/table_import.hpp"
 #include "io/table_writers.hpp"
 #include "kernels/kernels.hpp"
-#include "project/neighbours.hpp"
-#include "project/pca.hpp"
+#include "analysis/neighbours.hpp"
+#include "analysis/pca.hpp"
 
 using emscripten::val;
 using namespace embedlab;
@@ -111,7 +111,7 @@ class TableHandle {
     });
   }
 
-  // a copy of src with every row scaled to length 1 (project/neighbours.hpp unit_rows; zero rows
+  // a copy of src with every row scaled to length 1 (analysis/neighbours.hpp unit_rows; zero rows
   // stay zero), keeping its labels, metadata, format, tensor and recognition
   bool init_unit_rows(const TableHandle& src) {
     const char* where = "Table.normalised";

@@ -1,4 +1,4 @@
-// Bindings for project/tsne.hpp: a stepped t-SNE run. The JS API is api/tsne.post.js (M.Tsne,
+// Bindings for maps/tsne/tsne.hpp: a stepped t-SNE run. The JS API is api/tsne.post.js (M.Tsne,
 // M.tsne, M.benchTsne).
 //
 //   _Tsne: initArray(Float32Array table, rows, dim, opts, prepareNow) | initTable(_Table, opts,
@@ -20,7 +20,7 @@
 #include "bench/bench_tsne.hpp"
 #include "core/clock.hpp"
 #include "io/table_import.hpp"
-#include "project/tsne.hpp"
+#include "maps/tsne/tsne.hpp"
 
 using emscripten::val;
 using namespace embedlab;

@@ -1,4 +1,4 @@
-// Bindings for project/umap.hpp: a UMAP run held in the engine and stepped from JS, and the
+// Bindings for maps/umap/umap.hpp: a UMAP run held in the engine and stepped from JS, and the
 // UMAP benchmark's data, run and scoring (bench/bench_umap.hpp). The JS API is api/umap.post.js
 // (M.umap, M.Umap, M.benchUmap, M.umapBenchData, M.umapQuality).
 //
@@ -21,7 +21,7 @@
 
 #include "bench/bench_umap.hpp"
 #include "core/clock.hpp"
-#include "project/umap.hpp"
+#include "maps/umap/umap.hpp"
 
 using emscripten::val;
 using namespace embedlab;

@@ -9,7 +9,7 @@
 //   .bin). A .tsv also gets metadata.tsv beside it (OUT's folder; NAME-metadata.tsv unless OUT is
 //   vectors.tsv) when the table has labels.
 //   -> {"in","format_in","tensor","out","format","rows","cols","labels","files":[...]}
-// It does not look at values (pca, neighbours, analogy do: cmd_project.cpp).
+// It does not look at values (pca, neighbours, analogy do: cmd_analysis.cpp).
 #include <climits>
 #include <filesystem>
 #include <ostream>

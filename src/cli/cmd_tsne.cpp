@@ -1,4 +1,4 @@
-// embedlab tsne | bench tsne: a t-SNE map of a table's rows (project/tsne.hpp).
+// embedlab tsne | bench tsne: a t-SNE map of a table's rows (maps/tsne/tsne.hpp).
 //
 // tsne --table T [--perplexity 30] [--iterations 1000] [--seed S] [--theta 0.5] [--metric euclidean|cosine]
 //      [--learning-rate 200|auto] [--early-exaggeration 12] [--init random|pca|LAYOUT.npy] --out coords.npy
@@ -19,7 +19,7 @@
 #include "core/error.hpp"
 #include "io/table_files.hpp"
 #include "io/table_writers.hpp"
-#include "project/tsne.hpp"
+#include "maps/tsne/tsne.hpp"
 
 namespace embedlab::cli {
 

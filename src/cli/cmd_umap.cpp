@@ -1,4 +1,4 @@
-// embedlab umap | bench umap: a UMAP map of a table's rows (project/umap.hpp).
+// embedlab umap | bench umap: a UMAP map of a table's rows (maps/umap/umap.hpp).
 //
 // umap --table T [--n-neighbors 15] [--min-dist 0.1] [--spread 1] [--n-epochs N]
 //      [--metric euclidean|cosine] [--seed 0] [--init spectral|pca] [--knn auto|exact|nn-descent] --out coords.npy
@@ -17,7 +17,7 @@
 #include "cli/output.hpp"
 #include "core/error.hpp"
 #include "io/table_writers.hpp"
-#include "project/umap.hpp"
+#include "maps/umap/umap.hpp"
 
 namespace embedlab::cli {
 

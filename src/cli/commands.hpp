@@ -20,7 +20,7 @@ extern const CommandSpec kTrain, kBenchTrain;
 extern const CommandSpec kGenerate;
 // benchmarks: cmd_bench.cpp
 extern const CommandSpec kBenchLookup, kBenchTable;
-// inspecting tables: cmd_project.cpp
+// inspecting tables: cmd_analysis.cpp
 extern const CommandSpec kNeighbours, kAnalogy, kPca;
 // UMAP: cmd_umap.cpp
 extern const CommandSpec kUmap, kBenchUmap;

@@ -6,7 +6,7 @@
 //     line breaks and tabs stay as they are, inside the quotes), then the k coordinates, each the
 //     shortest text that reads back to the same float32 (float_repr, as word2vec text writes).
 //     Lines end with CRLF (RFC 4180 section 2). No labels: every label field is "".
-// It does not project (project/pca.hpp does) and does not escape for spreadsheet formulas (a
+// It does not project (analysis/pca.hpp does) and does not escape for spreadsheet formulas (a
 // label "=1+1" is written as it is, quoted).
 //
 // Intended usage:

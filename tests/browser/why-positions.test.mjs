@@ -1,5 +1,5 @@
 // Browser test of the positions view's first card, "Why positions?" (views/why-positions-card.js,
-// engine/why-positions-handler.js), on the page and as an <embedlab-view> widget: token 40 at
+// handlers/why-positions-handler.js), on the page and as an <embedlab-view> widget: token 40 at
 // the notebook's 29 positions [0, 379, 736, 882, 895, ...] of the 5,136 batched GPT-2 ids with
 // identical rows; " dog bites man" / " man bites dog" the same ids in another order; the first
 // batch's ids, shapes (4, 4, 256), and the first values of pos.weight rows 0, 1, 3 and of

@@ -1,8 +1,8 @@
-// Pure matrix helpers of the page (web/src/arrays.js) and the page memory budget (engine/limits.js).
+// Pure matrix helpers of the page (web/src/arrays.js) and the page memory budget (handlers/limits.js).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { bitsEqual, fnv1a, maxAbsDiff, sampleIndices, scaleFloat32, strideSample, summarize, toeplitzDeviation } from '../../web/src/arrays.js';
-import { ENGINE_BUFFER_BYTES, PAGE_BYTES, checkPageBudget, formatBytes } from '../../web/src/engine/limits.js';
+import { ENGINE_BUFFER_BYTES, PAGE_BYTES, checkPageBudget, formatBytes } from '../../web/src/handlers/limits.js';
 
 describe('arrays.sampleIndices', () => {
   it('keeps everything when it fits', () => {

@@ -1,4 +1,4 @@
-// "Compare positional encodings" in the worker (web/src/engine/compare-handler.js), run in Node
+// "Compare positional encodings" in the worker (web/src/handlers/compare-handler.js), run in Node
 // on the wasm module: on the page's defaults (characters of Tiny Shakespeare, 600 steps) every
 // kind beats chance and "none" is clearly worst; length extrapolation evaluates each kind at
 // T, 2T and 4T, and a kind with one row per position says why it cannot run past T.
@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadEngine, repoRoot } from './load-engine.mjs';
 import { makeDispatcher, makeRequest } from '../../web/src/protocol.js';
-import { makeTextPipeline } from '../../web/src/engine/text-handler.js';
-import { makeCompareHandlers } from '../../web/src/engine/compare-handler.js';
+import { makeTextPipeline } from '../../web/src/handlers/text-handler.js';
+import { makeCompareHandlers } from '../../web/src/handlers/compare-handler.js';
 import { DEFAULTS, setPositionalKinds } from '../../web/src/state.js';
 import { comparePayload } from '../../web/src/views/compare-view.js';
 

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadEngine, repoRoot } from './load-engine.mjs';
-import { makeImportHandlers } from '../../web/src/engine/import-handler.js';
+import { makeImportHandlers } from '../../web/src/handlers/import-handler.js';
 import { fileName, projectorConfig, safePart } from '../../web/src/file-names.js';
 import { DEFAULTS } from '../../web/src/state.js';
 

@@ -16,9 +16,9 @@ import path from 'node:path';
 import { loadEngine, repoRoot } from './load-engine.mjs';
 import { pageWorker } from './page-worker.mjs';
 import { makeDispatcher } from '../../web/src/protocol.js';
-import { makeTextPipeline } from '../../web/src/engine/text-handler.js';
-import { HELD_OUT_EVERY, makeTrainHandlers } from '../../web/src/engine/train-handler.js';
-import { HELD_OUT_MAX_TOKENS, heldOutProbe, heldOutSplit } from '../../web/src/engine/next-token-input.js';
+import { makeTextPipeline } from '../../web/src/handlers/text-handler.js';
+import { HELD_OUT_EVERY, makeTrainHandlers } from '../../web/src/handlers/train-handler.js';
+import { HELD_OUT_MAX_TOKENS, heldOutProbe, heldOutSplit } from '../../web/src/handlers/next-token-input.js';
 
 const cli = process.env.EMBEDLAB_CLI || path.join(repoRoot, 'build/native/embedlab');
 const TEXT = fs.readFileSync(path.join(repoRoot, 'web/corpora/the-verdict.txt'), 'utf8').slice(0, 8000);

@@ -1,5 +1,5 @@
 // Tables read as the format they are, in the wasm engine (M.Table) and the page's import handler
-// (engine/import-handler.js), issue 22: a file's name picks its format (a .safetensors with an
+// (handlers/import-handler.js), issue 22: a file's name picks its format (a .safetensors with an
 // absurd header length, random bytes named .npy), empty tables are refused, a checkpoint cut
 // short says so, a BOM or numpy savetxt output is read as what it is, a header with very many
 // tensors is listed (and named in messages only in part), and an amplifying text table neither
@@ -8,7 +8,7 @@ import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { File } from 'node:buffer';
 import { loadEngine } from './load-engine.mjs';
-import { makeImportHandlers } from '../../web/src/engine/import-handler.js';
+import { makeImportHandlers } from '../../web/src/handlers/import-handler.js';
 import { random, safetensors } from './table-files.mjs';
 
 let M;

@@ -1,5 +1,5 @@
-// The worker's "bring your own table" handlers (engine/import-handler.js) and the positions
-// handler's imported card (engine/positions-handler.js importedPositions) in Node, on a File
+// The worker's "bring your own table" handlers (handlers/import-handler.js) and the positions
+// handler's imported card (handlers/positions-handler.js importedPositions) in Node, on a File
 // built in memory: a GPT-2-shaped safetensors file (real tensor names, wte 50257 rows, wpe
 // smooth in position). Covers "normalise rows", the similarity of chosen tokens with its
 // limits, the norms, and the learned positions read from the same file.
@@ -7,10 +7,10 @@ import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { File } from 'node:buffer';
 import { loadEngine } from './load-engine.mjs';
-import { makeImportHandlers } from '../../web/src/engine/import-handler.js';
-import { SIMILARITY_MAX_TOKENS } from '../../web/src/engine/limits.js';
-import { makePositionsHandler } from '../../web/src/engine/positions-handler.js';
-import { ImportedPositions } from '../../web/src/engine/imported-positions.js';
+import { makeImportHandlers } from '../../web/src/handlers/import-handler.js';
+import { SIMILARITY_MAX_TOKENS } from '../../web/src/handlers/limits.js';
+import { makePositionsHandler } from '../../web/src/handlers/positions-handler.js';
+import { ImportedPositions } from '../../web/src/handlers/imported-positions.js';
 import { random, safetensors } from './table-files.mjs';
 
 let M;

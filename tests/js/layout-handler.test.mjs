@@ -1,4 +1,4 @@
-// node:test for the worker's UMAP / t-SNE map handlers (web/src/engine/layout-handler.js) over the
+// node:test for the worker's UMAP / t-SNE map handlers (web/src/handlers/layout-handler.js) over the
 // wasm module in Node, wired as worker.js wires them: a run of the imported table stepped in
 // time slices to its end, runs deleted on stop / a new start / a new table, the engine's
 // message for a perplexity too large, the neighbours' map distance on the last frame, and the
@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { loadEngine } from './load-engine.mjs';
 import { npyBytes, sameBits } from './table-files.mjs';
 import { makeDispatcher } from '../../web/src/protocol.js';
-import { makeLayoutHandlers, centred, clampToTable } from '../../web/src/engine/layout-handler.js';
-import { makeImportHandlers } from '../../web/src/engine/import-handler.js';
+import { makeLayoutHandlers, centred, clampToTable } from '../../web/src/handlers/layout-handler.js';
+import { makeImportHandlers } from '../../web/src/handlers/import-handler.js';
 
 // (rows, dim) float32 .npy bytes: 3 clusters (row i in cluster i % 3, centre 6 on column i % 3) plus LCG noise
 function clusters(rows, dim, seed = 5) {
@@ -215,8 +215,8 @@ describe('the training map inside trainStep', () => {
     const fs = await import('node:fs');
     const path = await import('node:path');
     const { repoRoot } = await import('./load-engine.mjs');
-    const { makeTextPipeline } = await import('../../web/src/engine/text-handler.js');
-    const { makeTrainHandlers } = await import('../../web/src/engine/train-handler.js');
+    const { makeTextPipeline } = await import('../../web/src/handlers/text-handler.js');
+    const { makeTrainHandlers } = await import('../../web/src/handlers/train-handler.js');
     const M = await loadEngine();
     const read = async (name) => fs.readFileSync(path.join(repoRoot, 'web', 'corpora', `${name}.txt`), 'utf8');
     const text = makeTextPipeline(M, read);

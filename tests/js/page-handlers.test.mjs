@@ -1,4 +1,4 @@
-// The page worker's request handlers (web/src/engine/*-handler.js) driven by the real wasm
+// The page worker's request handlers (web/src/handlers/*-handler.js) driven by the real wasm
 // module in Node, through the same dispatcher the worker uses: what the page draws is what
 // the engine computes, and failures arrive as {ok: false, message} replies.
 import { describe, it, before } from 'node:test';
@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { loadEngine } from './load-engine.mjs';
 import { makeDispatcher, makeRequest } from '../../web/src/protocol.js';
-import { makeTableHandler } from '../../web/src/engine/table-handler.js';
-import { makePositionsHandler } from '../../web/src/engine/positions-handler.js';
+import { makeTableHandler } from '../../web/src/handlers/table-handler.js';
+import { makePositionsHandler } from '../../web/src/handlers/positions-handler.js';
 import { failedField } from '../../web/src/error-target.js';
 import { POSITION_KEYS } from '../../web/src/views/positions-view.js';
 import { TABLE_KEYS } from '../../web/src/views/table-view.js';
@@ -196,9 +196,9 @@ describe('text pipeline handlers', async () => {
   const fs = await import('node:fs');
   const path = await import('node:path');
   const { repoRoot } = await import('./load-engine.mjs');
-  const { makeTextPipeline } = await import('../../web/src/engine/text-handler.js');
-  const { makeTrainHandlers } = await import('../../web/src/engine/train-handler.js');
-  const { makeCompareHandlers } = await import('../../web/src/engine/compare-handler.js');
+  const { makeTextPipeline } = await import('../../web/src/handlers/text-handler.js');
+  const { makeTrainHandlers } = await import('../../web/src/handlers/train-handler.js');
+  const { makeCompareHandlers } = await import('../../web/src/handlers/compare-handler.js');
   const { getEncoding } = await import('js-tiktoken');
   const read = async (name) => fs.readFileSync(path.join(repoRoot, 'web', 'corpora', `${name}.txt`), 'utf8');
   let T;

@@ -1,9 +1,9 @@
 // Pure input/display helpers of the page: typed-field parsing (web/src/views/controls.js
-// parseField) and token-chip text (web/src/plots/chips.js). No DOM needed.
+// parseField) and token-chip text (web/src/widgets/chips.js). No DOM needed.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseField } from '../../web/src/views/controls.js';
-import { CHIP_COLORS, SPACE_MARK, chipColor, hexBytes, leadingSpaces, spokenLead, visibleText } from '../../web/src/plots/chips.js';
+import { CHIP_COLORS, SPACE_MARK, chipColor, hexBytes, leadingSpaces, spokenLead, visibleText } from '../../web/src/widgets/chips.js';
 
 describe('controls.parseField', () => {
   it('passes any integer through, out-of-range ones included, so the engine can name the limit', () => {

@@ -8,8 +8,8 @@
 //   w.records.get('train').state        // the autosaved checkpoint bytes
 import assert from 'node:assert/strict';
 import { makeDispatcher } from '../../web/src/protocol.js';
-import { makeTextPipeline } from '../../web/src/engine/text-handler.js';
-import { makeTrainHandlers } from '../../web/src/engine/train-handler.js';
+import { makeTextPipeline } from '../../web/src/handlers/text-handler.js';
+import { makeTrainHandlers } from '../../web/src/handlers/train-handler.js';
 
 export function pageWorker(M) {
   const records = new Map();

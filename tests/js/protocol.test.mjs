@@ -1,5 +1,5 @@
 // The page <-> worker message protocol (web/src/protocol.js) and the worker's handler for the
-// 'table' request driven by the real wasm module (web/src/engine/table-handler.js).
+// 'table' request driven by the real wasm module (web/src/handlers/table-handler.js).
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -336,7 +336,7 @@ describe('protocol: the page\'s long jobs on the wasm engine', () => {
   });
 
   it('positions: the grid and the distance check equal the full position_similarity, bit for bit', async () => {
-    const { makePositionsHandler } = await import('../../web/src/engine/positions-handler.js');
+    const { makePositionsHandler } = await import('../../web/src/handlers/positions-handler.js');
     const { bitsEqual, strideSample, toeplitzDeviation } = await import('../../web/src/arrays.js');
     const h = makePositionsHandler(M);
     for (const [T, D, sim, maxSide] of [[16, 8, 'cos', 384], [300, 12, 'dot', 64], [700, 64, 'cos', 384], [129, 10, 'cos', 50]]) {
@@ -354,7 +354,7 @@ describe('protocol: the page\'s long jobs on the wasm engine', () => {
   });
 
   it('positions at T = 8192 reports progress and stops within one chunk of a cancel', async () => {
-    const { makePositionsHandler } = await import('../../web/src/engine/positions-handler.js');
+    const { makePositionsHandler } = await import('../../web/src/handlers/positions-handler.js');
     const posted = [];
     // every slice boundary (job.tick) yields one macrotask through yieldTask: count them
     let ticks = 0;
@@ -377,7 +377,7 @@ describe('protocol: the page\'s long jobs on the wasm engine', () => {
 
   it('the BPE tokenizer build yields: progress, cancel, and the ids of Tokenizer.make(\'bpe\')', async () => {
     const fs = await import('node:fs');
-    const { makeTextPipeline } = await import('../../web/src/engine/text-handler.js');
+    const { makeTextPipeline } = await import('../../web/src/handlers/text-handler.js');
     const shakespeare = fs.readFileSync(new URL('../../web/corpora/tinyshakespeare.txt', import.meta.url), 'utf8');
     const big = shakespeare.repeat(3); // 3.3 MB
     const text = makeTextPipeline(M, async () => big, { putText: async () => {}, getText: async () => null });

@@ -14,8 +14,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadEngine, repoRoot } from './load-engine.mjs';
 import { makeDispatcher } from '../../web/src/protocol.js';
-import { makeTextPipeline } from '../../web/src/engine/text-handler.js';
-import { makeTrainHandlers } from '../../web/src/engine/train-handler.js';
+import { makeTextPipeline } from '../../web/src/handlers/text-handler.js';
+import { makeTrainHandlers } from '../../web/src/handlers/train-handler.js';
 
 const cli = process.env.EMBEDLAB_CLI || path.join(repoRoot, 'build/native/embedlab');
 

@@ -49,9 +49,9 @@ describe('text-link', () => {
 // with an in-memory store in place of IndexedDB; and the marks chips draw for invisible characters.
 describe('custom text: link or this browser\'s storage', async () => {
   const { loadEngine } = await import('./load-engine.mjs');
-  const { makeTextPipeline, countText } = await import('../../web/src/engine/text-handler.js');
+  const { makeTextPipeline, countText } = await import('../../web/src/handlers/text-handler.js');
   const { textHash } = await import('../../web/src/storage.js');
-  const { visibleText } = await import('../../web/src/plots/chips.js');
+  const { visibleText } = await import('../../web/src/widgets/chips.js');
   const M = await loadEngine();
   const saved = new Map();
   const store = { putText: async (h, b) => void saved.set(h, b), getText: async (h) => saved.get(h) || null };

@@ -1,7 +1,7 @@
 // Is a next-token run learning or memorising its text? One stated rule over the training and
 // held-out curves, used by the training chart (views/train-view.js) and, for the final numbers,
 // by the compare card (views/compare-view.js). Pure: no DOM, tested in tests/js/memorisation.test.mjs.
-// It does not measure anything: the worker evaluates the held-out tail (engine/train-handler.js).
+// It does not measure anything: the worker evaluates the held-out tail (handlers/train-handler.js).
 //
 // The rule (chance = ln V, the loss of a uniform guess over the V rows of the output layer):
 //   no verdict before the held-out loss has been evaluated at step MIN_STEPS or later;

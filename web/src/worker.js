@@ -10,15 +10,15 @@
 // (copied next to it), started by engine-client.js as a module worker.
 import createEmbedlab from './embedlab.js';
 import { JobBoard, READY_ID, collectTransfers, isCancel, makeDispatcher, replyError } from './protocol.js';
-import { makeTableHandler } from './engine/table-handler.js';
-import { makePositionsHandler } from './engine/positions-handler.js';
-import { makeTextPipeline } from './engine/text-handler.js';
-import { makeTrainHandlers } from './engine/train-handler.js';
-import { makeCompareHandlers } from './engine/compare-handler.js';
-import { makeImportHandlers } from './engine/import-handler.js';
-import { ImportedPositions } from './engine/imported-positions.js';
-import { makeLayoutHandlers } from './engine/layout-handler.js';
-import { makeWhyPositionsHandler } from './engine/why-positions-handler.js';
+import { makeTableHandler } from './handlers/table-handler.js';
+import { makePositionsHandler } from './handlers/positions-handler.js';
+import { makeTextPipeline } from './handlers/text-handler.js';
+import { makeTrainHandlers } from './handlers/train-handler.js';
+import { makeCompareHandlers } from './handlers/compare-handler.js';
+import { makeImportHandlers } from './handlers/import-handler.js';
+import { ImportedPositions } from './handlers/imported-positions.js';
+import { makeLayoutHandlers } from './handlers/layout-handler.js';
+import { makeWhyPositionsHandler } from './handlers/why-positions-handler.js';
 
 // Built-in corpora are served next to the page (build/web/corpora/, credited in README.md there).
 async function loadCorpus(name) {

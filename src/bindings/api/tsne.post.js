@@ -1,5 +1,5 @@
 // Part of the public JS API (see embed.post.js for the conventions); uses the helpers in M._api.
-// ---- t-SNE: a 2-D map of a table's rows, in steps (project/tsne.hpp) -------------------------
+// ---- t-SNE: a 2-D map of a table's rows, in steps (maps/tsne/tsne.hpp) -------------------------
 //   const y = M.tsne(table, rows, dim, { perplexity: 30, iterations: 1000, seed: 1 });  // Float32Array (rows*2)
 //   const run = new M.Tsne(table, rows, dim, { perplexity: 30, theta: 0.5, init: 'pca' });
 //   while (run.iteration() < run.totalIterations()) { run.step(50); draw(run.coordinates()); }

@@ -1,5 +1,5 @@
 // Part of the public JS API (see embed.post.js for the conventions); uses the helpers in M._api.
-// ---- UMAP: a 2-D map of a table's rows (src/project/umap.hpp) ------------------------------
+// ---- UMAP: a 2-D map of a table's rows (src/maps/umap/umap.hpp) ------------------------------
 //   const xy = M.umap(table, rows, dim, { nNeighbors: 15, minDist: 0.1, seed: 42 });  // Float32Array (rows * 2)
 //   const xy2 = M.umap(residentTable, { metric: 'cosine' });                             // an M.Table in place of (table, rows, dim)
 //   const u = new M.Umap(table, rows, dim, opts);     // knn + graph + init now; no epoch run yet

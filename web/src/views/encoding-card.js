@@ -1,6 +1,6 @@
 // One positional encoding as a card of the positions view: its (T x D) table as a heatmap and
 // its (T x T) position similarity under it, with the "depends only on m − n" check. Draws one
-// kind of the worker's 'positions' reply (engine/positions-handler.js), or the imported
+// kind of the worker's 'positions' reply (handlers/positions-handler.js), or the imported
 // positions card's kind (imported-positions-card.js), which lays the same two blocks out in a
 // row. It does not fetch or compute anything.
 //

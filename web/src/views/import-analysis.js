@@ -16,9 +16,9 @@
 import { Heatmap } from '../plots/heatmap.js';
 import { Legend } from '../plots/legend.js';
 import { BarChart } from '../plots/bar-chart.js';
-import { visibleText } from '../plots/chips.js';
+import { visibleText } from '../widgets/chips.js';
 import { formatNumber, histogramBins, makeLut } from '../plots/scales.js';
-import { SIMILARITY_MAX_TOKENS } from '../engine/limits.js';
+import { SIMILARITY_MAX_TOKENS } from '../handlers/limits.js';
 
 export const NORMALISED = 'rows normalised to length 1';
 const CMAP = 'puor'; // diverging: 0 at the light middle

@@ -14,7 +14,7 @@
 //   const iv = new ImportView(cardElement, engine, {onLoaded: (reply) => ..., onMapState: (key, value) => ...});
 //   iv.setMapState(state);   // the link's imap, inn, imd, imetric, iperp
 import { ImportMap } from './import-map.js';
-import { visibleText } from '../plots/chips.js';
+import { visibleText } from '../widgets/chips.js';
 import { formatNumber } from '../plots/scales.js';
 import { ImportAnalysis, NORMALISED } from './import-analysis.js';
 import { METHOD_NAMES, MapChoice, preparingText } from './map-choice.js';

@@ -3,7 +3,7 @@
 // the same EncodingCard as the built-in kinds (position × dimension heatmap, position ×
 // position similarity, the distance check), and beside them the PCA of its rows as a curve
 // from position 0 to T − 1 (points joined in order, coloured by position). Draws the worker's
-// 'importedPositions' reply (engine/positions-handler.js); hidden while there is none. The file
+// 'importedPositions' reply (handlers/positions-handler.js); hidden while there is none. The file
 // and tensor names come from the user: set as textContent only.
 //
 //   const card = new ImportedPositionsCard(holder);

@@ -3,7 +3,7 @@
 // distance" check; RoPE applied to a real pair q, k (q·k against m − n at several absolute
 // offsets); one attention-bias panel per kind of the engine's registry that provides a bias
 // (per-head bias matrices, bias against distance, slopes when linear). Draws the worker's
-// 'positions', 'whyPositions' (the first card, why-positions-card.js), 'ropeDemo' and 'biases' replies (engine/positions-handler.js), and
+// 'positions', 'whyPositions' (the first card, why-positions-card.js), 'ropeDemo' and 'biases' replies (handlers/positions-handler.js), and
 // 'importedPositions': GPT-2's learned position table from a file imported in the table view,
 // as an extra card (imported-positions-card.js) when there is one.
 // The 'positions' job is long at large T: main.js shows its progress and Cancel.

@@ -3,7 +3,7 @@
 // the table's width D, drawn from the table's seed, as torch draws them (N(0, 1)) and as the
 // Transformer initialises them (std 1/√D), before and after × √D, against the length of a
 // sinusoidal position row; and the picked token's own row length. Draws the worker's 'scaleDemo'
-// reply (engine/table-handler.js) next to the 'table' reply; it asks the engine nothing itself.
+// reply (handlers/table-handler.js) next to the 'table' reply; it asks the engine nothing itself.
 // A failure of the demo (a width the page cannot copy) is said in the card's caption: the table
 // cards above still draw.
 //

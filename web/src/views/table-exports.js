@@ -1,7 +1,7 @@
 // The "Download the table" row of a card (issue 10): buttons for the Embedding Projector's
 // files (vectors.tsv, metadata.tsv when the table has labels, projector_config.json naming
 // them), .npy, word2vec text and binary, and CSV of the 2-D map or a 3-D PCA. Every file's bytes
-// come from the worker (engine/table-exports.js: the engine's writers); only
+// come from the worker (handlers/table-exports.js: the engine's writers); only
 // projector_config.json is written here (file-names.js projectorConfig), because it names the
 // files as the page saves them. File names: plot-export.js exportFileName (the page's namer).
 //

@@ -1,7 +1,7 @@
 // View 1: the token embedding table as a heatmap (V x D, downsampled past 600 x 512 cells)
 // with the picked token's row highlighted, and that row computed twice (lookup and one-hot
 // x W) with a bit-for-bit check. Draws what the worker's 'table' reply contains (see
-// engine/table-handler.js); it does not talk to the engine itself.
+// handlers/table-handler.js); it does not talk to the engine itself.
 //
 // When V is the vocabulary size of the text settings' tokenizer (50,257 for GPT-2), rows are
 // tokens: the hover, the window title and the lookup card name each row's token string
@@ -17,7 +17,7 @@
 import { Heatmap } from '../plots/heatmap.js';
 import { Legend } from '../plots/legend.js';
 import { colorDomain, colormap, formatNumber, makeLut } from '../plots/scales.js';
-import { visibleText } from '../plots/chips.js';
+import { visibleText } from '../widgets/chips.js';
 import { ScaleCard } from './scale-card.js';
 
 const MAX_LISTED_DIMS = 256;

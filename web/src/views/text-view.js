@@ -13,9 +13,9 @@
 //   await view.render(tokenizeReply, state);   // then fetches the chip slice at state.at
 //   await view.nextRender();                   // resolves after the next render (or 3 s)
 import { renderStatList } from './stat-list.js';
-import { ChipStrip, visibleText } from '../plots/chips.js';
+import { ChipStrip, visibleText } from '../widgets/chips.js';
 import { formatNumber } from '../plots/scales.js';
-import { formatBytes } from '../engine/limits.js';
+import { formatBytes } from '../handlers/limits.js';
 import { echo } from '../state.js';
 
 export const TEXT_KEYS = ['corpus', 'enc', 'lower', 'bpeV'];

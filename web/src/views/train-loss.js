@@ -1,6 +1,6 @@
 // The training view's loss chart (issue 21). A next-token run draws its training loss, its
 // held-out loss (the last tenth of the text, never trained on, evaluated by the worker at step 0
-// and after every 50th step: engine/train-handler.js) and chance, ln V for the V rows of the
+// and after every 50th step: handlers/train-handler.js) and chance, ln V for the V rows of the
 // output layer, with the V in the label; under the chart a note says what is held out and what
 // chance means, and the verdict of memorisation.js in words ("Learning: …", or "The model is
 // memorising this text: …" in a warning box). word2vec has no held-out next-token loss: only its

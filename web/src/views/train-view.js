@@ -39,7 +39,7 @@ import { renderStatList } from './stat-list.js';
 import { Heatmap } from '../plots/heatmap.js';
 import { Legend } from '../plots/legend.js';
 import { Scatter, TRAIL_ROWS } from '../plots/scatter.js';
-import { visibleText } from '../plots/chips.js';
+import { visibleText } from '../widgets/chips.js';
 import { colorDomain, colormap, formatNumber, makeLut, scaleRange, similarityScale } from '../plots/scales.js';
 import { summarize } from '../arrays.js';
 import { CompareView } from './compare-view.js';

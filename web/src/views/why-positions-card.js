@@ -1,5 +1,5 @@
 // The "Why positions?" card, first card of the positions view (index.html .why-card): draws
-// the worker's 'whyPositions' reply (engine/why-positions-handler.js). Three parts: a strip of
+// the worker's 'whyPositions' reply (handlers/why-positions-handler.js). Three parts: a strip of
 // the 5,145 token positions of The Verdict with a tick at each occurrence of token 40 ("I")
 // and whether its rows are identical; " dog bites man" / " man bites dog" as GPT-2 ids (the
 // same ids sorted, the same sum of rows, different once position rows are added); the shapes

@@ -8,7 +8,7 @@
 // Uses the ids of the text view's tokenizer (the worker keeps them).
 //
 //   view.render(windowsReply, state)   // reply of engine.request('windows', WindowsView.payload(state))
-import { makeChip, visibleText } from '../plots/chips.js';
+import { makeChip, visibleText } from '../widgets/chips.js';
 
 export const WINDOWS_KEYS = ['corpus', 'enc', 'lower', 'bpeV', 'L', 'stride', 'B'];
 const SHOWN_WINDOWS = 6;

@@ -10,7 +10,7 @@
 #include "core/memory.hpp"
 #include "kernels/dense.hpp"
 #include "kernels/kernels.hpp"
-#include "project/tsne.hpp"
+#include "maps/tsne/tsne.hpp"
 
 namespace embedlab {
 

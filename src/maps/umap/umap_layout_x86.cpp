@@ -5,7 +5,7 @@
 // forces_scalar's (tests/test_umap.cpp). The target attribute, unlike `#pragma GCC target`,
 // also works in clang (the sanitizer and fuzz builds). On other targets both are forces_scalar
 // and the have_* checks say false.
-#include "project/umap_forces.hpp"
+#include "maps/umap/umap_forces.hpp"
 
 namespace embedlab::umap_detail {
 

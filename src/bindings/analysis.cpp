@@ -1,9 +1,9 @@
-// Bindings for project/: PCA, nearest neighbours and analogies. Stateless calls: each takes the
-// table (Float32Array, rows * dim) and copies it in. The JS API is api/project.post.js.
+// Bindings for analysis/: PCA, nearest neighbours and analogies. Stateless calls: each takes the
+// table (Float32Array, rows * dim) and copies it in. The JS API is api/analysis.post.js.
 #include "bindings/common.hpp"
 
-#include "project/neighbours.hpp"
-#include "project/pca.hpp"
+#include "analysis/neighbours.hpp"
+#include "analysis/pca.hpp"
 
 using emscripten::val;
 using namespace embedlab;

@@ -12,7 +12,7 @@
 #include "core/memory.hpp"
 #include "core/rng.hpp"
 #include "kernels/kernels.hpp"
-#include "project/umap_detail.hpp"
+#include "maps/umap/umap_detail.hpp"
 
 namespace embedlab::umap_detail {
 

@@ -87,7 +87,7 @@ export function centred(xy) {
 
 // (method, opts (layoutOptions), rows) -> {opts, clamp: null | {key, asked, used, rows, text}}:
 // perplexity lowered to the largest integer below (n - 1) / 3 (t-SNE), n_neighbors to n - 1
-// (UMAP), the engine's limits (src/project/tsne.cpp, umap.cpp check_options). A table too small
+// (UMAP), the engine's limits (src/maps/tsne/tsne.cpp, umap.cpp check_options). A table too small
 // for any value (t-SNE under 5 rows, UMAP under 3) is left to the engine's message.
 // e.g. ('tsne', {perplexity: 30}, 69) -> perplexity 22, text "perplexity 30 → 22 for 69 rows".
 export function clampToTable(method, opts, rows) {

@@ -15,7 +15,7 @@
 #include "core/detmath.hpp"
 #include "core/error.hpp"
 #include "core/memory.hpp"
-#include "project/tsne.hpp"
+#include "maps/tsne/tsne.hpp"
 
 namespace embedlab {
 

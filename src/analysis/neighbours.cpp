@@ -1,4 +1,4 @@
-#include "project/neighbours.hpp"
+#include "analysis/neighbours.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 // UMAP: options, the a/b curve, smooth kNN distances, the fuzzy graph, UmapRun and transform.
 // The initial layouts are in umap_init.cpp, the SGD layout in umap_layout.cpp.
-#include "project/umap.hpp"
+#include "maps/umap/umap.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,7 +11,7 @@
 #include "core/detmath.hpp"
 #include "core/error.hpp"
 #include "core/memory.hpp"
-#include "project/umap_detail.hpp"
+#include "maps/umap/umap_detail.hpp"
 
 namespace embedlab {
 

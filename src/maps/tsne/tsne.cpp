@@ -1,5 +1,5 @@
 // TsneRun (see tsne.hpp): options, the initial layout, and the gradient-descent steps.
-#include "project/tsne.hpp"
+#include "maps/tsne/tsne.hpp"
 
 #include <algorithm>
 #include <cmath>

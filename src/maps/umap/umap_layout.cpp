@@ -7,8 +7,8 @@
 #include "core/error.hpp"
 #include "core/memory.hpp"
 #include "kernels/dense.hpp"
-#include "project/umap_detail.hpp"
-#include "project/umap_forces.hpp"
+#include "maps/umap/umap_detail.hpp"
+#include "maps/umap/umap_forces.hpp"
 
 
 namespace embedlab::umap_detail {

@@ -18,8 +18,8 @@
 #include "cli/output.hpp"
 #include "core/error.hpp"
 #include "core/file.hpp"
-#include "project/neighbours.hpp"
-#include "project/pca.hpp"
+#include "analysis/neighbours.hpp"
+#include "analysis/pca.hpp"
 #include "io/table_import.hpp"
 #include "io/table_readers.hpp"
 

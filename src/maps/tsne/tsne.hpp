@@ -84,7 +84,7 @@
 #include <string>
 #include <vector>
 
-#include "project/neighbours.hpp"  // Metric
+#include "analysis/neighbours.hpp"  // Metric
 
 namespace embedlab {
 

@@ -1,4 +1,4 @@
-#include "project/pca.hpp"
+#include "analysis/pca.hpp"
 
 #include <Eigen/Dense>
 #include <algorithm>

@@ -1,4 +1,4 @@
-#include "project/knn.hpp"
+#include "maps/knn.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-// k-nearest-neighbour graphs of a table's rows, for UMAP (project/umap.hpp): exact for small
+// k-nearest-neighbour graphs of a table's rows, for UMAP (maps/umap/umap.hpp): exact for small
 // tables, NN-descent with a random-projection-tree start above a size, cosine or euclidean.
 //
 // Shapes: table (n, D) float32 row-major; a graph holds, for each row, its k nearest other
@@ -56,7 +56,7 @@
 #include <span>
 #include <vector>
 
-#include "project/neighbours.hpp"  // Metric
+#include "analysis/neighbours.hpp"  // Metric
 
 namespace embedlab {
 

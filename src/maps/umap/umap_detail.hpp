@@ -1,4 +1,4 @@
-// The parts of UMAP (project/umap.hpp) that its three files share: the fuzzy graph, the
+// The parts of UMAP (maps/umap/umap.hpp) that its three files share: the fuzzy graph, the
 // initial layouts (umap_init.cpp) and the SGD layout (umap_layout.cpp). Not a public API: the
 // tests reach these only through umap.hpp.
 #pragma once
@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "core/rng.hpp"
-#include "project/knn.hpp"
-#include "project/umap.hpp"
+#include "maps/knn.hpp"
+#include "maps/umap/umap.hpp"
 
 namespace embedlab::umap_detail {
 

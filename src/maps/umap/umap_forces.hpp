@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "project/umap_detail.hpp"
+#include "maps/umap/umap_detail.hpp"
 
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>

@@ -7,7 +7,7 @@
 // for transform are (m, D) -> (m, 2).
 //
 // Method (umap-learn's names; the phases are timed separately):
-//   knn     the n_neighbors - 1 nearest other rows of each row (project/knn.hpp: exact below
+//   knn     the n_neighbors - 1 nearest other rows of each row (maps/knn.hpp: exact below
 //           kExactBelow = 4096 rows, NN-descent with random-projection trees above), the row
 //           itself counting as its own first neighbour as in umap-learn.
 //   graph   smooth_knn_dist: per row rho = the distance to the nearest neighbour
@@ -119,8 +119,8 @@
 #include <string>
 #include <vector>
 
-#include "project/knn.hpp"
-#include "project/neighbours.hpp"  // Metric
+#include "maps/knn.hpp"
+#include "analysis/neighbours.hpp"  // Metric
 
 namespace embedlab {
 
