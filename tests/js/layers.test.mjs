@@ -5,7 +5,7 @@
 //   core (errors, sizes, rng, detmath, clock, files)
 //   kernels (SIMD kernels and their scalar twins)
 //   embed, tokenizer, data
-//   train, project
+//   train, analysis (PCA, neighbours, analogies), maps (kNN, UMAP, t-SNE)
 //   io (readers and writers of tables), bench
 //   cli, bindings (entry points)
 import { test } from 'node:test';
@@ -14,7 +14,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const SRC = new URL('../../src/', import.meta.url).pathname;
-export const LAYERS = [['core'], ['kernels'], ['embed', 'tokenizer', 'data'], ['train', 'project'], ['io', 'bench'], ['cli', 'bindings']];
+export const LAYERS = [['core'], ['kernels'], ['embed', 'tokenizer', 'data'], ['train', 'analysis', 'maps'], ['io', 'bench'], ['cli', 'bindings']];
 const rank = new Map(LAYERS.flatMap((folders, r) => folders.map((f) => [f, r])));
 
 function walk(dir) {
