@@ -5,6 +5,8 @@
 //   web/docs.html, web/docs.css, web/docs/*.js -> OUT/ (the API examples page; its scripts copied
 //                                       as written, since the page shows their source)
 //   web/learn.{html,css,js}          -> OUT/ (the interactive article: <embedlab-view> widgets, copied as written)
+//   README.md, docs/*.{md,png}       -> OUT/README.md, OUT/docs/ (the project's docs, linked from docs.html;
+//                                       served as text, their relative links resolve on the site as in the repo)
 //   web/embedlab.d.ts, web/package/*.js -> OUT/, and OUT/package.json: the site is also the npm-style
 //                                       package 'embedlab' (import { createEmbedlab } from 'embedlab')
 //   node_modules/uplot/dist/uPlot.min.css -> OUT/uplot.css (the loss chart's stylesheet)
@@ -123,6 +125,12 @@ async function main() {
   copy(path.join(root, 'web', 'style.css'), path.join(out, 'style.css'));
   for (const f of ['docs.html', 'docs.css', 'learn.html', 'learn.css', 'learn.js', 'embedlab.d.ts']) copy(path.join(root, 'web', f), path.join(out, f));
   for (const f of fs.readdirSync(path.join(root, 'web', 'docs')).sort()) copy(path.join(root, 'web', 'docs', f), path.join(out, 'docs', f));
+  copy(path.join(root, 'README.md'), path.join(out, 'README.md'));
+  for (const f of fs.readdirSync(path.join(root, 'docs')).sort()) {
+    if (!/\.(md|png)$/.test(f)) continue;
+    if (fs.existsSync(path.join(root, 'web', 'docs', f))) fail(`docs/${f} and web/docs/${f} would both be OUT/docs/${f}`, 'rename one of them');
+    copy(path.join(root, 'docs', f), path.join(out, 'docs', f));
+  }
   for (const f of fs.readdirSync(path.join(root, 'web', 'package')).sort()) copy(path.join(root, 'web', 'package', f), path.join(out, f));
   writePackageJson(out);
   copy(path.join(root, 'node_modules', 'uplot', 'dist', 'uPlot.min.css'), path.join(out, 'uplot.css'));

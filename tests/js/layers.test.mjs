@@ -1,4 +1,4 @@
-// The engine's layers (README "Layout"): a file may include its own folder, a folder of its own
+// The engine's layers (README "Folder map", docs/development.md "Layout"): a file may include its own folder, a folder of its own
 // layer, or a layer below; never a layer above. The folder graph must also have no cycle, so two
 // folders of one layer cannot include each other.
 //
@@ -41,7 +41,7 @@ function includes() {
 
 test('every folder under src/ has a layer', () => {
   const folders = readdirSync(SRC).filter((n) => statSync(join(SRC, n)).isDirectory());
-  for (const f of folders) assert.ok(rank.has(f), `src/${f} has no layer in tests/js/layers.test.mjs (and README Layout)`);
+  for (const f of folders) assert.ok(rank.has(f), `src/${f} has no layer in tests/js/layers.test.mjs (and the README folder map, docs/development.md Layout)`);
 });
 
 test('no file includes a layer above its own', () => {
