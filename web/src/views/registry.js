@@ -1,6 +1,6 @@
 // The page's views, listed once: the page (main.js) and the <embedlab-view> widget (element.js,
 // through element-views.js) both iterate over VIEWS, and views/view-keys.js reads each view's
-// URL keys from it. An entry says everything that is the same in both hosts:
+// URL keys from it, in the order of the page's tabs. An entry says everything that is the same in both hosts:
 //   name     the view's name: the link's view=NAME, the widget's view="NAME", the data-view of
 //            its tab and section, the key of main.js's views.NAME (state.js lists the same
 //            names as the values of `view`: checked below)
@@ -51,11 +51,6 @@ export const VIEWS = [
     fetch: (engine) => TableView.fetch(engine),
   },
   {
-    name: 'positions', section: 'view-positions', keys: POSITION_KEYS, reads: ['cmap'], positional: true, widget: true,
-    create: (root) => new PositionsView(root),
-    fetch: (engine) => PositionsView.fetch(engine),
-  },
-  {
     name: 'text', section: 'view-text', keys: TEXT_KEYS, reads: [], widget: true,
     create: (root, engine, host, extra = {}) => new TextView(root, engine, {
       onCustomText: () => {},
@@ -74,14 +69,19 @@ export const VIEWS = [
     },
   },
   {
+    name: 'bpe', section: 'view-bpe', keys: BPE_KEYS, reads: ['cmap'], widget: true,
+    create: (root, engine, host, extra = {}) => new BpeView(root, engine, { onError: (err) => host.onError(err), ...extra }),
+    fetch: (engine) => BpeView.fetch(engine),
+  },
+  {
     name: 'windows', section: 'view-windows', keys: WINDOWS_KEYS, reads: [], widget: true,
     create: (root, engine) => new WindowsView(root, engine),
     fetch: (engine) => WindowsView.fetch(engine),
   },
   {
-    name: 'bpe', section: 'view-bpe', keys: BPE_KEYS, reads: ['cmap'], widget: true,
-    create: (root, engine, host, extra = {}) => new BpeView(root, engine, { onError: (err) => host.onError(err), ...extra }),
-    fetch: (engine) => BpeView.fetch(engine),
+    name: 'positions', section: 'view-positions', keys: POSITION_KEYS, reads: ['cmap'], positional: true, widget: true,
+    create: (root) => new PositionsView(root),
+    fetch: (engine) => PositionsView.fetch(engine),
   },
   {
     name: 'train', section: 'view-train', keys: TRAIN_KEYS, reads: ['cmap', 'logy', 'cmp', 'cmpCorpus', 'cmpEnc'], positional: true, widget: true,
@@ -106,11 +106,11 @@ export function addPositionalKeys(keys) {
   for (const v of VIEWS) if (v.positional) v.keys.push(...keys);
 }
 
-// One list, two spellings: the link's `view` values (state.js) must be exactly these names.
+// One list, two spellings: the link's `view` values (state.js) must be these names, in this order.
 {
   const values = paramSpec('view').values;
   const names = VIEWS.map((v) => v.name);
-  if (values.length !== names.length || names.some((n) => !values.includes(n))) {
+  if (values.join() !== names.join()) {
     throw new Error(`views/registry.js: the views (${names.join(', ')}) and state.js's view values (${values.join(', ')}) differ`);
   }
 }

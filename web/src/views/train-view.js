@@ -39,7 +39,7 @@
 // Files: this one builds the view (constructor), renders a fresh run (render), draws the tables
 // and answers the nearest-neighbour form; train-run.js is the run (play loop, replay, readout,
 // autosave) and train-map.js the map card. Their methods are copied onto TrainView.prototype
-// (mixMethods, at the end), so they are called as this.play(), this.drawMap() as before.
+// (mix-methods.js, at the end), so they are called as this.play(), this.drawMap() as before.
 import { Heatmap } from '../plots/heatmap.js';
 import { Legend } from '../plots/legend.js';
 import { Scatter } from '../plots/scatter.js';
@@ -54,6 +54,7 @@ import { SampleBox } from './sample-view.js';
 import { JobProgress } from './job-progress.js';
 import { TrainMapMethods } from './train-map.js';
 import { TrainRunMethods } from './train-run.js';
+import { mixMethods } from '../mix-methods.js';
 
 export const TRAIN_KEYS = ['tCorpus', 'tEnc', 'tLower', 'bpeV', 'model', 'pos', 'tD', 'ctx', 'tB', 'opt', 'lr', 'alpha', 'win', 'minc', 'ep', 'seed'];
 // payload key -> the page field (the worker's text keys are the text views' names)
@@ -316,15 +317,4 @@ export class TrainView {
   }
 }
 
-// Copies the methods of each part class (not its constructor) onto target.prototype, as class
-// methods are: non-enumerable. A name defined twice is a mistake, and an error here.
-function mixMethods(target, ...parts) {
-  for (const part of parts) {
-    for (const name of Object.getOwnPropertyNames(part.prototype)) {
-      if (name === 'constructor') continue;
-      if (Object.prototype.hasOwnProperty.call(target.prototype, name)) throw new Error(`mixMethods: ${target.name}.${name} is defined twice (${part.name})`);
-      Object.defineProperty(target.prototype, name, Object.getOwnPropertyDescriptor(part.prototype, name));
-    }
-  }
-}
 mixMethods(TrainView, TrainRunMethods, TrainMapMethods);
