@@ -1,7 +1,8 @@
 // Page glue: reads the URL hash into the state, wires the settings panel and the tabs to the
 // views, sends engine requests for the visible view only, and writes the hash back after a
 // successful draw (so a shared link always reproduces a plot that worked). No engine calls
-// or drawing code here: engine-client.js talks to the worker, views/* draw.
+// or drawing code here: engine-client.js talks to the worker, views/* draw. The views are the
+// view registry's (views/registry.js), built here with the page's own options (PAGE_OPTIONS).
 //
 // Error policy: an engine failure shows its message under the control it concerns and where
 // the failed plot would be (views/plot-error.js), over the view's last good plot, which stays
