@@ -1,4 +1,4 @@
-// embedlab inspect | convert: tables in every format io/table_import.hpp reads, and the
+// embedlab inspect | convert: tables in every format io/formats.hpp reads, and the
 // `--table PATH[:TENSOR]` argument that pca, neighbours and analogy share.
 //
 // inspect --table PATH
@@ -20,7 +20,9 @@
 #include "core/error.hpp"
 #include "core/file.hpp"
 #include "io/table_files.hpp"
-#include "io/table_import.hpp"
+#include "io/formats.hpp"
+#include "io/projector_tsv.hpp"
+#include "io/vocab.hpp"
 
 namespace embedlab::cli {
 

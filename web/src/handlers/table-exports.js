@@ -2,9 +2,9 @@
 // table, all made by the engine's writers (no number is formatted here):
 //
 //   format          file                          engine writer
-//   'npy'           table.npy (float32)           Table.export('npy')           io/table_writers npy_bytes
+//   'npy'           table.npy (float32)           Table.export('npy')           io/npy npy_bytes
 //   'tsv'           Projector vectors.tsv         Table.export('tsv')           projector_vectors_tsv
-//   'metadata'      Projector metadata.tsv        Table.export('metadata')      io/table_import metadata_tsv
+//   'metadata'      Projector metadata.tsv        Table.export('metadata')      io/projector_tsv metadata_tsv
 //   'word2vec-text' gensim text                   Table.export('word2vec-text') word2vec_text (float32 repr)
 //   'word2vec-binary' gensim binary               Table.export('word2vec-binary')
 //   'csv2' | 'csv3' row,label,x,y[,z] of the PCA  M.coordinatesCsv              io/coordinates_csv
