@@ -305,6 +305,27 @@ val list_tensors_js(val bytes, val format) {
   });
 }
 
+// The registry of io/formats.hpp: [{name, label, extensions, outExtension, canRead, canWrite, tensors}]
+val table_formats_js() {
+  return guard("tableFormats", [&] {
+    val out = val::array();
+    for (const TableFormat* f : table_formats()) {
+      val o = val::object();
+      o.set("name", f->name);
+      o.set("label", f->label);
+      val extensions = val::array();
+      for (const std::string& e : f->extensions) extensions.call<void>("push", e);
+      o.set("extensions", extensions);
+      o.set("outExtension", f->out_extension);
+      o.set("canRead", f->read != nullptr);
+      o.set("canWrite", f->write != nullptr);
+      o.set("tensors", f->tensors);
+      out.call<void>("push", o);
+    }
+    return out;
+  });
+}
+
 // The same benchmark as `embedlab bench table`: -> its JSON text as bytes
 val bench_table_js(double rows, double dim, double reps) {
   return guard("benchTable", [&] {
@@ -356,4 +377,5 @@ EMSCRIPTEN_BINDINGS(tables) {
   function("_safetensorsHeader", &safetensors_header_js);
   function("_listTensors", &list_tensors_js);
   function("_benchTable", &bench_table_js);
+  function("_tableFormats", &table_formats_js);
 }
