@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "io/safetensors.hpp"
 #include "io/formats.hpp"
 #include "io/projector_tsv.hpp"
-#include "io/vocab.hpp"
+#include "io/safetensors.hpp"
 #include "io/text_rows.hpp"
+#include "io/vocab.hpp"
 #include "limits.hpp"
 #include "reference.hpp"
 

@@ -13,10 +13,10 @@
 #include <utility>
 #include <vector>
 
-#include "io/safetensors.hpp"
-#include "io/table_files.hpp"
 #include "io/formats.hpp"
 #include "io/projector_tsv.hpp"
+#include "io/safetensors.hpp"
+#include "io/table_files.hpp"
 #include "limits.hpp"
 #include "reference.hpp"
 

@@ -15,10 +15,10 @@
 #include <memory>
 
 #include "bench/bench_table.hpp"
-#include "io/known_tables.hpp"
-#include "io/safetensors.hpp"
 #include "io/formats.hpp"
+#include "io/known_tables.hpp"
 #include "io/projector_tsv.hpp"
+#include "io/safetensors.hpp"
 #include "io/vocab.hpp"
 #include "kernels/kernels.hpp"
 #include "analysis/neighbours.hpp"

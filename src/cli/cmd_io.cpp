@@ -19,9 +19,9 @@
 #include "cli/output.hpp"
 #include "core/error.hpp"
 #include "core/file.hpp"
-#include "io/table_files.hpp"
 #include "io/formats.hpp"
 #include "io/projector_tsv.hpp"
+#include "io/table_files.hpp"
 #include "io/vocab.hpp"
 
 namespace embedlab::cli {
