@@ -9,6 +9,7 @@
 //           row(i), norms(), nearest(id | -1, vector, k, metric), analogy(pos, neg, k),
 //           pca(k, ids, previous), similarity(ids, cosine), exportBytes(format | 'metadata')
 //   _safetensorsHeaderSize(first 8 bytes), _safetensorsHeader(head bytes, file size | -1), _listTensors(bytes, format)
+//   _tableFormats() -> [{name, label, extensions, outExtension, canRead, canWrite, tensors}] (io/formats.hpp)
 // The neighbour index (row norms) is built on the first query and kept until the table changes.
 #include "bindings/common.hpp"
 
