@@ -56,6 +56,17 @@ inline bool same_bits(const std::vector<float>& a, const std::vector<float>& b) 
   return a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
+// A V x D table of values in [-1, 1) from an LCG, the same for the same seed (the PCA and
+// neighbour tests' tables).
+inline std::vector<float> lcg_table(int64_t V, int64_t D, uint32_t seed) {
+  std::vector<float> t(static_cast<size_t>(V * D));
+  for (float& x : t) {
+    seed = seed * 1664525u + 1013904223u;
+    x = static_cast<float>(static_cast<int32_t>(seed >> 8) - (1 << 23)) / static_cast<float>(1 << 23);
+  }
+  return t;
+}
+
 // A training stream for the next-token tests: ids in [0, V) with some order to learn (each id
 // mostly follows from the one before), the same for the same seed.
 inline std::vector<int32_t> id_stream(int32_t V, size_t n, uint32_t seed) {
