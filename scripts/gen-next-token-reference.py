@@ -9,7 +9,7 @@ nn.Linear(D, V, bias=False) unless tied), one batch of inputs/targets, and
 RoPE rotates interleaved pairs (x[2i], x[2i+1]) at position p by p * 10000^(-2i/D); sinusoidal
 adds Vaswani's table; ALiBi adds -slope (i - j) to the scaled scores; T5 adds a learned
 nn.Embedding(num_buckets, 1) bias indexed by HF transformers' T5Attention._relative_position_bucket
-(bidirectional=False), drawn right after the token table like learned positions.
+(bidirectional=False; scripts/t5_buckets.py), drawn right after the token table like learned positions.
 Usage: /usr/bin/python3 scripts/gen-next-token-reference.py > tests/reference/next_token_torch.json
 """
 import json
@@ -18,6 +18,8 @@ import math
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+
+from t5_buckets import t5_relative_position_bucket
 
 torch.set_num_threads(1)
 
@@ -42,23 +44,6 @@ def sinusoidal(T, D):
     return pe.float()
 
 
-def t5_bucket(relative_position, num_buckets, max_distance):
-    """HF transformers T5Attention._relative_position_bucket with bidirectional=False (verbatim)."""
-    relative_buckets = 0
-    relative_position = -torch.min(relative_position, torch.zeros_like(relative_position))
-    max_exact = num_buckets // 2
-    is_small = relative_position < max_exact
-    relative_position_if_large = max_exact + (
-        torch.log(relative_position.float() / max_exact)
-        / math.log(max_distance / max_exact)
-        * (num_buckets - max_exact)
-    ).to(torch.long)
-    relative_position_if_large = torch.min(
-        relative_position_if_large, torch.full_like(relative_position_if_large, num_buckets - 1))
-    relative_buckets += torch.where(is_small, relative_position, relative_position_if_large)
-    return relative_buckets
-
-
 def case(V, D, T, B, seed, pos, tie, scale, lr, pos_params=None):
     pos_params = pos_params or {}
     torch.manual_seed(seed)
@@ -72,7 +57,7 @@ def case(V, D, T, B, seed, pos, tie, scale, lr, pos_params=None):
         rel = nn.Embedding(nb, 1)
         params["relative position bias"] = rel.weight
         ctx = torch.arange(T)
-        buckets = t5_bucket(ctx[None, :] - ctx[:, None], nb, md)  # (T, T): memory j - query i
+        buckets = t5_relative_position_bucket(ctx[None, :] - ctx[:, None], False, nb, md)  # (T, T): memory j - query i
     q, k, v = (nn.Linear(D, D, bias=False) for _ in range(3))
     params.update(query=q.weight, key=k.weight, value=v.weight)
     if not tie:

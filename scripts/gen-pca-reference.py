@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Writes tests/reference/pca_randomized_hard.json: numpy's SVD of a table that is hard for a
-randomized PCA (tests/test_project.cpp, "PCA's randomized solver matches numpy's SVD ...").
+randomized PCA (tests/test_pca_randomized.cpp, "PCA's randomized solver matches numpy's SVD ...").
 
 Run with Debian's python3 and its python3-numpy package:
     /usr/bin/python3 scripts/gen-pca-reference.py

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -51,9 +52,37 @@ inline std::vector<float> randn(Generator& g, size_t n) {
 // True when a and b hold the same float32 bit patterns.
 // subtle: an empty vector's data() may be nullptr, and memcmp(nullptr, ..., 0) is undefined
 // behaviour (UBSan's nonnull-attribute check), so empty vectors are compared by size alone.
-inline bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
+inline bool same_bits(std::span<const float> a, std::span<const float> b) {
   if (a.size() != b.size()) return false;
   return a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+// A V x D table of values in [-1, 1) from an LCG, the same for the same seed (the PCA and
+// neighbour tests' tables).
+inline std::vector<float> lcg_table(int64_t V, int64_t D, uint32_t seed) {
+  std::vector<float> t(static_cast<size_t>(V * D));
+  for (float& x : t) {
+    seed = seed * 1664525u + 1013904223u;
+    x = static_cast<float>(static_cast<int32_t>(seed >> 8) - (1 << 23)) / static_cast<float>(1 << 23);
+  }
+  return t;
+}
+
+// rows of `clusters` Gaussian clusters: centre N(0, spread^2) per coordinate plus N(0, 1) noise;
+// labels (n) receive each row's cluster (row i is in cluster i % clusters).
+inline std::vector<float> clustered(int64_t n, int64_t D, int64_t clusters, float spread, uint64_t seed,
+                                    std::vector<int32_t>* labels = nullptr) {
+  Generator g(seed);
+  std::vector<float> centres(static_cast<size_t>(clusters * D)), t(static_cast<size_t>(n * D));
+  g.normal(centres.data(), centres.size(), 0.0f, spread);
+  g.normal(t.data(), t.size());
+  if (labels) labels->resize(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t c = i % clusters;
+    if (labels) (*labels)[i] = static_cast<int32_t>(c);
+    for (int64_t d = 0; d < D; ++d) t[i * D + d] += centres[c * D + d];
+  }
+  return t;
 }
 
 // A training stream for the next-token tests: ids in [0, V) with some order to learn (each id

@@ -293,6 +293,15 @@ export interface Generated {
   /** The generated token ids (not the prompt's). */
   ids: Int32Array;
 }
+/** M.nextTokenRows: the token ids remapped to the rows of the output layer. */
+export interface NextTokenRows {
+  /** (n) the model rows of the ids. */
+  ids: Int32Array;
+  /** (R) row -> token id. */
+  rowIds: Int32Array;
+  /** false when row r is id r. */
+  remapped: boolean;
+}
 export interface StepStats {
   /** Mean loss of these steps; null when no word was trained on. */
   loss: number | null;
@@ -594,6 +603,10 @@ export interface EmbedlabModule {
   Trainer: typeof Trainer;
   /** Text sampled from next-token checkpoint bytes (Trainer.saveState of a trainer given its tokenizer, or `train --save-state`): the same text and ids as `embedlab generate`. */
   generate(state: Uint8Array, opts: GenerateOptions): Generated;
+  /** The rows of a next-token run (the CLI's): ids (n) -> model rows; fullVocab keeps every id of the tokenizer (row r = id r).
+   *  nextTokenRows([5, 9, 5], Tokenizer.gpt2()) -> {ids: [0, 1, 0], rowIds: [5, 9], remapped: true};
+   *  give Trainer.nextToken {vocabSize: rowIds.length, tokenizer, rowIds} when remapped. */
+  nextTokenRows(ids: Ids, tokenizer: Tokenizer, opts?: { fullVocab?: boolean }): NextTokenRows;
 
   pca(table: Floats, rows: number, dim: number, opts?: PcaOptions): Pca;
   nearest(table: Floats, rows: number, dim: number, opts: NearestOptions): Neighbours;

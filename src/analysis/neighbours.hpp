@@ -16,7 +16,7 @@
 // weighted +1 (positive) or -1 (negative); the mean of those is the query, rows are ranked by
 // cosine with it, and the input rows themselves are left out. Worked example with rows
 // man (1,0,0), woman (1,1,0), king (1,0,1), queen (1,1,1), apple (0,0,1) (see
-// tests/test_project.cpp): king - man + woman -> queen first.
+// tests/test_neighbours.cpp): king - man + woman -> queen first.
 //
 // subtle: a row of zeros has no direction; as a cosine candidate it scores 0, and as a cosine
 // query or analogy input it fails with a message (gensim would give nan).

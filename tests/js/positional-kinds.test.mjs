@@ -1,6 +1,6 @@
 // The positional-encoding registry is the one list of kinds: the wasm module's
 // M.positionalKinds(), the CLI's `embedlab kinds`, the page's URL values (state.js) and its
-// select (views/position-fields.js, checked in the browser by tests/browser/page.test.mjs) all
+// select (views/position-fields.js, checked in the browser by tests/browser/page-train.test.mjs) all
 // come from it, and every kind trains through the CLI and the bindings to the same numbers.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
