@@ -2,10 +2,16 @@
 // engine declares it, option names that are M.Umap's and M.Tsne's, the generic run giving the
 // same bits as M.Umap, M.Tsne and M.pca (also in slices and on a resident table), and errors
 // naming the value and the range, the unknown option or algorithm, leaving the module usable.
-// wasm: EMBEDLAB_WASM_DIR (default build/wasm).
+// `embedlab map` runs the same registry natively: the same bits as M.MapRun and as `embedlab umap|tsne`.
+// wasm: EMBEDLAB_WASM_DIR (default build/wasm); native CLI: EMBEDLAB_CLI (default build/native/embedlab).
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadEngine } from './load-engine.mjs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadEngine, repoRoot } from './load-engine.mjs';
+import { npyBytes, npyData } from './table-files.mjs';
 
 // rows of `clusters` clusters: LCG centres in [-2, 2) plus LCG noise in [-1, 1)
 function clusterTable(rows, dim, clusters, seed) {
@@ -134,5 +140,47 @@ describe('M.MapRun errors', () => {
     const run = M.MapRun.start('pca', table, rows, dim);
     run.delete();
     assert.throws(() => run.step(1), { message: 'MapRun.step: this MapRun was deleted' });
+  });
+});
+
+describe('embedlab map (the registry in the CLI)', () => {
+  const cli = process.env.EMBEDLAB_CLI || path.join(repoRoot, 'build/native/embedlab');
+  const run = (args) => spawnSync(cli, args, { encoding: 'utf8' });
+  it('gives M.MapRun\'s bits and embedlab umap\'s, with the values it resolved', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'embedlab-map-'));
+    try {
+      const t = path.join(dir, 't.npy');
+      fs.writeFileSync(t, npyBytes(table, rows, dim));
+      const out = path.join(dir, 'm.npy'), ref = path.join(dir, 'u.npy');
+      const j = JSON.parse(execFileSync(cli, ['map', '--algorithm', 'umap', '--table', t, '--out', out, '--n-neighbors', '8',
+        '--n-epochs', '30', '--seed', '4', '--knn', 'exact'], { encoding: 'utf8' }));
+      assert.deepEqual([j.algorithm, j.n, j.steps, j.step_name, j.values.n_neighbors, j.values.knn, j.info.nEpochs],
+        ['umap', rows, 30, 'epoch', 8, 'exact', 30]);
+      execFileSync(cli, ['umap', '--table', t, '--out', ref, '--n-neighbors', '8', '--n-epochs', '30', '--seed', '4', '--knn', 'exact']);
+      assert.ok(sameBits(npyData(out), npyData(ref)));
+      const w = new M.MapRun('umap', table, rows, dim, { nNeighbors: 8, nEpochs: 30, seed: 4, knn: 'exact' });
+      w.step(w.total());
+      assert.ok(sameBits(npyData(out), w.coordinates()));
+      w.delete();
+      const p = JSON.parse(execFileSync(cli, ['map', '--algorithm', 'tsne', '--table', t, '--out', out, '--perplexity', '9',
+        '--iterations', '20', '--learning-rate', 'auto'], { encoding: 'utf8' }));
+      assert.deepEqual([p.values.learning_rate, p.steps, p.step_name], ['auto', 20, 'iteration']);
+      assert.ok(sameBits(npyData(out), M.tsne(table, rows, dim, { perplexity: 9, iterations: 20, learningRate: 'auto' })));
+      const bad = (args, message) => {
+        const r = run(['map', '--table', t, '--out', out, ...args]);
+        assert.equal(r.status, 2, args.join(' '));
+        assert.equal(r.stderr.trim(), `embedlab: ${message}`);
+      };
+      bad(['--algorithm', 'umap', '--perplexity', '5'], '--perplexity: applies to --algorithm tsne, not --algorithm umap');
+      bad(['--algorithm', 'isomap'], "map: unknown algorithm 'isomap', expected umap, tsne, pca");
+      bad(['--algorithm', 'umap', '--min-dist', '-1'], 'umap: min_dist -1 out of range [0, 1000000]');
+      bad(['--algorithm', 'pca', '--seed', '1'], '--seed: applies to --algorithm umap or tsne, not --algorithm pca');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it('lists every parameter of every algorithm in --help', () => {
+    const help = run(['map', '--help']).stdout;
+    for (const a of M.mapAlgorithms()) for (const p of a.params) assert.match(help, new RegExp(`^  ${p.flag} `, 'm'), p.flag);
   });
 });
