@@ -1,6 +1,7 @@
 // The map registry: every algorithm that lays a table's rows out in 2-D, listed once
 // (registry.cpp), each adapted in its own folder (maps/umap/, maps/tsne/, maps/pca/). The
-// bindings (`M.mapAlgorithms()`, `M.MapRun`), and through them the page, iterate over this list.
+// bindings (`M.mapAlgorithms()`, `M.MapRun`, and through them the page) and the CLI (`embedlab map
+// --algorithm NAME`, its flags and help) iterate over this list.
 //
 // An algorithm declares its name, label, a one-line description, its parameters (name, type,
 // default, range or choices, help, and a word such as "auto" that stands for a computed value),

@@ -134,7 +134,7 @@ describe('M.MapRun errors', () => {
       /^Error: MapRun.start: unknown option 'perplexity' for umap, expected nNeighbors, minDist, /);
     assert.throws(() => M.MapRun.start('isomap', table, rows, dim), { message: "MapRun.start: unknown algorithm 'isomap', expected umap, tsne, pca" });
     assert.throws(() => M.MapRun.start('pca', table, rows, dim, { init: new Float32Array(rows * 2) }),
-      { message: 'MapRun.start: unknown option \'init\' for pca, expected ' });
+      { message: 'MapRun.start: unknown option \'init\' for pca, expected none (it takes no options)' });
   });
   it('refuses a deleted run', () => {
     const run = M.MapRun.start('pca', table, rows, dim);

@@ -41,7 +41,8 @@
     for (const k of Object.keys(opts)) {
       const p = a.params.find((x) => x.option === k);
       if (!p) {
-        throw new Error(`${where}: unknown option '${k}' for ${a.name}, expected ${a.params.map((x) => x.option).join(', ')}`);
+        const names = a.params.map((x) => x.option).join(', ');
+        throw new Error(`${where}: unknown option '${k}' for ${a.name}, expected ${names || 'none (it takes no options)'}`);
       }
       const v = opts[k];
       if (v == null) continue;
