@@ -26,6 +26,8 @@ extern const CommandSpec kNeighbours, kAnalogy, kPca;
 extern const CommandSpec kUmap, kBenchUmap;
 // t-SNE: cmd_tsne.cpp
 extern const CommandSpec kTsne, kBenchTsne;
+// cmd_map.cpp: any algorithm of the map registry
+extern const CommandSpec kMap;
 // table files: cmd_io.cpp
 extern const CommandSpec kInspect, kConvert;
 

@@ -36,7 +36,7 @@ const CommandSpec* const kCommands[] = {
     &embedlab::cli::kBenchTrain,  &embedlab::cli::kTrain,         &embedlab::cli::kGenerate,     &embedlab::cli::kNeighbours,
     &embedlab::cli::kAnalogy,     &embedlab::cli::kPca,           &embedlab::cli::kInspect,
     &embedlab::cli::kConvert,     &embedlab::cli::kUmap,          &embedlab::cli::kBenchUmap,
-    &embedlab::cli::kTsne,          &embedlab::cli::kBenchTsne,
+    &embedlab::cli::kTsne,          &embedlab::cli::kBenchTsne,     &embedlab::cli::kMap,
 };
 
 std::string help_text() {

@@ -6,9 +6,11 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "core/detmath.hpp"
 #include "core/rng.hpp"
 #include "maps/knn.hpp"
 #include "maps/umap/umap.hpp"
@@ -25,6 +27,28 @@ struct Graph {
   std::vector<float> w;        // (nnz)
   int64_t nnz() const { return static_cast<int64_t>(col.size()); }
 };
+
+// ---- options and the graph (umap.cpp, umap_graph.cpp) ----
+// Fail unless lo <= v <= hi: "umap: <name> <v> out of range [lo, hi] (note)"; unless v is finite
+// and > 0: "umap: <name> <v> must be a finite number > 0".
+void check_number(const char* name, double v, double lo, double hi, const std::string& note = "");
+void check_positive(const char* name, double v);
+// compute_membership_strengths: exp(-(d - rho) / sigma), 1 within rho (or sigma 0).
+inline float membership(float d, double rho, double sigma) {
+  const double x = static_cast<double>(d) - rho;
+  if (x <= 0 || sigma == 0) return 1.0f;
+  return static_cast<float>(detmath::exp(-(x / sigma)));
+}
+
+// smooth_knn_dist's constants for one table of distances (n, k), and one row of it (k
+// distances, ascending) -> sigma, rho (nz is scratch); UmapRun calls them in blocks of rows.
+struct SmoothParams {
+  double target = 0, mean_all = 0, local_connectivity = 1, interpolation = 0;
+  int64_t index = 1;
+};
+SmoothParams smooth_params(std::span<const float> dists, int64_t k, double local_connectivity, double bandwidth);
+void smooth_row(const float* row, int64_t k, const SmoothParams& q, double& sigma_out, double& rho_out,
+                std::vector<float>& nz);
 
 // knn (n, k), the row itself left out, and its smooth distances (computed with the row as
 // column 0) -> memberships A (n, n), then mix (A + A^T - A o A^T) + (1 - mix) A o A^T.

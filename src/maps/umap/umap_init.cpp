@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <initializer_list>
 #include <limits>
+#include <type_traits>
 
 #include "core/detmath.hpp"
 #include "core/error.hpp"
@@ -241,6 +243,24 @@ std::vector<T> centroids(const KnnRows& x, const std::vector<int32_t>& label, in
   return cent;
 }
 
+// centroids<T>, planned first together with what the caller allocates next (also: its name,
+// dims and type), so a layout of many components fails before it allocates.
+template <class T>
+std::vector<T> planned_centroids(const KnnRows& x, const std::vector<int32_t>& label, int64_t C, const char* also,
+                                 std::initializer_list<int64_t> also_dims, ElementType also_type) {
+  MemoryPlan p("umap");
+  p.add("component centroids", {C, x.dim()}, std::is_same_v<T, double> ? kFloat64 : kFloat32);
+  p.add(also, also_dims, also_type);
+  p.check();
+  return centroids<T>(x, label, C);
+}
+
+// meta divided by top, when top > 0 (a layout scaled so its largest entry is 1)
+void divide_by(std::vector<double>& meta, double top) {
+  if (top > 0)
+    for (double& m : meta) m /= top;
+}
+
 // umap-learn's component_layout for C <= kMaxSpectralComponents: affinities exp(-d^2) between
 // the centroids and their spectral embedding as sklearn's SpectralEmbedding(affinity=
 // "precomputed") computes it: the eigenvectors 2 and 3 of the normalised Laplacian (diagonal
@@ -251,11 +271,7 @@ std::vector<T> centroids(const KnnRows& x, const std::vector<int32_t>& label, in
 // eigenvalues). -> (C, 2), or empty when the Krylov space is too small (affinities all 0).
 std::vector<double> component_meta_layout(const KnnRows& x, const std::vector<int32_t>& label, int64_t C) {
   const int64_t D = x.dim();
-  MemoryPlan p("umap");
-  p.add("component centroids", {C, D}, kFloat64);
-  p.add("component affinities", {C, C}, kFloat64);
-  p.check();
-  const std::vector<double> cent = centroids<double>(x, label, C);
+  const std::vector<double> cent = planned_centroids<double>(x, label, C, "component affinities", {C, C}, kFloat64);
   std::vector<double> A(static_cast<size_t>(C * C), 0.0), deg(static_cast<size_t>(C), 0.0);
   for (int64_t a = 0; a < C; ++a) {
     for (int64_t b = a + 1; b < C; ++b) {
@@ -294,8 +310,7 @@ std::vector<double> component_meta_layout(const KnnRows& x, const std::vector<in
   }
   double top = 0;
   for (double m : meta) top = std::max(top, m);
-  if (top > 0)
-    for (double& m : meta) m /= top;
+  divide_by(meta, top);
   return meta;
 }
 
@@ -303,17 +318,12 @@ std::vector<double> component_meta_layout(const KnnRows& x, const std::vector<in
 // Lanczos, O(C D) a product), divided by the largest |coordinate|. Nothing C x C.
 std::vector<double> component_pca_layout(const KnnRows& x, const std::vector<int32_t>& label, int64_t C) {
   const int64_t D = x.dim();
-  MemoryPlan p("umap");
-  p.add("component centroids", {C, D}, kFloat32);
-  p.add("prepared component centroids", {C, D}, kFloat32);
-  p.check();
-  const std::vector<float> cent = centroids<float>(x, label, C);
+  const std::vector<float> cent = planned_centroids<float>(x, label, C, "prepared component centroids", {C, D}, kFloat32);
   const std::vector<float> xy = pca_layout(KnnRows(cent, C, D, Metric::Euclidean, "umap"));
   double top = 0;
   for (float v : xy) top = std::max(top, static_cast<double>(std::fabs(v)));
   std::vector<double> meta(xy.begin(), xy.end());
-  if (top > 0)
-    for (double& m : meta) m /= top;
+  divide_by(meta, top);
   return meta;
 }
 
