@@ -65,7 +65,7 @@ describe('layout handlers', () => {
     assert.equal(layout.openRuns(), 1);
     assert.deepEqual(await call('layoutStop', { source: 'import' }), { stopped: true });
     assert.equal(layout.openRuns(), 0);
-    await assert.rejects(call('layoutStep', { source: 'import' }), /no UMAP or t-SNE run is open here/);
+    await assert.rejects(call('layoutStep', { source: 'import' }), /no map run is open here/);
   });
 
   it('the construction runs in the steps with phase and progress, gives the one-call bits, and a stop ends it', async () => {
@@ -99,7 +99,7 @@ describe('layout handlers', () => {
     assert.ok(p.progress > 0 && p.progress < 1, `progress ${p.progress}`);
     assert.deepEqual(await call('layoutStop', { source: 'import' }), { stopped: true });
     assert.equal(layout.openRuns(), 0);
-    await assert.rejects(call('layoutStep', { source: 'import' }), /no UMAP or t-SNE run is open here/);
+    await assert.rejects(call('layoutStep', { source: 'import' }), /no map run is open here/);
     await call('importTable', { file: file(clusters(300, 8), 300, 8) }); // the table the next cases use
   });
 
@@ -122,7 +122,7 @@ describe('layout handlers', () => {
     assert.equal(layout.openRuns(), 1);
     await call('importTable', { file: file(clusters(90, 8, 9), 90, 8) });
     assert.equal(layout.openRuns(), 0);
-    await assert.rejects(call('layoutStep', { source: 'import' }), /no UMAP or t-SNE run/);
+    await assert.rejects(call('layoutStep', { source: 'import' }), /no map run/);
   });
 
   it('t-SNE with a perplexity too large gives the engine message and opens no run', async () => {
