@@ -237,7 +237,7 @@ export function makeImportHandlers(M, positions = new ImportedPositions(), layou
   // points, map: the 2-D map the page draws ('csv2' saves it; without them the PCA of the table)
   function importExport({ format, points = null, map = 'pca' }) {
     if (!current) throw new Error('export: load a table first');
-    const drawn = format === 'csv2' ? drawnMap({ points, map }, current.table.rows) : null;
+    const drawn = format === 'csv2' ? drawnMap({ points, map }, current.table.rows, layout?.mapNames) : null;
     const file = exportTableFile(M, current.table, format, { points2: format === 'csv2' ? (drawn ? drawn.points : withMap(current).points) : null });
     return { ...file, map: format === 'csv2' ? (drawn ? drawn.method : 'pca') : null };
   }

@@ -352,7 +352,7 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
     const t = run.tr.table('input');
     const labels = Array.from({ length: t.rows }, (_, r) => (run.strings && r < run.strings.length ? run.strings[r] : `row ${r}`));
     if (format) {
-      const drawn = format === 'csv2' ? drawnMap({ points, map: method }, t.rows) : null;
+      const drawn = format === 'csv2' ? drawnMap({ points, map: method }, t.rows, layout?.mapNames) : null;
       const map = format === 'csv2' && !drawn && t.cols >= 2 && t.rows >= 3 ? pcaMap() : null;
       const points2 = drawn ? drawn.points : map && map.points;
       const file = withTable(M, t.data, t.rows, t.cols, labels, (table) => exportTableFile(M, table, format, { points2 }));

@@ -17,7 +17,7 @@ import { ImportMap } from './import-map.js';
 import { visibleText } from '../widgets/chips.js';
 import { formatNumber } from '../plots/scales.js';
 import { ImportAnalysis, NORMALISED } from './import-analysis.js';
-import { METHOD_NAMES, MapChoice, preparingText } from './map-choice.js';
+import { METHOD_NAMES, MapChoice, mapAlgorithmInfo, preparingText, readoutText } from './map-choice.js';
 import { echo } from '../state.js';
 
 const STEP_MS = 35; // engine time of one frame of a UMAP / t-SNE run
@@ -214,13 +214,11 @@ export class ImportView {
   layoutNote(method, s, p, state) {
     const n = s.rows.toLocaleString('en');
     const rows = this.normalise ? `${NORMALISED} first` : 'the rows as stored';
-    const o = this.runPayload;
-    const how = method === 'umap'
-      ? `UMAP by the engine (n_neighbors ${o.nNeighbors}, min_dist ${o.minDist}, ${o.metric}, seed 0, ${s.total} epochs, knn ${s.info.knn}, init ${s.info.init})`
-      : `t-SNE by the engine (Barnes-Hut, perplexity ${o.perplexity}, ${o.metric}, seed 0, ${s.total} iterations${p.kl != null ? `, KL ${p.kl.toFixed(3)}` : ''})`;
-    const keeps = method === 'umap'
-      ? 'UMAP keeps each row near its nearest neighbours; the distances between clusters, their sizes and the axes mean little, and another seed or n_neighbors gives another picture.'
-      : 't-SNE keeps each row near its nearest neighbours; the distances between clusters, their sizes and the axes mean little, and another seed or perplexity gives another picture.';
+    const a = mapAlgorithmInfo(method);
+    const params = this.choice.params(method).map((q) => (q.type === 'choice' ? q.value : `${q.name} ${q.value}`));
+    const info = a.noteInfo.map((k) => `${k} ${s.info[k]}`);
+    const how = `${a.label} by the engine (${[...params, 'seed 0', `${s.total} ${a.stepName}s`, ...info].join(', ')}${readoutText(p.readout, 3)})`;
+    const keeps = a.description;
     return `Every row (${n}, ${rows}) placed by ${how}, drawn on the page's scatter (search, colours and the lasso work as on the PCA map). ${keeps} ` +
       `${state}: neighbours, graph and initial layout ${formatNumber(s.ms / 1000)} s, the whole run so far ${formatNumber(p.ms / 1000)} s of engine time in this page's worker. The neighbours below are measured in the table; their map distance is on this map.`;
   }
@@ -277,7 +275,7 @@ export class ImportView {
         if (gen !== this.layoutGen) return;
       }
       this.root.dataset.mapState = 'finished';
-      this.choice.status(`${name} finished: ${p.phase} ${p.done} / ${p.total}${p.kl != null ? `, KL ${p.kl.toFixed(2)}` : ''} in ${formatNumber(p.ms / 1000)} s of engine time.`);
+      this.choice.status(`${name} finished: ${p.phase} ${p.done} / ${p.total}${readoutText(p.readout)} in ${formatNumber(p.ms / 1000)} s of engine time.`);
       if (this.shownQuery !== null) this.neighbours(this.shownQuery);
     } catch (err) {
       if (gen !== this.layoutGen) return;

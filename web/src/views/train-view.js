@@ -44,13 +44,12 @@ import { colorDomain, colormap, formatNumber, makeLut, scaleRange, similaritySca
 import { summarize } from '../arrays.js';
 import { CompareView } from './compare-view.js';
 import { TableExports } from './table-exports.js';
-import { METHOD_NAMES, MapChoice, preparingText } from './map-choice.js';
+import { METHOD_NAMES, MapChoice, preparingText, readoutText } from './map-choice.js';
 import { TrainLoss } from './train-loss.js';
 import { SampleBox } from './sample-view.js';
 import { JobProgress } from './job-progress.js';
 
 const LAYOUT_STEP_MS = 35; // engine time of one frame of a UMAP / t-SNE run
-const AXES = { umap: ['UMAP 1', 'UMAP 2'], tsne: ['t-SNE 1', 't-SNE 2'] };
 
 export const TRAIN_KEYS = ['tCorpus', 'tEnc', 'tLower', 'bpeV', 'model', 'pos', 'tD', 'ctx', 'tB', 'opt', 'lr', 'alpha', 'win', 'minc', 'ep', 'seed'];
 // payload key -> the page field (the worker's text keys are the text views' names)
@@ -328,17 +327,19 @@ export class TrainView {
     // trails only between training updates (each one starts from the last): the frames of a whole
     // run move too far early on to read as paths
     const training = !!map.live;
-    this.scatter.setData({ points: map.points, labels: this.rowLabels, axes: AXES[map.method], method: map.method, trails: training, order: this.rowOrder });
+    this.scatter.setData({ points: map.points, labels: this.rowLabels, axes: [1, 2].map((i) => `${name} ${i}`), method: map.method, trails: training, order: this.rowOrder });
     this.mapFrames = (this.mapFrames || 0) + 1;
     this.root.dataset.mapFrames = String(this.mapFrames);
     this.root.dataset.mapMethod = map.method;
-    const o = this.choice.payload();
-    const asked = map.method === 'umap' ? `n_neighbors ${o.nNeighbors}, min_dist ${o.minDist}` : `perplexity ${o.perplexity}`;
-    const opts = map.clamp ? `${map.method === 'umap' ? `min_dist ${o.minDist}, ` : ''}${map.clamp.text}` : asked;
+    // the page parameters: numbers by name (a clamped one last, as the clamp states it), then choices
+    const params = this.choice.params(map.method);
+    const nums = params.filter((q) => q.type !== 'choice' && q.name !== map.clamp?.key).map((q) => `${q.name} ${q.value}`);
+    const opts = [...nums, ...(map.clamp ? [map.clamp.text] : [])].join(', ');
+    const picks = params.filter((q) => q.type === 'choice').map((q) => q.value).join(', ');
     this.showClamp(map.clamp);
     const how = !training
-      ? `${name} of the table at step ${step} (${opts}, ${o.metric}, seed 0), drawn while it runs: ${map.phase} ${map.done} / ${map.total}`
-      : `${name} while training (${opts}, ${o.metric}, seed 0): each update runs a slice of a short run from the previous run's layout on the table as it was when that run started${map.continued ? '' : ' (this first one from the engine\'s own start)'}, so points move rather than jump; step ${step}`;
+      ? `${name} of the table at step ${step} (${opts}, ${picks}, seed 0), drawn while it runs: ${map.phase} ${map.done} / ${map.total}`
+      : `${name} while training (${opts}, ${picks}, seed 0): each update runs a slice of a short run from the previous run's layout on the table as it was when that run started${map.continued ? '' : ' (this first one from the engine\'s own start)'}, so points move rather than jump; step ${step}`;
     this.mapNote.textContent =
       `Each dot is one row of the table, placed by ${how}. ${training ? `The orange lines are the trails of the ${TRAIL_ROWS} most frequent rows over the last updates, faint where older` : 'Labelled: the 30 most frequent'} (${this.state.model === 'next' ? 'tokens of the text' : 'words'}). ` +
       `${name} keeps rows near their nearest neighbours; distances between clusters, cluster sizes and the axes mean little, and another seed gives another picture. Pause or the end of training draws the whole ${name} run.`;
@@ -461,7 +462,7 @@ export class TrainView {
       }
       this.root.dataset.mapState = 'finished';
       const p = this.lastLayout;
-      this.choice.status(`${name} of the table at step ${step} finished: ${p.phase} ${p.done} / ${p.total}${p.kl != null ? `, KL ${p.kl.toFixed(2)}` : ''} in ${formatNumber(p.ms / 1000)} s of engine time${clamp ? `; ${clamp.text}: ${clamp.why}` : ''}.`);
+      this.choice.status(`${name} of the table at step ${step} finished: ${p.phase} ${p.done} / ${p.total}${readoutText(p.readout)} in ${formatNumber(p.ms / 1000)} s of engine time${clamp ? `; ${clamp.text}: ${clamp.why}` : ''}.`);
     } catch (err) {
       if (gen !== this.layoutGen) return;
       this.root.dataset.mapState = 'failed';
