@@ -78,7 +78,8 @@ export function centred(xy) {
 // the parameter of the registry's rowsLimit lowered to the largest value n rows take: below(n)
 // strictly (the largest integer under it), max(n) inclusively; a table too small for the least
 // value is left to the engine's message. The limits are the engine's (check_options).
-// e.g. ('tsne', {perplexity: 30}, 69) -> perplexity 22, text "perplexity 30 → 22 for 69 rows".
+// e.g. a limit below(n) = (n - 1) / 3 on perplexity: ({perplexity: 30}, 69 rows) -> perplexity 22,
+// text "perplexity 30 → 22 for 69 rows" (tests/js/layout-handler.test.mjs).
 export function clampToTable(method, opts, rows, list = MAP_ALGORITHMS) {
   const o = { ...opts };
   const lim = mapAlgorithm(method, 'map', list).rowsLimit;

@@ -32,8 +32,8 @@
 //   if (a WebGL2 context can be had) {   // import-map.js checks, and falls back to the canvas Scatter
 //     const sc = new GlScatter(parentEl, {height: 460, onSelect: (rows) => ..., onHover: (row) => ...});
 //     sc.setData({points: Float32Array (n*2), labels: [n strings], colours: Uint8Array (n*4) | null, explained: [e1, e2]});
-//     sc.setData({points, labels, axes: ['UMAP 1', 'UMAP 2']});   // a map with named axes (no explained variance)
-//     sc.setPoints(points, {axes, explained, method, fit});  // the same rows moved (an animated UMAP / t-SNE, or
+//     sc.setData({points, labels, axes: ['<map> 1', '<map> 2']});   // a map with named axes (no explained variance)
+//     sc.setPoints(points, {axes, explained, method, fit});  // the same rows moved (an animated registry map, or
 //                                               // another map): labels, colours, search matches and the lasso's
 //                                               // rows stay (highlighted where they are now; the lasso's outline
 //                                               // belonged to the old positions and goes); the view is refitted to
@@ -247,7 +247,7 @@ export class GlScatter {
   }
 
   // --- the flat canvas of a moving map -----------------------------------------------------
-  // A map that moves (setPoints: an animated UMAP or t-SNE) of at most FLAT_MAX_POINTS rows is
+  // A map that moves (setPoints: an animated registry map) of at most FLAT_MAX_POINTS rows is
   // painted on a 2-D canvas over the WebGL one, which is hidden: in software GL (SwiftShader,
   // headless Chromium) every deck.gl frame of 5,000 points costs the main thread ~140 ms (the
   // compositor reads the WebGL canvas back and waits for the GPU process: measured with a

@@ -6,7 +6,7 @@
 // its neighbours with cosine, euclidean and on-map distance side by side.
 // Text from the file (labels) is only ever set as textContent. The "normalise rows" toggle, the
 // token similarity heatmap and the norms histogram are import-analysis.js.
-// The map is PCA, or UMAP / t-SNE (issue 12; map-choice.js): Run asks the worker for the run
+// The map is PCA, or a map of the worker's registry (issue 12; map-choice.js): Run asks the worker for the run
 // (layoutStart) and then for frames (layoutStep, ~35 ms of engine work each, one per animation
 // frame), so the points move while it runs; Cancel stops it and keeps the last frame. The
 // neighbours' map distance is then measured on that map.
@@ -20,7 +20,7 @@ import { ImportAnalysis, NORMALISED } from './import-analysis.js';
 import { METHOD_NAMES, MapChoice, mapAlgorithmInfo, preparingText, readoutText } from './map-choice.js';
 import { echo } from '../state.js';
 
-const STEP_MS = 35; // engine time of one frame of a UMAP / t-SNE run
+const STEP_MS = 35; // engine time of one frame of a registry map's run
 const nextFrame = () => new Promise((r) => requestAnimationFrame(() => r()));
 
 export class ImportView {
@@ -139,7 +139,7 @@ export class ImportView {
 
   // m: {points, explained} of the rows as stored or (normalised) of the unit rows. A new table
   // gets a new map (search, colours and the lasso start afresh); the same table's PCA map again
-  // (after UMAP / t-SNE, or the unit rows) moves its rows, fitted to the view, and keeps them.
+  // (after a registry map, or the unit rows) moves its rows, fitted to the view, and keeps them.
   async drawMap(m, normalised) {
     const r = this.last;
     // no PCA map of fewer than 3 rows or 2 columns: say so rather than leave the last table's map
@@ -195,7 +195,7 @@ export class ImportView {
     this.choice.set(state);
   }
 
-  // PCA chosen: its map again (the run, if any, stops); UMAP / t-SNE: they wait for Run.
+  // PCA chosen: its map again (the run, if any, stops); a registry map waits for Run.
   methodChanged() {
     const m = this.choice.method();
     if (m === 'pca') {
@@ -223,7 +223,7 @@ export class ImportView {
       `${state}: neighbours, graph and initial layout ${formatNumber(s.ms / 1000)} s, the whole run so far ${formatNumber(p.ms / 1000)} s of engine time in this page's worker. The neighbours below are measured in the table; their map distance is on this map.`;
   }
 
-  // Run: a UMAP or t-SNE run of the loaded table, drawn frame by frame until it ends or Cancel.
+  // Run: a registry map's run of the loaded table, drawn frame by frame until it ends or Cancel.
   async runLayout() {
     if (!this.last) {
       this.choice.status('Load a table first.');

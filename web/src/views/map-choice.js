@@ -12,7 +12,7 @@
 //   mc.method();                      // 'pca' | a registry name
 //   mc.payload();                     // {method, <option>: value...} for layoutStart
 //   mc.running(true); mc.progress({phase: 'epoch', done: 120, total: 500}); mc.status('Cancelled at …');
-//   mc.progress({preparing: true, phase: 'knn', progress: 0.4});   // "UMAP: finding neighbours… 40%"
+//   mc.progress({preparing: true, phase: 'knn', progress: 0.4});   // "<label>: finding neighbours… 40%"
 import { formatNumber } from '../plots/scales.js';
 import { mapFields } from '../state.js';
 
@@ -163,8 +163,8 @@ export class MapChoice {
     if (!on) this.bar.hidden = true;
   }
 
-  // {phase (the stepName), done, total, readout?, ms?} -> "UMAP epoch 120 / 500" on the line and the bar;
-  // {preparing: true, phase: 'knn' | ..., progress} -> "UMAP: finding neighbours… 40%", the bar at the phase's share
+  // {phase (the stepName), done, total, readout?, ms?} -> "<label> epoch 120 / 500" on the line and the bar;
+  // {preparing: true, phase: 'knn' | ..., progress} -> "<label>: finding neighbours… 40%", the bar at the phase's share
   progress(p, method = this.values.map) {
     this.bar.hidden = false;
     if (p.preparing) {

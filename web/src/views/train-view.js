@@ -17,8 +17,8 @@
 //                                            onSteps: (n, settled) => ...});  // the run is at step n
 //   view.render(trainStartReply, state);   // a fresh run at step 0, then played to state.step
 //
-// The map card (issue 12): PCA (refitted, or on frozen axes with trails), UMAP or t-SNE
-// (map-choice.js). With UMAP / t-SNE chosen, while playing each map update is a slice of the
+// The map card (issue 12): PCA (refitted, or on frozen axes with trails), or a map of the
+// worker's registry (map-choice.js). With such a map chosen, while playing each map update is a slice of the
 // slot's live run in the worker (trainStep {map}: warm-started from the last frame on the newer
 // table when a run ends), so the points move and the labelled rows leave trails; paused or
 // finished, the whole run is drawn frame by frame (layoutStart / layoutStep, from the last
@@ -49,7 +49,7 @@ import { TrainLoss } from './train-loss.js';
 import { SampleBox } from './sample-view.js';
 import { JobProgress } from './job-progress.js';
 
-const LAYOUT_STEP_MS = 35; // engine time of one frame of a UMAP / t-SNE run
+const LAYOUT_STEP_MS = 35; // engine time of one frame of a registry map's run
 
 export const TRAIN_KEYS = ['tCorpus', 'tEnc', 'tLower', 'bpeV', 'model', 'pos', 'tD', 'ctx', 'tB', 'opt', 'lr', 'alpha', 'win', 'minc', 'ep', 'seed'];
 // payload key -> the page field (the worker's text keys are the text views' names)
@@ -155,7 +155,7 @@ export class TrainView {
     $('export-metadata').addEventListener('click', () => this.download('metadata'));
     this.exportNote = $('export-note');
     // every table format, from the engine's writers (trainExport {format})
-    // "CSV 2-D" saves the map as drawn (PCA, UMAP or t-SNE)
+    // "CSV 2-D" saves the map as drawn (PCA or a registry map)
     this.tableExports = new TableExports($('export-vectors').closest('article'), engine, { request: 'trainExport', drawn: () => this.drawnMap() });
     this.nn = { query: $('nn-query'), note: $('nn-note'), body: $('nn-table').querySelector('tbody') };
     $('nn-form').addEventListener('submit', (e) => {
@@ -225,7 +225,7 @@ export class TrainView {
     this.scatter.clearTrails();
     this.drawMap(r.map, restored ? restored.step : 0);
     this.showMethod();
-    // UMAP / t-SNE chosen: the table as it is now, unless the link's step is replayed first
+    // a registry map chosen: the table as it is now, unless the link's step is replayed first
     if (this.choice.method() !== 'pca' && (restored || !(state.step > 0))) this.runLayout(null);
     this.lastRate = null;
     // a restored run: its step and last loss; the rate of a next-token run is constant (word2vec's decays: not shown)
@@ -320,7 +320,7 @@ export class TrainView {
       `Labelled: the 30 most frequent ${this.state.model === 'next' ? 'tokens of the text' : 'words'} where they do not overlap; each axis spans 99% of the points. Step ${step}.`;
   }
 
-  // A UMAP or t-SNE frame: {points, method, continued (from the previous update, while
+  // A frame of a registry map: {points, method, continued (from the previous update, while
   // playing)} or a frame of the animated run (layoutStep reply: done, total, phase).
   drawLayout(map, step) {
     const name = METHOD_NAMES[map.method];
@@ -397,7 +397,7 @@ export class TrainView {
     this.freezeRow.hidden = m !== 'pca';
   }
 
-  // The choice changed: PCA again (with frozen axes if ticked), or the run of UMAP / t-SNE now
+  // The choice changed: PCA again (with frozen axes if ticked), or the registry map's run now
   // (paused) or from the next update on (playing).
   async methodChanged() {
     this.showMethod();
@@ -418,7 +418,7 @@ export class TrainView {
     }
   }
 
-  // The whole UMAP / t-SNE run of the table as it is now, drawn frame by frame. from: 'previous'
+  // The whole registry map run of the table as it is now, drawn frame by frame. from: 'previous'
   // starts from the last layout (the one training left), null from the engine's own start.
   async runLayout(from) {
     if (!this.last || this.choice.method() === 'pca') return;
