@@ -93,7 +93,9 @@ export class MapChoice {
     }
     this.fields = {};
     this.options.replaceChildren();
-    for (const { suffix: k, param: q, methods } of mapFields(algorithms)) {
+    // numbers first, then choices (the metric select after n_neighbors, min_dist, perplexity)
+    const fields = mapFields(algorithms).sort((x, y) => (x.param.type === 'choice') - (y.param.type === 'choice'));
+    for (const { suffix: k, param: q, methods } of fields) {
       let input;
       if (q.type === 'choice') {
         input = el('select', { id: id(k) }, ...q.choices.map((c) => new Option(c, c)));
