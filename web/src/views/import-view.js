@@ -215,7 +215,8 @@ export class ImportView {
     const n = s.rows.toLocaleString('en');
     const rows = this.normalise ? `${NORMALISED} first` : 'the rows as stored';
     const a = mapAlgorithmInfo(method);
-    const params = this.choice.params(method).map((q) => (q.type === 'choice' ? q.value : `${q.name} ${q.value}`));
+    const o = this.runPayload; // the options of the run drawn, not the fields now
+    const params = this.choice.params(method).map((q) => (q.type === 'choice' ? o[q.option] : `${q.name} ${o[q.option]}`));
     const info = a.noteInfo.map((k) => `${k} ${s.info[k]}`);
     const how = `${a.label} by the engine (${[...params, 'seed 0', `${s.total} ${a.stepName}s`, ...info].join(', ')}${readoutText(p.readout, 3)})`;
     const keeps = a.description;
