@@ -541,6 +541,74 @@ export declare class Umap {
   delete(): void;
 }
 
+// ---- maps: every 2-D map algorithm behind one interface (M.mapAlgorithms, M.MapRun) ------------
+
+export interface MapParam {
+  /** snake_case, as the engine and the CLI's JSON name it: 'n_neighbors'. */
+  name: string;
+  /** The JS option, the same as M.Umap's / M.Tsne's: 'nNeighbors'. */
+  option: string;
+  /** The CLI flag: '--n-neighbors'. */
+  flag: string;
+  type: 'number' | 'integer' | 'choice';
+  /** A number, a choice, or the word (e.g. 'auto') when the default is computed. */
+  default: number | string;
+  /** The accepted range (null for choices); minExclusive: min itself is refused. */
+  min: number | null;
+  max: number | null;
+  minExclusive: boolean;
+  /** The accepted words of a choice, the default first; null otherwise. */
+  choices: string[] | null;
+  /** A word a number parameter also takes (learning_rate 'auto', n_epochs 'auto'), or null. */
+  word: string | null;
+  help: string;
+}
+export interface MapNeeds {
+  minRows: number;
+  /** Takes metric 'cosine' besides 'euclidean'. */
+  cosine: boolean;
+  /** Can start from given coordinates (init: Float32Array (rows * components)). */
+  givenInit: boolean;
+  /** The unit of step(): 'epoch' | 'iteration' | 'step'. */
+  stepName: string;
+}
+export interface MapAlgorithm {
+  name: string;
+  label: string;
+  description: string;
+  components: number;
+  stepName: string;
+  needs: MapNeeds;
+  params: MapParam[];
+}
+/** Options by the params' `option` names; init may be a Float32Array when needs.givenInit. */
+export type MapOptions = Record<string, number | string | Floats | null | undefined>;
+export declare class MapRun {
+  /** The whole construction now; the steps run in step(). */
+  constructor(name: string, table: Floats, rows: number, dim: number, opts?: MapOptions);
+  constructor(name: string, table: Table, opts?: MapOptions);
+  /** Checks and plans now; the construction runs in prepare() (or the first step()). */
+  static start(name: string, table: Floats, rows: number, dim: number, opts?: MapOptions): MapRun;
+  static start(name: string, table: Table, opts?: MapOptions): MapRun;
+  readonly algorithm: string;
+  readonly stepName: string;
+  /** Slices of the construction until maxMs (default 35) have passed; -> prepared. */
+  prepare(maxMs?: number): boolean;
+  phase(): string;
+  progress(): number;
+  /** Up to n (default 1) more steps; -> the step reached. */
+  step(n?: number): number;
+  steps(): number;
+  total(): number;
+  done(): boolean;
+  rows(): number;
+  components(): number;
+  /** (rows * components); empty before the initial layout. */
+  coordinates(): Float32Array;
+  info(): Record<string, unknown>;
+  delete(): void;
+}
+
 // ---- the module -----------------------------------------------------------------------------------
 
 /** What createEmbedlab() resolves to. */
@@ -588,6 +656,10 @@ export interface EmbedlabModule {
   umap(table: Table, opts?: UmapOptions): Float32Array;
   Umap: typeof Umap;
   Tsne: typeof Tsne;
+  /** The map registry, in the engine's order (a fresh copy each call). */
+  mapAlgorithms(): MapAlgorithm[];
+  /** A run of any map algorithm by name. */
+  MapRun: typeof MapRun;
   /** The whole run: -> the map (rows * 2). */
   tsne(table: Floats, rows: number, dim: number, opts?: TsneOptions): Float32Array;
   tsne(table: Table, opts?: TsneOptions): Float32Array;
