@@ -42,15 +42,16 @@
 // import-map.js, train-view.js) and the PCA maps (import-handler.js importMap, train-handler.js
 // pcaMap).
 import { checkPageBudget } from './limits.js';
-import { MAP_ALGORITHMS, mapAlgorithm, startRun } from './map-algorithms.js';
+import { BASE_MAP, mapAlgorithm, mapAlgorithms, startRun } from './map-algorithms.js';
 
-// (algo (a registry entry), payload) -> the engine's options: each parameter the payload gives
-// by its option key, numbers as numbers (the engine's defaults otherwise)
+// (algo (a registry entry), payload) -> the MapRun options: each parameter the payload gives by
+// its option key, numbers as numbers (a number parameter's word, e.g. 'auto', as given; the
+// engine's defaults for the rest)
 export function layoutOptions(algo, p) {
   const o = {};
   for (const q of algo.params) {
     const v = p[q.option];
-    if (v != null) o[q.option] = q.type === 'choice' ? v : Number(v);
+    if (v != null) o[q.option] = q.type === 'choice' || (q.word != null && v === q.word) ? v : Number(v);
   }
   return o;
 }
@@ -80,11 +81,12 @@ export function centred(xy) {
 // value is left to the engine's message. The limits are the engine's (check_options).
 // e.g. a limit below(n) = (n - 1) / 3 on perplexity: ({perplexity: 30}, 69 rows) -> perplexity 22,
 // text "perplexity 30 → 22 for 69 rows" (tests/js/layout-handler.test.mjs).
-export function clampToTable(method, opts, rows, list = MAP_ALGORITHMS) {
+export function clampToTable(method, opts, rows, list) {
   const o = { ...opts };
-  const lim = mapAlgorithm(method, 'map', list).rowsLimit;
+  const algo = mapAlgorithm(method, list);
+  const lim = algo.rowsLimit;
   if (!lim) return { opts: o, clamp: null };
-  const q = mapAlgorithm(method, 'map', list).params.find((x) => x.name === lim.param);
+  const q = algo.params.find((x) => x.name === lim.param);
   const asked = o[q.option] ?? q.default;
   const limit = lim.below ? lim.below(rows) : lim.max(rows);
   const used = lim.below ? Math.ceil(limit) - 1 : Math.floor(limit);
@@ -93,12 +95,12 @@ export function clampToTable(method, opts, rows, list = MAP_ALGORITHMS) {
   return { opts: o, clamp: { key: q.name, asked, used, rows, text: `${q.name} ${asked} → ${used} for ${rows} rows`, why: lim.why(limit) } };
 }
 
-// run -> its readout as the reply carries it (null | {name, value})
-function readout(r) {
-  return r.algo.readout ? { name: r.algo.readout.name, value: r.obj.readout() } : null;
+// (run, its info()) -> its readout as the reply carries it (null | {name, value})
+function readout(r, info) {
+  return r.algo.readout ? { name: r.algo.readout.name, value: info[r.algo.readout.info] ?? null } : null;
 }
 
-export function makeLayoutHandlers(M, list = MAP_ALGORITHMS) {
+export function makeLayoutHandlers(M, list = mapAlgorithms(M)) {
   const sources = new Map(); // name ('import' | 'train') -> (payload) -> {table: M.Table} | {data, rows, cols}
   const runs = new Map(); // key -> run {obj, algo, method, rows, normalise, ms, prepared, prepareMs, live?}
   const last = new Map(); // key -> {coords (raw, rows * 2), method, rows, normalise}
@@ -149,7 +151,7 @@ export function makeLayoutHandlers(M, list = MAP_ALGORITHMS) {
         r.prepareMs = r.ms + (performance.now() - t0); // the construction's engine time
       }
       const total = r.obj.total();
-      let done = r.obj.done();
+      let done = r.obj.steps();
       while (done < total) {
         done = r.obj.step(1);
         if (performance.now() - t0 >= budget) break;
@@ -171,7 +173,7 @@ export function makeLayoutHandlers(M, list = MAP_ALGORITHMS) {
   const preparing = (r) => ({ points: null, preparing: true, phase: r.obj.phase(), progress: r.obj.progress(), done: 0, total: r.obj.total(), finished: false, readout: null });
 
   function layoutStart(p) {
-    const algo = mapAlgorithm(p.method, 'map', list);
+    const algo = mapAlgorithm(p.method, list);
     const key = keyOf(p);
     stop(key);
     const t = source(p, 'map');
@@ -202,9 +204,10 @@ export function makeLayoutHandlers(M, list = MAP_ALGORITHMS) {
     const points = frame(key, r);
     r.ms += performance.now() - t0;
     const total = r.obj.total();
+    const info = r.obj.info();
     return {
       points, preparing: false, done: s.done, total, phase: r.algo.stepName, finished: s.done >= total,
-      readout: readout(r), info: r.obj.info(), prepareMs: r.prepareMs, ms: r.ms,
+      readout: readout(r, info), info, prepareMs: r.prepareMs, ms: r.ms,
     };
   }
 
@@ -218,7 +221,7 @@ export function makeLayoutHandlers(M, list = MAP_ALGORITHMS) {
   // progress, done, total, finished, readout, clamp}. Throws the engine's message (bad options);
   // the run is then gone, and the next update tries again.
   function trainMap(key, getTable, method, p, budgetMs = 30) {
-    const algo = mapAlgorithm(method, 'map', list);
+    const algo = mapAlgorithm(method, list);
     const wanted = JSON.stringify([method, layoutOptions(algo, p)]);
     let r = runs.get(key);
     if (r && (!r.live || r.wanted !== wanted)) {
@@ -241,7 +244,7 @@ export function makeLayoutHandlers(M, list = MAP_ALGORITHMS) {
       return { ...preparing(r), method, continued: r.continued, clamp: r.clamp };
     }
     const points = frame(key, r);
-    const read = readout(r);
+    const read = readout(r, r.obj.info());
     const total = r.obj.total();
     r.ms += performance.now() - t0;
     const finished = s.done >= total;
@@ -261,7 +264,8 @@ export function makeLayoutHandlers(M, list = MAP_ALGORITHMS) {
     handlers: { layoutStart, layoutStep, layoutStop },
     addSource: (name, get) => sources.set(name, get),
     dropSource, trainMap, coordinatesOf,
-    mapNames: ['pca', ...list.map((a) => a.name)], // the maps the page may draw (and export)
+    list, // the algorithms (map-algorithms.js mapAlgorithms(M)): the worker sends pageMetadata(list)
+    mapNames: [BASE_MAP, ...list.map((a) => a.name)], // the maps the page may draw (and export)
     stopLive: (key) => runs.get(key)?.live && stop(key), // the training map went back to PCA: its live run is freed
     openRuns: () => runs.size, // for the Node tests: runs not deleted
   };
