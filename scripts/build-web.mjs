@@ -1,10 +1,14 @@
 #!/usr/bin/env node
 // Assembles the static site: node scripts/build-web.mjs [--wasm-dir DIR] [--out DIR]
 //
-//   web/index.html, web/style.css   -> OUT/
+//   web/index.html + web/sections/*.html -> OUT/index.html (the view sections put in at the marker,
+//                                       in the view registry's order: scripts/page-sections.mjs)
+//   web/style.css                    -> OUT/
 //   web/docs.html, web/docs.css, web/docs/*.js -> OUT/ (the API examples page; its scripts copied
 //                                       as written, since the page shows their source)
 //   web/learn.{html,css,js}          -> OUT/ (the interactive article: <embedlab-view> widgets, copied as written)
+//   README.md, docs/*.{md,png}       -> OUT/README.md, OUT/docs/ (the project's docs, linked from docs.html;
+//                                       served as text, their relative links resolve on the site as in the repo)
 //   web/embedlab.d.ts, web/package/*.js -> OUT/, and OUT/package.json: the site is also the npm-style
 //                                       package 'embedlab' (import { createEmbedlab } from 'embedlab')
 //   node_modules/uplot/dist/uPlot.min.css -> OUT/uplot.css (the loss chart's stylesheet)
@@ -15,7 +19,7 @@
 //   web/src/worker.js (esbuild)      -> OUT/worker.js  (ESM, './embedlab.js' left external)
 //   web/src/element.js (esbuild)     -> OUT/embedlab-element.js (ESM: the <embedlab-view> widget;
 //                                       web/style.css bundled in as text for its shadow root, and
-//                                       web/index.html's view sections and settings fields as the
+//                                       the page's view sections and settings fields as the
 //                                       module 'embedlab:page-sections' (scripts/page-sections.mjs))
 //   tests/browser/article{,-iframe}.{html,css,js} -> OUT/ (test pages: an article with widgets of every view; one with an embedded card)
 //
@@ -25,7 +29,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pageSections } from './page-sections.mjs';
+import { pageSections, readPage } from './page-sections.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -53,16 +57,17 @@ function fail(message, hint) {
   process.exit(2);
 }
 
-// esbuild plugin: import sections from 'embedlab:page-sections' -> {views, fields} cut out of web/index.html
+// esbuild plugin: import sections from 'embedlab:page-sections' -> {views, fields} cut out of the
+// assembled page (web/index.html + web/sections/*.html)
 const pageSectionsPlugin = {
   name: 'page-sections',
   setup(b) {
     const index = path.join(root, 'web', 'index.html');
     b.onResolve({ filter: /^embedlab:page-sections$/ }, () => ({ path: index, namespace: 'page-sections' }));
-    b.onLoad({ filter: /.*/, namespace: 'page-sections' }, () => ({
-      contents: `export default ${JSON.stringify(pageSections(fs.readFileSync(index, 'utf8')))};`,
+    b.onLoad({ filter: /.*/, namespace: 'page-sections' }, async () => ({
+      contents: `export default ${JSON.stringify(pageSections(await readPage(root)))};`,
       loader: 'js',
-      watchFiles: [index],
+      watchFiles: [index, ...fs.readdirSync(path.join(root, 'web', 'sections')).map((f) => path.join(root, 'web', 'sections', f))],
     }));
   },
 };
@@ -119,10 +124,23 @@ async function main() {
   }
   fs.mkdirSync(out, { recursive: true });
 
-  copy(path.join(root, 'web', 'index.html'), path.join(out, 'index.html'));
+  let page;
+  try {
+    page = await readPage(root);
+  } catch (err) {
+    fail(err.message, 'each view of web/src/views/registry.js has its section in web/sections/NAME.html');
+  }
+  fs.writeFileSync(path.join(out, 'index.html'), page);
+  console.log(`wrote   ${rel(path.join(out, 'index.html'))} (web/index.html + web/sections/*.html)`);
   copy(path.join(root, 'web', 'style.css'), path.join(out, 'style.css'));
   for (const f of ['docs.html', 'docs.css', 'learn.html', 'learn.css', 'learn.js', 'embedlab.d.ts']) copy(path.join(root, 'web', f), path.join(out, f));
   for (const f of fs.readdirSync(path.join(root, 'web', 'docs')).sort()) copy(path.join(root, 'web', 'docs', f), path.join(out, 'docs', f));
+  copy(path.join(root, 'README.md'), path.join(out, 'README.md'));
+  for (const f of fs.readdirSync(path.join(root, 'docs')).sort()) {
+    if (!/\.(md|png)$/.test(f)) continue;
+    if (fs.existsSync(path.join(root, 'web', 'docs', f))) fail(`docs/${f} and web/docs/${f} would both be OUT/docs/${f}`, 'rename one of them');
+    copy(path.join(root, 'docs', f), path.join(out, 'docs', f));
+  }
   for (const f of fs.readdirSync(path.join(root, 'web', 'package')).sort()) copy(path.join(root, 'web', 'package', f), path.join(out, f));
   writePackageJson(out);
   copy(path.join(root, 'node_modules', 'uplot', 'dist', 'uPlot.min.css'), path.join(out, 'uplot.css'));

@@ -1,6 +1,6 @@
-// The README's JS API example, runnable in Node after `scripts/build wasm`:
+// The JS API example of docs/js-api.md, runnable in Node after `scripts/build wasm`:
 //   node scripts/example-api.mjs
-// (tests/js/example.test.mjs runs it, so the README example cannot rot.)
+// (tests/js/example.test.mjs runs it, so the documented example cannot rot.)
 // In a browser or worker the same calls follow `import createEmbedlab from './embedlab.js';
 // const M = await createEmbedlab();` with no options.
 import { loadEngine } from '../tests/js/load-engine.mjs';

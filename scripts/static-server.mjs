@@ -18,7 +18,7 @@
 // allows it (br preferred; q=0 refuses), otherwise as they are. Each file is compressed once
 // and kept in memory while its size and mtime are unchanged. The wasm stays application/wasm,
 // so browsers compile it while it streams in (WebAssembly.instantiateStreaming).
-// Cross-origin use (README "Widgets"): every file is sent with Access-Control-Allow-Origin: * and
+// Cross-origin use (docs/widgets.md): every file is sent with Access-Control-Allow-Origin: * and
 // Cross-Origin-Resource-Policy: cross-origin, so an article on another site can load
 // embedlab-element.js as a module script and its worker can fetch worker.js, embedlab.js, the
 // wasm and the corpora (all CORS requests), also from a page that sets COEP.

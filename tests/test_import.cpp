@@ -1,4 +1,4 @@
-// Importing and exporting tables (io/table_import.hpp) against files written by real writers:
+// Importing and exporting tables (io/formats.hpp) against files written by real writers:
 // np.save, gensim 4.2's save_word2vec_format and a safetensors writer that follows the published
 // format (tests/reference/tables/, made by scripts/gen-table-fixtures.py).
 #include <catch2/catch.hpp>
@@ -7,9 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "io/formats.hpp"
+#include "io/projector_tsv.hpp"
 #include "io/safetensors.hpp"
-#include "io/table_import.hpp"
-#include "io/text_tables.hpp"
+#include "io/text_rows.hpp"
+#include "io/vocab.hpp"
 #include "limits.hpp"
 #include "reference.hpp"
 

@@ -1,5 +1,5 @@
 // Files read as the wrong format, misleading messages, empty tables, and text tables that cost far
-// more memory than their size (io/table_import.hpp, io/table_files.hpp; issue 22). Each case is
+// more memory than their size (io/formats.hpp, io/table_files.hpp; issue 22). Each case is
 // a file someone may have: a checkpoint cut short, a word2vec file saved with a BOM, numpy's
 // savetxt output, random bytes named .npy; each must be read as what it is or refused with the
 // format's own message (what was expected, what was found). Tables are planned from the file's
@@ -13,10 +13,10 @@
 #include <utility>
 #include <vector>
 
+#include "io/formats.hpp"
+#include "io/projector_tsv.hpp"
 #include "io/safetensors.hpp"
 #include "io/table_files.hpp"
-#include "io/table_import.hpp"
-#include "io/table_readers.hpp"
 #include "limits.hpp"
 #include "reference.hpp"
 

@@ -1,4 +1,4 @@
-// The table writers' text and bytes (io/table_writers.hpp): what the CLI writes to files and
+// The table writers' text and bytes (io/npy.hpp, io/projector_tsv.hpp): what the CLI writes to files and
 // the page exports through the bindings.
 #include <catch2/catch.hpp>
 
@@ -12,8 +12,9 @@
 
 #include "core/file.hpp"
 #include "io/coordinates_csv.hpp"
-#include "io/table_readers.hpp"
-#include "io/table_writers.hpp"
+#include "io/npy.hpp"
+#include "io/projector_tsv.hpp"
+#include "io/text_rows.hpp"
 #include "limits.hpp"
 
 using namespace embedlab;

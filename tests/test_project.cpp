@@ -10,8 +10,8 @@
 #include "kernels/kernels.hpp"
 #include "analysis/neighbours.hpp"
 #include "analysis/pca.hpp"
-#include "io/table_readers.hpp"
-#include "io/table_writers.hpp"
+#include "io/npy.hpp"
+#include "io/projector_tsv.hpp"
 #include "limits.hpp"
 #include "reference.hpp"
 

@@ -8,7 +8,8 @@
 #include <vector>
 
 #include "core/file.hpp"
-#include "io/table_writers.hpp"
+#include "io/npy.hpp"
+#include "io/projector_tsv.hpp"
 #include "train/word2vec.hpp"
 #include "limits.hpp"
 #include "reference.hpp"

@@ -441,7 +441,23 @@ export declare class Tsne {
 
 // ---- resident tables ---------------------------------------------------------------------------------
 
-export type ExportFormat = 'npy' | 'tsv' | 'metadata' | 'word2vec-text' | 'word2vec-binary';
+/** The names of src/io/formats.hpp's registry (tests/js/table-formats.test.mjs checks it against M.tableFormats()). */
+export type TableFormatName = 'npy' | 'safetensors' | 'tsv' | 'word2vec-text' | 'word2vec-binary' | 'glove' | 'savetxt';
+/** The names of the registry's formats that can be written (canWrite), and the labels file. */
+export type ExportFormat = 'npy' | 'tsv' | 'word2vec-text' | 'word2vec-binary' | 'metadata';
+/** One entry of M.tableFormats(). */
+export interface TableFormatInfo {
+  name: TableFormatName;
+  label: string;
+  /** Lower-case, no dot: file names that select the format on import ("vec"). */
+  extensions: string[];
+  /** The extension `convert` gives the format's files ("txt"), "" for a read-only one. */
+  outExtension: string;
+  canRead: boolean;
+  canWrite: boolean;
+  /** Files hold named tensors (Table.fromBytes' tensor picks one). */
+  tensors: boolean;
+}
 export interface TensorInfo {
   name: string;
   dtype: string;
@@ -676,6 +692,8 @@ export interface EmbedlabModule {
   benchNextToken(opts?: { vocabSize?: number; vectorSize?: number; context?: number; batchSize?: number; steps?: number; optimizer?: string; pos?: string }): Record<string, unknown>;
   benchWord2Vec(ids: Ids, sentenceStarts: ArrayLike<number>, counts?: ArrayLike<number> | null, sg?: boolean): Record<string, unknown>;
   benchTable(opts?: { rows?: number; dim?: number; reps?: number }): Record<string, unknown>;
+  /** The table formats the engine reads and writes, in registry order. */
+  tableFormats(): TableFormatInfo[];
   benchUmap(opts?: UmapOptions & { rows?: number; dim?: number; clusters?: number; sample?: number }): Record<string, unknown>;
   umapBenchData(opts?: { rows?: number; dim?: number; clusters?: number; seed?: number }): { table: Float32Array; labels: Int32Array };
   umapQuality(table: Floats, rows: number, dim: number, labels: ArrayLike<number>, coords: Floats,

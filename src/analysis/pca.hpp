@@ -27,10 +27,8 @@
 // Cost: O(max(n, D) m^2) to form the m x m matrix (m = min(n, D)), then O(m^3) for the
 // exact eigensolver or a few dozen (m x m) x (m x (k+2)) products for Krylov. Memory: that
 // matrix plus 256 centred rows in double (the Gram path: all n centred rows); the table is not
-// copied. Measured, k = 2, random tables (the slowest case for Krylov: flat spectrum):
-//   5000 x 100: native 8-11 ms, wasm (Node 20) 13-22 ms;  50000 x 256: native 0.36-0.5 s, wasm
-//   0.44-0.47 s;  5000 x 768 (Krylov): native 0.3-0.5 s, wasm 0.8 s;  2000 x 4096 (Gram +
-//   Krylov): native 1.9 s, wasm 3.9 s (2-core EPYC shared with other jobs; medians of 3-7 runs).
+// copied. Times (random tables, the slowest case for Krylov: flat spectrum; the bench table
+// against sklearn, scripts/bench table): docs/benchmarks.md, "PCA".
 //
 // It does not: whiten, compute more than the top k, reorder components to match `previous`
 // when two eigenvalues cross (only signs are aligned), or treat zero-variance directions

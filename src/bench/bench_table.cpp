@@ -9,8 +9,8 @@
 #include "core/error.hpp"
 #include "core/memory.hpp"
 #include "core/rng.hpp"
-#include "io/table_import.hpp"
-#include "io/table_writers.hpp"
+#include "io/formats.hpp"
+#include "io/npy.hpp"
 #include "analysis/neighbours.hpp"
 #include "analysis/pca.hpp"
 

@@ -61,7 +61,7 @@
 #include "analysis/pca.hpp"
 
 namespace embedlab {
-struct ImportedTable;  // io/table_import.hpp
+struct ImportedTable;  // io/table.hpp
 }
 
 namespace embedlab::bindings {

@@ -4,7 +4,8 @@
 #include "bindings/common.hpp"
 
 #include "io/coordinates_csv.hpp"
-#include "io/table_writers.hpp"
+#include "io/npy.hpp"
+#include "io/projector_tsv.hpp"
 
 using emscripten::val;
 using namespace embedlab;

@@ -9,16 +9,18 @@
 //           row(i), norms(), nearest(id | -1, vector, k, metric), analogy(pos, neg, k),
 //           pca(k, ids, previous), similarity(ids, cosine), exportBytes(format | 'metadata')
 //   _safetensorsHeaderSize(first 8 bytes), _safetensorsHeader(head bytes, file size | -1), _listTensors(bytes, format)
+//   _tableFormats() -> [{name, label, extensions, outExtension, canRead, canWrite, tensors}] (io/formats.hpp)
 // The neighbour index (row norms) is built on the first query and kept until the table changes.
 #include "bindings/common.hpp"
 
 #include <memory>
 
 #include "bench/bench_table.hpp"
+#include "io/formats.hpp"
 #include "io/known_tables.hpp"
+#include "io/projector_tsv.hpp"
 #include "io/safetensors.hpp"
-#include "io/table_import.hpp"
-#include "io/table_writers.hpp"
+#include "io/vocab.hpp"
 #include "kernels/kernels.hpp"
 #include "analysis/neighbours.hpp"
 #include "analysis/pca.hpp"
@@ -304,6 +306,27 @@ val list_tensors_js(val bytes, val format) {
   });
 }
 
+// The registry of io/formats.hpp: [{name, label, extensions, outExtension, canRead, canWrite, tensors}]
+val table_formats_js() {
+  return guard("tableFormats", [&] {
+    val out = val::array();
+    for (const TableFormat* f : table_formats()) {
+      val o = val::object();
+      o.set("name", f->name);
+      o.set("label", f->label);
+      val extensions = val::array();
+      for (const std::string& e : f->extensions) extensions.call<void>("push", e);
+      o.set("extensions", extensions);
+      o.set("outExtension", f->out_extension);
+      o.set("canRead", f->read != nullptr);
+      o.set("canWrite", f->write != nullptr);
+      o.set("tensors", f->tensors);
+      out.call<void>("push", o);
+    }
+    return out;
+  });
+}
+
 // The same benchmark as `embedlab bench table`: -> its JSON text as bytes
 val bench_table_js(double rows, double dim, double reps) {
   return guard("benchTable", [&] {
@@ -355,4 +378,5 @@ EMSCRIPTEN_BINDINGS(tables) {
   function("_safetensorsHeader", &safetensors_header_js);
   function("_listTensors", &list_tensors_js);
   function("_benchTable", &bench_table_js);
+  function("_tableFormats", &table_formats_js);
 }

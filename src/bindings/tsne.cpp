@@ -19,7 +19,7 @@
 
 #include "bench/bench_tsne.hpp"
 #include "core/clock.hpp"
-#include "io/table_import.hpp"
+#include "io/table.hpp"
 #include "maps/tsne/tsne.hpp"
 
 using emscripten::val;

@@ -1,6 +1,6 @@
 // embedlab neighbours | analogy | pca: inspect a table: the .npy `embedlab train --out` writes
 // (optionally with the metadata.tsv `--out-tsv` writes for labels), or any format
-// io/table_import.hpp reads, PATH:TENSOR picking a safetensors tensor; word2vec and GloVe files
+// io/formats.hpp reads, PATH:TENSOR picking a safetensors tensor; word2vec and GloVe files
 // bring their words as labels (--vocab replaces them).
 //
 // neighbours --table T.npy (--id N | --word W) [--vocab metadata.tsv] [--k 10] [--metric cosine|euclidean]
@@ -20,8 +20,7 @@
 #include "core/file.hpp"
 #include "analysis/neighbours.hpp"
 #include "analysis/pca.hpp"
-#include "io/table_import.hpp"
-#include "io/table_readers.hpp"
+#include "io/projector_tsv.hpp"
 
 namespace embedlab::cli {
 

@@ -1,12 +1,12 @@
-// embedlab inspect | convert: tables in every format io/table_import.hpp reads, and the
+// embedlab inspect | convert: tables in every format io/formats.hpp reads, and the
 // `--table PATH[:TENSOR]` argument that pca, neighbours and analogy share.
 //
 // inspect --table PATH
 //   -> {"path","format","bytes","tensors":[{"name","dtype","shape":[...],"begin","end"}],"metadata":{...}}
 //      (safetensors: every tensor and the __metadata__ map, read from the header only)
 // convert --table IN[:TENSOR] [--metadata M | --vocab V] --out OUT [--format F]
-//   F: npy | tsv | word2vec-text | word2vec-binary, else from OUT's extension (.npy, .tsv, .txt,
-//   .bin). A .tsv also gets metadata.tsv beside it (OUT's folder; NAME-metadata.tsv unless OUT is
+//   F: a format io/formats.hpp can write (npy | tsv | word2vec-text | word2vec-binary), else the one
+//   whose out_extension OUT has (.npy, .tsv, .txt, .bin). A .tsv also gets metadata.tsv beside it (OUT's folder; NAME-metadata.tsv unless OUT is
 //   vectors.tsv) when the table has labels.
 //   -> {"in","format_in","tensor","out","format","rows","cols","labels","files":[...]}
 // It does not look at values (pca, neighbours, analogy do: cmd_analysis.cpp).
@@ -19,8 +19,10 @@
 #include "cli/output.hpp"
 #include "core/error.hpp"
 #include "core/file.hpp"
+#include "io/formats.hpp"
+#include "io/projector_tsv.hpp"
 #include "io/table_files.hpp"
-#include "io/table_import.hpp"
+#include "io/vocab.hpp"
 
 namespace embedlab::cli {
 
@@ -43,13 +45,30 @@ ImportedTable load_table_arg(const std::string& spec) {
 
 namespace {
 
+// The writable formats' names (extensions: their out extensions, with the dot) joined by sep,
+// the last two by last: "npy, tsv, word2vec-text or word2vec-binary".
+std::string writable_list(bool extensions, const char* sep = ", ", const char* last = " or ") {
+  std::vector<std::string> items;
+  for (const TableFormat* f : table_formats()) {
+    if (f->write && (!extensions || !f->out_extension.empty())) items.push_back(extensions ? "." + f->out_extension : f->name);
+  }
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) out += (i == 0 ? "" : i + 1 == items.size() ? last : sep) + items[i];
+  return out;
+}
+
+// "npy|tsv|word2vec-text|word2vec-binary": convert's --format placeholder, made once.
+const char* format_choices() {
+  static const std::string choices = writable_list(false, "|", "|");
+  return choices.c_str();
+}
+
 std::string format_from_extension(const std::string& out) {
   const std::string ext = std::filesystem::path(out).extension().string();
-  if (ext == ".npy") return "npy";
-  if (ext == ".tsv") return "tsv";
-  if (ext == ".txt") return "word2vec-text";
-  if (ext == ".bin") return "word2vec-binary";
-  fail("convert", "cannot tell the format from '" + out + "' (expected .npy, .tsv, .txt or .bin); give --format");
+  for (const TableFormat* f : table_formats()) {
+    if (f->write && !f->out_extension.empty() && ext == "." + f->out_extension) return f->name;
+  }
+  fail("convert", "cannot tell the format from '" + out + "' (expected " + writable_list(true) + "); give --format");
 }
 
 std::string metadata_path(const std::string& out) {
@@ -89,9 +108,8 @@ int cmd_convert(Args& a, std::ostream& out) {
   const TableArg in = split_table_arg(a.text("table"));
   const std::string dest = a.text("out");
   const std::string format = a.has("format") ? a.text("format") : format_from_extension(dest);
-  bool known = false;
-  for (const std::string& f : export_formats()) known = known || f == format;
-  if (!known) fail("--format", "unknown format '" + format + "', expected npy, tsv, word2vec-text or word2vec-binary");
+  const TableFormat* known = find_format(format);
+  if (!known || !known->write) fail("--format", "unknown format '" + format + "', expected " + writable_list(false));
   const std::string metadata = a.has("metadata") ? a.text("metadata") : "";
   const std::string vocab = a.has("vocab") ? a.text("vocab") : "";
   a.finish();
@@ -145,7 +163,7 @@ const CommandSpec kConvert{
     "Converts a table between .npy, Projector .tsv (+ metadata.tsv), word2vec .txt and .bin.",
     {{"table", "IN[:TENSOR]", "the input, any format inspect reads; :TENSOR picks a safetensors tensor", true},
      {"out", "OUT", "the output file (.npy, .tsv, .txt = word2vec text, .bin = word2vec binary)", true, 'o'},
-     {"format", "npy|tsv|word2vec-text|word2vec-binary", "the output format (default: from OUT's extension)"},
+     {"format", format_choices(), "the output format (default: from OUT's extension)"},
      {"metadata", "M", "Projector metadata.tsv labelling the rows"},
      {"vocab", "V", "a vocabulary file, one token a line, labelling the rows"}},
     {},

@@ -40,7 +40,8 @@
 #include "core/file.hpp"
 #include "data/sentences.hpp"
 #include "train/next_token.hpp"
-#include "io/table_writers.hpp"
+#include "io/npy.hpp"
+#include "io/projector_tsv.hpp"
 #include "train/word2vec.hpp"
 
 namespace embedlab::cli {
@@ -111,7 +112,7 @@ void save_state(const TableOutputs& o, const std::vector<uint8_t>& bytes) {
   if (!o.state.empty()) write_output_file("--save-state", o.state, std::string(bytes.begin(), bytes.end()));
 }
 
-// --out-tsv DIR: DIR/vectors.tsv and DIR/metadata.tsv (io/table_writers.hpp's text), each written
+// --out-tsv DIR: DIR/vectors.tsv and DIR/metadata.tsv (io/projector_tsv.hpp's text), each written
 // in blocks of rows through cli::OutputFile, so a failed write leaves the old files as they were.
 void write_tsv_dir(const std::string& dir, const std::vector<float>& table, int64_t rows, int64_t cols,
                    const std::vector<std::string>& labels) {

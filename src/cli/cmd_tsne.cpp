@@ -18,7 +18,7 @@
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "io/table_files.hpp"
-#include "io/table_writers.hpp"
+#include "io/npy.hpp"
 #include "maps/tsne/tsne.hpp"
 
 namespace embedlab::cli {

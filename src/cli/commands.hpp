@@ -6,7 +6,7 @@
 #include <string>
 
 #include "cli/args.hpp"
-#include "io/table_import.hpp"
+#include "io/table.hpp"
 
 namespace embedlab::cli {
 
@@ -35,7 +35,7 @@ struct TableArg {
   std::string path, tensor;
 };
 TableArg split_table_arg(const std::string& spec);
-// The table named by a --table value, in any format io/table_import.hpp reads.
+// The table named by a --table value, in any format io/formats.hpp reads.
 ImportedTable load_table_arg(const std::string& spec);
 
 }  // namespace embedlab::cli

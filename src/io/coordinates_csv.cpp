@@ -2,7 +2,7 @@
 
 #include "core/error.hpp"
 #include "core/memory.hpp"
-#include "io/text_tables.hpp"
+#include "io/text_rows.hpp"
 
 namespace embedlab {
 

@@ -10,7 +10,7 @@
 // Example: a safetensors file with "wte.weight" (50257, 768) -> labels[15496] = "Hello".
 #pragma once
 
-#include "io/table_import.hpp"
+#include "io/table.hpp"
 
 namespace embedlab {
 

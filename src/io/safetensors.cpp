@@ -5,7 +5,9 @@
 
 #include "core/error.hpp"
 #include "core/memory.hpp"
+#include "io/formats.hpp"
 #include "io/half.hpp"
+#include "io/known_tables.hpp"
 
 namespace embedlab {
 
@@ -425,6 +427,40 @@ ImportedTable decode_tensor_at(const std::string& where, std::string_view bytes,
 
 ImportedTable decode_tensor(std::string_view bytes, const std::string& dtype, const std::vector<int64_t>& shape) {
   return decode_tensor_at(kWhere, bytes, dtype, shape);
+}
+
+namespace {
+
+bool looks_like_safetensors(std::string_view bytes) {
+  if (bytes.size() < 9) return false;
+  uint64_t n = 0;
+  for (int b = 7; b >= 0; --b) n = n << 8 | static_cast<unsigned char>(bytes[static_cast<size_t>(b)]);
+  return n >= 2 && n <= bytes.size() - 8 && bytes[8] == '{';
+}
+
+bool detect(const DetectInput& in) { return in.stage == DetectStage::kSignature && looks_like_safetensors(in.bytes); }
+
+std::vector<TensorInfo> list(std::string_view bytes) {
+  return safetensors_header(bytes.substr(0, std::min<uint64_t>(bytes.size(), safetensors_header_size(bytes))), bytes.size());
+}
+
+ImportedTable read_table(std::string_view bytes, const std::string& tensor) {
+  const std::vector<TensorInfo> all = list(bytes);
+  const TensorInfo& pick = safetensors_pick(all, tensor);
+  ImportedTable t = decode_tensor_at("read safetensors: tensor '" + pick.name + "'",
+                                     bytes.substr(static_cast<size_t>(pick.begin), static_cast<size_t>(pick.end - pick.begin)),
+                                     pick.dtype, pick.shape);
+  t.tensor = pick.name;
+  recognise_known_table(t);
+  return t;
+}
+
+}  // namespace
+
+const TableFormat& safetensors_format() {
+  static const TableFormat f{.name = "safetensors", .label = "safetensors", .extensions = {"safetensors"},
+                             .tensors = true, .detect_rank = 2, .detect = detect, .read = read_table, .list = list};
+  return f;
 }
 
 }  // namespace embedlab

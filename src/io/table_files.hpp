@@ -1,4 +1,4 @@
-// Tables from files: io/table_import.hpp's readers with a path, reading only what they need.
+// Tables from files: io/formats.hpp's readers with a path, reading only what they need.
 //
 //   read_table(where, path, format, tensor) -> the table; a safetensors file is read in two
 //       pieces: the header (8 + N bytes), then the chosen tensor's bytes, so a 548 MB checkpoint
@@ -7,7 +7,7 @@
 //   read_tensor_list(where, path, &info) -> list_tensors of the file (safetensors: the header
 //       only), and in info the format and the safetensors __metadata__ map.
 // The format: `format`, else the one the path's extension names (.npy, .safetensors, .tsv, .bin,
-// .vec; io/table_import.hpp format_for_name), else detected from the bytes. A file named
+// .vec; io/formats.hpp format_for_name), else detected from the bytes. A file named
 // .safetensors is read as one, whatever its first bytes, and fails with that format's message.
 // Errors name `where` and the path: "--table t.bin: read word2vec: line 3: ...".
 // It does not write files (the CLI's output.hpp does).
@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "io/table_import.hpp"
+#include "io/formats.hpp"
 
 namespace embedlab {
 

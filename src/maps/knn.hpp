@@ -34,18 +34,12 @@
 //            max(5, round(log2 n)) rounds. A pair whose rows already list each other is not
 //            measured again.
 //   Auto     Exact below kExactBelow rows, Descent from there.
-// Recall of Descent against Exact: >= 0.9 on tests/test_umap.cpp's sets. Measured on 10,000 x
-// 768 (50 clusters, cosine; scripts/bench umap, 2026-11-25 03:25 UTC, shared 2-core machine):
-// 4 rounds, 4.9 M distances (Exact: 50 M), 0.84 s native (AVX2), 1.19 s wasm (an earlier run
-// under more load: 1.0 s and 2.1 s); recall 0.9953 against Exact there (k 14, seed 0; measured
-// 2026-11-25 with a throwaway program calling knn_graph both ways); 50,257 x 768: 7 rounds,
-// 37 M distances (see the README's UMAP section for the latest times). subtle: recall is not
-// the whole story. With 7 trees (2 + round(sqrt(n) / 20)) recall was the same 0.995, yet in 8
-// of 30 seeds one row ended with all 14 neighbours in another cluster: a list without a single
-// true neighbour cannot be repaired by local joins, which only meet the neighbours'
-// neighbours, and that row's edges pulled two clusters together in the map. With umap-learn's
-// 10 trees: none in 30 seeds (kNN 0.54 -> 0.58 s native; batching the trees' margins
-// through dot_rows then brought it to 0.54 s).
+// Recall of Descent against Exact: >= 0.9 on tests/test_umap.cpp's sets. subtle: recall is not
+// the whole story. A list without a single true neighbour cannot be repaired by local joins,
+// which only meet the neighbours' neighbours, and that row's edges pull two clusters together
+// in the map; fewer trees than umap-learn's count (2 + round(sqrt(n) / 20) instead of 5 + ...)
+// left such rows in some seeds at the same recall. Rounds, distance evaluations and times:
+// docs/benchmarks.md, "kNN".
 //
 // It does not: search an index for new points (knn_query scans all rows: O(m n D)), use more
 // than one thread, or support metrics other than cosine and euclidean.

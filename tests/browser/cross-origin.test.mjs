@@ -1,8 +1,8 @@
-// Browser test of <embedlab-view> on another site's page (README "Widgets", hosting): the site is
+// Browser test of <embedlab-view> on another site's page (docs/widgets.md, "From another site"): the site is
 // served on one origin (the harness's static server), an article on a second origin (another
 // port, a server in this file) loads embedlab-element.js from the first with one script tag.
 // The element starts its worker through a same-origin blob: module that imports ours (CORS), and
-// the widgets draw; with a strict article CSP that allows only what the README lists they still
+// the widgets draw; with a strict article CSP that allows only what docs/widgets.md lists they still
 // draw; a CSP without worker-src blob: gives every widget the reason, and nothing crashes.
 //   node tests/browser/cross-origin.test.mjs [--site build/web] [--shots build/screenshots]
 import http from 'node:http';
@@ -79,7 +79,7 @@ await test('an article on another origin: both widgets draw through one worker (
   await page.close();
 });
 
-await test("with the article CSP the README gives (script-src and worker-src the widget's site, worker-src blob:, connect-src the site) they draw", async () => {
+await test("with the article CSP docs/widgets.md gives (script-src and worker-src the widget's site, worker-src blob:, connect-src the site) they draw", async () => {
   // module imports inside a module worker are fetched as "worker" requests: worker-src needs the site too
   csp = `default-src 'self'; script-src 'self' ${site} 'wasm-unsafe-eval'; worker-src blob: ${site}; connect-src ${site}; style-src 'self'; img-src 'self' data:`;
   const { page, errors } = await open();

@@ -78,6 +78,11 @@ let page;
 await test('an imported table downloads as .npy, Projector files, word2vec text and binary and CSV, byte for byte the engine\'s', async () => {
   page = await importedPage();
   const ex = '#import-card .table-exports';
+  // the table formats' buttons come from the engine's registry (at ready), between the page's own
+  const buttons = await page.$$eval(`${ex} button`, (bs) => bs.map((b) => `${b.dataset.format}:${b.textContent}`));
+  const known = new Set(['projector', 'npy', 'word2vec-text', 'word2vec-binary', 'csv2', 'csv3']);
+  assert(buttons.filter((b) => known.has(b.split(':')[0])).join(' ') === 'projector:Projector files npy:.npy word2vec-text:word2vec .txt word2vec-binary:word2vec .bin csv2:CSV 2-D csv3:CSV 3-D' &&
+    buttons[0].startsWith('projector:') && buttons.slice(-2).join(' ') === 'csv2:CSV 2-D csv3:CSV 3-D', `buttons ${buttons.join(' ')}`);
   const [npy] = await downloads(page, `${ex} button[data-format="npy"]`);
   assert(npy.name === 'embedlab-words-table.npy', `name ${npy.name}`);
   assert(same(npy.bytes, expected.npy), '.npy differs from the engine\'s');

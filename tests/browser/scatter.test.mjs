@@ -124,7 +124,7 @@ await test('search highlights the matching labels and counts them', async () => 
     const expected = labels.filter((l, i) => l.toLowerCase().includes(lower) || (/^\d+$/.test(q) && i === Number(q))).length;
     await page.fill('#import-search', q);
     await page.press('#import-search', 'Enter');
-    // generous: under --disable-gpu each redraw holds the main thread for seconds (README)
+    // generous: under --disable-gpu each redraw holds the main thread for seconds (docs/development.md, toolchain notes)
     await page.waitForFunction((n) => document.querySelector('#import-map').dataset.matches === String(n), expected, { timeout: 20000 });
     const note = await page.textContent('#import-search-note');
     assert(note.startsWith(`${expected.toLocaleString('en')} of 262,144 rows match`), `note: ${note}`);

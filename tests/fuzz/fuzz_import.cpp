@@ -1,5 +1,5 @@
 // Fuzz target: every table reader (import_table, list_tensors, attach_metadata in
-// io/table_import.hpp) on arbitrary bytes.
+// io/formats.hpp) on arbitrary bytes.
 // Input: byte 0 picks the format (0: detect from the bytes, then npy, safetensors, tsv,
 // word2vec-text, word2vec-binary, glove, savetxt), the rest is the file (seed corpus: the
 // fixtures of tests/reference/tables/, cut small, and a savetxt file).
@@ -16,7 +16,8 @@
 #include <vector>
 
 #include "fuzz_common.hpp"
-#include "io/table_import.hpp"
+#include "io/formats.hpp"
+#include "io/projector_tsv.hpp"
 
 using namespace embedlab;
 

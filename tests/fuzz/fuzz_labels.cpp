@@ -1,8 +1,8 @@
-// Fuzz target: the metadata.tsv reader (parse_labels and tsv_unescape, io/table_readers.hpp).
+// Fuzz target: the metadata.tsv reader (parse_labels and tsv_unescape, io/projector_tsv.hpp).
 // Input: the text of a metadata.tsv file.
 // Properties: one label per line (a last line without '\n' counts, "" has none, a leading
 // byte order mark is no line's); the labels written again (projector_metadata_tsv,
-// io/table_writers.hpp) parse to the same labels; and
+// io/projector_tsv.hpp) parse to the same labels; and
 // tsv_unescape(tsv_escape(s)) == s for any bytes s (the input itself).
 #include <algorithm>
 #include <cstdint>
@@ -10,8 +10,7 @@
 #include <vector>
 
 #include "fuzz_common.hpp"
-#include "io/table_readers.hpp"
-#include "io/table_writers.hpp"
+#include "io/projector_tsv.hpp"
 
 using namespace embedlab;
 

@@ -1,7 +1,7 @@
-// Fuzz target: the .npy reader (parse_npy, io/table_readers.hpp).
+// Fuzz target: the .npy reader (parse_npy, io/npy.hpp).
 // Input: the bytes of a .npy file (dictionary: npy.dict).
 // Properties: a bad file fails with an Error; a file that parses has rows x cols values, rows and
-// cols >= 0; writing the table back (npy_bytes, io/table_writers.hpp) and parsing it again gives
+// cols >= 0; writing the table back (npy_bytes, io/npy.hpp) and parsing it again gives
 // the same shape and the same float32 bits. Also the other way round: the input's bytes taken as
 // float32 values survive npy_bytes -> parse_npy bit for bit.
 #include <cstdint>
@@ -10,8 +10,7 @@
 #include <vector>
 
 #include "fuzz_common.hpp"
-#include "io/table_readers.hpp"
-#include "io/table_writers.hpp"
+#include "io/npy.hpp"
 
 using namespace embedlab;
 

@@ -71,7 +71,7 @@ describe('docs.html examples', () => {
     for (const k of M.positionalKinds().filter((k) => k.provides !== 'none')) {
       assert.deepEqual(result.shapes[k.name], k.provides === 'bias' ? [2, 8, 8] : [8, 8], k.name);
     }
-    // sin(1), cos(1), sin(1/10), cos(1/10), ... (the README example's numbers)
+    // sin(1), cos(1), sin(1/10), cos(1/10), ... (the docs/js-api.md example's numbers)
     assert.equal(result.sin1, '0.8415 0.5403 0.0998 0.9950 0.0100 0.9999 0.0010 1.0000');
     assert.ok(Math.abs(result.norm7 - Math.sqrt(8)) < 1e-5, `${result.norm7}`);
   });

@@ -1,4 +1,4 @@
-// Runs the README's JS example (scripts/example-api.mjs) and checks what it prints, so the
+// Runs the JS example of docs/js-api.md (scripts/example-api.mjs) and checks what it prints, so the
 // documented example keeps working.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { repoRoot } from './load-engine.mjs';
 
-describe('README example', () => {
+describe('docs/js-api.md example', () => {
   it('prints the torch numbers, identical one-hot bits, GPT-2 ids and the error message', () => {
     const out = execFileSync(process.execPath, [path.join(repoRoot, 'scripts/example-api.mjs')], { encoding: 'utf8' });
     const lines = Object.fromEntries(out.trim().split('\n').map((l) => [l.slice(0, 16).trim(), l.slice(16).trim()]));

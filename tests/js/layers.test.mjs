@@ -1,11 +1,11 @@
-// The engine's layers (README "Layout"): a file may include its own folder, a folder of its own
+// The engine's layers (README "Folder map", docs/development.md "Layout"): a file may include its own folder, a folder of its own
 // layer, or a layer below; never a layer above. The folder graph must also have no cycle, so two
 // folders of one layer cannot include each other.
 //
 //   core (errors, sizes, rng, detmath, clock, files)
 //   kernels (SIMD kernels and their scalar twins)
 //   embed, tokenizer, data
-//   train, project
+//   train, analysis (PCA, neighbours, analogies), maps (kNN, UMAP, t-SNE)
 //   io (readers and writers of tables), bench
 //   cli, bindings (entry points)
 import { test } from 'node:test';
@@ -14,7 +14,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const SRC = new URL('../../src/', import.meta.url).pathname;
-export const LAYERS = [['core'], ['kernels'], ['embed', 'tokenizer', 'data'], ['train', 'project'], ['io', 'bench'], ['cli', 'bindings']];
+export const LAYERS = [['core'], ['kernels'], ['embed', 'tokenizer', 'data'], ['train', 'analysis', 'maps'], ['io', 'bench'], ['cli', 'bindings']];
 const rank = new Map(LAYERS.flatMap((folders, r) => folders.map((f) => [f, r])));
 
 function walk(dir) {
@@ -41,7 +41,7 @@ function includes() {
 
 test('every folder under src/ has a layer', () => {
   const folders = readdirSync(SRC).filter((n) => statSync(join(SRC, n)).isDirectory());
-  for (const f of folders) assert.ok(rank.has(f), `src/${f} has no layer in tests/js/layers.test.mjs (and README Layout)`);
+  for (const f of folders) assert.ok(rank.has(f), `src/${f} has no layer in tests/js/layers.test.mjs (and the README folder map, docs/development.md Layout)`);
 });
 
 test('no file includes a layer above its own', () => {

@@ -1,13 +1,15 @@
-// The page follows the notebooks' order (issue 21): the tabs of web/index.html and the `view` values
+// The page follows the notebooks' order (issue 21): the tabs of the page and the `view` values
 // of the link are in that order, and every view links its section of learn.html (views/read-links.js).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { readPage } from '../../scripts/page-sections.mjs';
 import { READ_LINKS, readLink } from '../../web/src/views/read-links.js';
 import { paramSpec } from '../../web/src/state.js';
 
 const NOTEBOOK_ORDER = ['table', 'text', 'bpe', 'windows', 'positions', 'train'];
-const html = fs.readFileSync(new URL('../../web/index.html', import.meta.url), 'utf8');
+// the page as built: web/index.html with its view sections (web/sections/*.html) put in
+const html = await readPage(fileURLToPath(new URL('../..', import.meta.url)));
 
 describe('the notebooks\' order', () => {
   it('the tabs, the view sections and the link\'s view values run table, text, BPE, windows, positions, train', () => {

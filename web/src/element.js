@@ -5,7 +5,8 @@
 //   <script type="module" src="embedlab-element.js"></script>
 //   <embedlab-view view="table" seed="42" V="50" D="16" card="embedding-table-w" controls="V,D"></embedlab-view>
 //
-// view: table | positions | text | windows | bpe | train (default positions). The widget shows the
+// view: table | positions | text | windows | bpe | train (default positions; the views of
+// views/registry.js marked widget). The widget shows the
 // page's own view: the same view code (views/*.js, mounted by element-views.js) on a copy of the
 // view's section of index.html (cut out at build time, scripts/page-sections.mjs), in a shadow
 // root with the site's style.css. Attributes are the URL hash keys and values of the page
@@ -47,6 +48,7 @@ import { cardName, cardNames, movedCardView, showOnlyCardIn } from './views/embe
 import { VIEW_KEYS, viewControls } from './views/view-keys.js';
 import { buildPositionFields } from './views/position-fields.js';
 import { LEFT_OUT_CARDS, WIDGET_VIEWS } from './element-views.js';
+import { VIEW_BY_NAME, addPositionalKeys } from './views/registry.js';
 import sections from 'embedlab:page-sections';
 import siteCss from '../style.css';
 import uplotCss from 'uplot/dist/uPlot.min.css'; // the loss and line charts' own rules (the page links uplot.css)
@@ -92,11 +94,9 @@ function sharedEngine() {
     const ready = engine.ready.then((info) => {
       // the pos values and '<kind>.<param>' keys parse from here on; training reads the latter
       // (the positions view draws its kinds with them too: positions-view.js)
-      const added = setPositionalKinds(info.positionalKinds);
+      addPositionalKeys(setPositionalKinds(info.positionalKinds));
       setMapAlgorithms(info.mapAlgorithms); // the map keys and the train card's map choice
       useMapAlgorithms(info.mapAlgorithms);
-      VIEW_KEYS.train.push(...added);
-      VIEW_KEYS.positions.push(...added);
       return info;
     }, (err) => {
       throw why(err);
@@ -291,7 +291,8 @@ export class EmbedlabView extends HTMLElement {
   unmount() {
     if (!this.widget) return;
     this.pauseTraining();
-    if (this.widget.name === 'train' && shared) this.widget.engine.request('trainDrop', {}).catch(() => {});
+    const drop = VIEW_BY_NAME[this.widget.name].drop;
+    if (drop && shared) drop(this.widget.engine);
     this.widget = null;
     this.progress = null;
     this.lastState = null;

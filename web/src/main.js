@@ -1,7 +1,8 @@
 // Page glue: reads the URL hash into the state, wires the settings panel and the tabs to the
 // views, sends engine requests for the visible view only, and writes the hash back after a
 // successful draw (so a shared link always reproduces a plot that worked). No engine calls
-// or drawing code here: engine-client.js talks to the worker, views/* draw.
+// or drawing code here: engine-client.js talks to the worker, views/* draw. The views are the
+// view registry's (views/registry.js), built here with the page's own options (PAGE_OPTIONS).
 //
 // Error policy: an engine failure shows its message under the control it concerns and where
 // the failed plot would be (views/plot-error.js), over the view's last good plot, which stays
@@ -18,12 +19,10 @@ import { downloadBytes } from './download.js';
 import { Controls } from './views/controls.js';
 import { PlotError } from './views/plot-error.js';
 import { JobProgress } from './views/job-progress.js';
-import { POSITION_KEYS, PositionsView } from './views/positions-view.js';
-import { TABLE_KEYS, TableView, clampTok } from './views/table-view.js';
-import { TEXT_KEYS, TextView } from './views/text-view.js';
-import { WINDOWS_KEYS, WindowsView } from './views/windows-view.js';
-import { BPE_KEYS, BpeView } from './views/bpe-view.js';
+import { clampTok } from './views/table-view.js';
+import { TEXT_KEYS } from './views/text-view.js';
 import { TRAIN_KEYS, TrainView } from './views/train-view.js';
+import { VIEWS, addPositionalKeys } from './views/registry.js';
 import { ImportView } from './views/import-view.js';
 import { TableExports } from './views/table-exports.js';
 import { setExportNamer } from './plots/plot-export.js';
@@ -51,7 +50,8 @@ let lastChanged = null;
 let lastWrittenHash = null;
 let lastStepWrite = 0;
 
-// view name -> {keys it depends on, fetch(state) -> Promise<reply | null>, view object, dirty flag}
+// view name -> {keys it depends on, fetch(state) -> Promise<reply | null>, view object, dirty flag}:
+// one per entry of the view registry (views/registry.js), in its order
 const views = {};
 
 function showIgnored(items) {
@@ -204,109 +204,102 @@ function pickedTokenFits() {
   if (moved) document.getElementById('f-tok').value = String(state.tok);
 }
 
-views.table = {
-  keys: TABLE_KEYS,
-  fetch: TableView.fetch(engine),
-  dirty: true,
-  view: new TableView(document.getElementById('view-table'), {
-    onPick: (row) => {
-      controls.fill({ ...state, tok: row });
-      document.getElementById('f-tok').value = String(row);
-      onChange('tok', row);
+// The page's own options of its views, over the ones the view registry builds for both hosts
+// (views/registry.js create(..., extra)): view name -> {options, fetch?}
+const PAGE_OPTIONS = {
+  table: {
+    options: {
+      onPick: (row) => {
+        controls.fill({ ...state, tok: row });
+        document.getElementById('f-tok').value = String(row);
+        onChange('tok', row);
+      },
     },
-    // token strings of table rows when V is the vocabulary of the text settings' tokenizer
-    labels: async (V, ids) => (await engine.request('tableLabels', { ...TextView.payload(state), V, ids })).labels,
-  }),
-};
-views.positions = {
-  keys: POSITION_KEYS,
-  fetch: PositionsView.fetch(engine),
-  dirty: true,
-  view: new PositionsView(document.getElementById('view-positions')),
-};
-views.text = {
-  keys: TEXT_KEYS,
-  fetch: TextView.fetch(engine),
-  dirty: true,
-  view: new TextView(document.getElementById('view-text'), engine, {
-    // the worker holds the new text (setText reply r): tokens first, then where it is kept
-    onCustomText: async (r) => {
-      state.txt = state.txtdb = '';
-      customDownload.hidden = true;
-      controls.fill({ ...state, corpus: 'custom' });
-      document.getElementById('f-corpus').value = 'custom';
-      onChange('corpus', 'custom'); // marks text, windows and bpe for a refresh (training has its own text: tCorpus)
-      await views.text.view.nextRender();
-      const kept = await engine.request('keepText', {}).catch((err) => ({ error: err.message }));
-      state.txt = kept.txt || '';
-      state.txtdb = kept.txtdb || '';
-      const chars = `${r.chars.toLocaleString('en')} characters`;
-      const tooLong = kept.linkChars ? `too long for the page link (${tooLongMessage(kept.linkChars)}): download it to send it with the link` : '';
-      views.text.view.setKeepNote(kept.txt ? `${chars}: kept in the page link (compressed).`
-        : kept.txtdb ? `${chars}: ${tooLong}. Saved in this browser too (IndexedDB); the link names it (txtdb=${kept.txtdb}) and reopens it after a reload here, not in another browser.`
-          : `${chars}: ${tooLong || 'not kept in the link'}. Not saved in this browser (${kept.error}); kept in this tab only.`);
-      customDownload.hidden = !!kept.txt;
-      writeHash();
+  },
+  text: {
+    options: {
+      // the worker holds the new text (setText reply r): tokens first, then where it is kept
+      onCustomText: async (r) => {
+        state.txt = state.txtdb = '';
+        customDownload.hidden = true;
+        controls.fill({ ...state, corpus: 'custom' });
+        document.getElementById('f-corpus').value = 'custom';
+        onChange('corpus', 'custom'); // marks text, windows and bpe for a refresh (training has its own text: tCorpus)
+        await views.text.view.nextRender();
+        const kept = await engine.request('keepText', {}).catch((err) => ({ error: err.message }));
+        state.txt = kept.txt || '';
+        state.txtdb = kept.txtdb || '';
+        const chars = `${r.chars.toLocaleString('en')} characters`;
+        const tooLong = kept.linkChars ? `too long for the page link (${tooLongMessage(kept.linkChars)}): download it to send it with the link` : '';
+        views.text.view.setKeepNote(kept.txt ? `${chars}: kept in the page link (compressed).`
+          : kept.txtdb ? `${chars}: ${tooLong}. Saved in this browser too (IndexedDB); the link names it (txtdb=${kept.txtdb}) and reopens it after a reload here, not in another browser.`
+            : `${chars}: ${tooLong || 'not kept in the link'}. Not saved in this browser (${kept.error}); kept in this tab only.`);
+        customDownload.hidden = !!kept.txt;
+        writeHash();
+      },
+      // a chip's row, shown in the table view: V = the tokenizer's vocabulary, the picked row
+      onOpenRow: ({ V, id }) => {
+        state.V = V;
+        state.tok = id;
+        views.table.view.noteClamp(null);
+        controls.fill(state);
+        views.table.dirty = true;
+        showView('table');
+      },
+      onPosition: (at) => {
+        state.at = at;
+        writeHash();
+      },
+      onPickToken: (at) => {
+        state.pick = at;
+        writeHash();
+      },
     },
-    tableSettings: () => ({ seed: state.seed, D: state.D, scale: state.scale, enc: state.enc }),
-    // a chip's row, shown in the table view: V = the tokenizer's vocabulary, the picked row
-    onOpenRow: ({ V, id }) => {
-      state.V = V;
-      state.tok = id;
-      views.table.view.noteClamp(null);
-      controls.fill(state);
-      views.table.dirty = true;
-      showView('table');
+  },
+  bpe: {
+    options: { onError: (err) => showFailure(views.bpe, err) },
+  },
+  train: {
+    // the first run after loading may be the autosaved one (session.js): the worker restores it
+    fetch: async (s) => {
+      const r = await TrainView.fetch(engine, () => ({ resume: session.resume && !s.embed, session: session.tab }))(s);
+      if (r) session.resume = false;
+      return r;
     },
-    onPosition: (at) => {
-      state.at = at;
-      writeHash();
+    options: {
+      autosave: session.enabled,
+      onMapState: (key, value) => onMapState(key, value),
+      // a step or a comparison failed: the run's message line or the compare note says it too
+      onError: (err) => controls.setError(failedField(err, [...TRAIN_KEYS, 'cmp'], 'lr'), err.message),
+      // the run's step goes in the link (step=N replays it): written when the run settles, else at most once a second
+      onSteps: (n, settled) => {
+        state.step = n;
+        if (settled || performance.now() - lastStepWrite > 1000) {
+          lastStepWrite = performance.now();
+          writeHash();
+        }
+      },
     },
-    onPickToken: (at) => {
-      state.pick = at;
-      writeHash();
-    },
-  }),
-};
-views.windows = {
-  keys: WINDOWS_KEYS,
-  fetch: WindowsView.fetch(engine),
-  dirty: true,
-  view: new WindowsView(document.getElementById('view-windows'), engine),
-};
-views.bpe = {
-  keys: BPE_KEYS,
-  fetch: BpeView.fetch(engine),
-  dirty: true,
-  view: new BpeView(document.getElementById('view-bpe'), engine, {
-    onError: (err) => showFailure(views.bpe, err),
-  }),
+  },
 };
 
-views.train = {
-  keys: TRAIN_KEYS,
-  // the first run after loading may be the autosaved one (session.js): the worker restores it
-  fetch: async (s) => {
-    const r = await TrainView.fetch(engine, () => ({ resume: session.resume && !s.embed, session: session.tab }))(s);
-    if (r) session.resume = false;
-    return r;
-  },
-  dirty: true,
-  view: new TrainView(document.getElementById('view-train'), engine, {
-    autosave: session.enabled,
-    onMapState: (key, value) => onMapState(key, value),
-    // a step or a comparison failed: the run's message line or the compare note says it too
-    onError: (err) => controls.setError(failedField(err, [...TRAIN_KEYS, 'cmp'], 'lr'), err.message),
-    // the run's step goes in the link (step=N replays it): written when the run settles, else at most once a second
-    onSteps: (n, settled) => {
-      state.step = n;
-      if (settled || performance.now() - lastStepWrite > 1000) {
-        lastStepWrite = performance.now();
-        writeHash();
-      }
-    },
-  }),
+// The page as the views' host (views/registry.js): its state; what a view's own hooks do on the
+// page is in PAGE_OPTIONS.
+const pageHost = {
+  state: () => state,
+  set: (key, value) => onChange(key, value),
+  onError: () => {},
+  onPlay: () => {},
 };
+for (const v of VIEWS) {
+  const own = PAGE_OPTIONS[v.name] || {};
+  views[v.name] = {
+    keys: v.keys,
+    fetch: own.fetch || v.fetch(engine),
+    dirty: true,
+    view: v.create(document.getElementById(v.section), engine, pageHost, own.options),
+  };
+}
 
 // A map's choice (imap…, tmap…: map-choice.js) goes in the link; nothing is recomputed here
 // (the card runs its map itself).
@@ -341,10 +334,10 @@ function exportSubject(el, extra) {
 }
 setExportNamer((what, ext, el, extra = {}) => fileName(state, { ...exportSubject(el, extra), what, ext }));
 
-for (const [name, v] of Object.entries(views)) v.error = new PlotError(document.querySelector(`#view-${name} [data-plot-area]`));
+for (const v of VIEWS) views[v.name].error = new PlotError(document.querySelector(`#${v.section} [data-plot-area]`));
 // Long engine jobs: progress and Cancel in the plot area of the view that asked (a request
 // keyed by a view name), else of the visible view.
-for (const [name, v] of Object.entries(views)) v.progress = new JobProgress(document.querySelector(`#view-${name} [data-plot-area]`), (id) => engine.cancel(id));
+for (const v of VIEWS) views[v.name].progress = new JobProgress(document.querySelector(`#${v.section} [data-plot-area]`), (id) => engine.cancel(id));
 engine.onJob = (e) => {
   if (e.phase === 'end') {
     for (const v of Object.values(views)) v.progress.end(e.id);
@@ -429,9 +422,8 @@ async function start(kinds, maps) {
   positionalKinds = kinds;
   setMapAlgorithms(maps); // the map keys of the link (state.js) and the map choices (map-choice.js)
   useMapAlgorithms(maps);
-  const keys = setPositionalKinds(kinds);
-  TRAIN_KEYS.push(...keys);
-  POSITION_KEYS.push(...keys); // the positions view draws each kind with its own parameters
+  // the train and positions views read each kind's parameters (views/registry.js positional)
+  addPositionalKeys(setPositionalKinds(kinds));
   for (const f of buildPositionFields(controls.form, kinds)) controls.bind(f);
   views.train.view.setKinds(kinds);
   installReadLinks(document.querySelector('main'));

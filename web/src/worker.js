@@ -49,7 +49,7 @@ const loading = createEmbedlab().then(
       ...makeImportHandlers(M, importedPositions, layout),
       ...layout.handlers,
     }, board);
-    self.postMessage({ id: READY_ID, type: 'ready', ok: true, result: { isa: M.isa(), positionalKinds: M.positionalKinds(), mapAlgorithms: pageMetadata(layout.list) } });
+    self.postMessage({ id: READY_ID, type: 'ready', ok: true, result: { isa: M.isa(), positionalKinds: M.positionalKinds(), tableFormats: M.tableFormats(), mapAlgorithms: pageMetadata(layout.list) } });
   },
   (err) => {
     self.postMessage({ id: READY_ID, type: 'ready', ok: false, message: `engine: failed to load: ${err && err.message}` });

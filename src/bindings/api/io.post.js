@@ -3,7 +3,7 @@
 //   const { vectors, metadata } = M.projectorTsv(table, rows, cols, labels);  // Embedding Projector
 //   const npy = M.npyBytes(table, rows, cols);                               // Uint8Array, a .npy file
 //   const csv = M.coordinatesCsv(points, rows, 2, labels | null);           // Uint8Array, CSV text
-// The first two come from src/io/table_writers.hpp, so the page exports the bytes of
+// The first two come from src/io/npy.hpp and src/io/projector_tsv.hpp, so the page exports the bytes of
 // `embedlab train --out table.npy --out-tsv DIR`: values as %.9g, labels escaped (\t \n \r \\),
 // an empty label an empty line. The CSV (src/io/coordinates_csv.hpp) is "row,label,x,y[,z]" with
 // CRLF line ends, labels in double quotes (RFC 4180) and each coordinate the shortest text that

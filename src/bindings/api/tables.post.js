@@ -15,6 +15,9 @@
 // Safetensors files can be read in pieces (the page slices the File):
 //   M.Table.safetensorsHeaderSize(first8) -> 8 + N;  M.Table.safetensorsHeader(head, { fileSize }) -> [{name, dtype, shape, begin, end}]
 //   M.Table.fromTensor(bytesOfOneTensor, { dtype, shape, name })
+// The table formats (src/io/formats.hpp's registry), the source of the page's import and export lists:
+//   M.tableFormats() -> [{name: 'npy', label: 'NumPy .npy', extensions: ['npy'], outExtension: 'npy',
+//                         canRead: true, canWrite: true, tensors: false}, ...]
 // GPT-2 checkpoints are recognised: a "wte.weight" tensor of 50257 rows comes labelled with the
 // GPT-2 token strings (t.recognised === 'gpt2 token table'), "wpe.weight" as 'gpt2 position table'.
 // No query copies the table: the rows stay in wasm memory until delete().
@@ -214,6 +217,7 @@
     }
   }
   M.Table = Table;
+  M.tableFormats = () => check(M._tableFormats());
   // `embedlab bench table` in wasm: {neighbours_ms, pca_ms, first_query_ms, pca_solver, ...}
   M.benchTable = ({ rows = 50257, dim = 768, reps = 7 } = {}) =>
     JSON.parse(fromUtf8(check(M._benchTable(integer(rows, 'benchTable', 'rows', 1, 2147483647),

@@ -55,13 +55,10 @@
 // orders differ between libstdc++ and libc++).
 //
 // Cost: neighbours O(n^2 D) (n^2 D / 2 multiply-adds); affinities O(n K s), s <= 200 search
-// steps (typically 20-30); each Barnes-Hut iteration O(n log n) plus O(nnz(P)) attractive terms.
-// Measured, 10,000 x 100 (10 Gaussian clusters), perplexity 30, 1000 iterations, on a 2-core
-// Xeon shared with other jobs (README "t-SNE"): native 11.9 s wall / 7.4 s CPU (neighbours 0.7 s,
-// affinities 0.3 s), wasm in Node 20 15.5 s / 9.3 s (neighbours 3.8 s); scikit-learn 1.2
-// barnes_hut, one thread: 115.7 s / 74.7 s. Under a load average of 11 the wall times doubled.
-// Per iteration at that size about 6.5 ms natively: ~40% the tree traversals, ~35% the
-// attractive terms (one division per pair of P), the rest the tree builds and the update.
+// steps (typically 20-30); each Barnes-Hut iteration O(n log n) plus O(nnz(P)) attractive terms
+// (the tree traversals and the attractive terms, one division per pair of P, take most of an
+// iteration; the tree builds and the update the rest). Times against scikit-learn's barnes_hut:
+// scripts/bench tsne; figures in docs/benchmarks.md, "t-SNE".
 // Memory: the centred table and its transpose (2 n D float32), K neighbours per row, P
 // (<= 2 n K entries), the map, its update, gains and gradient (4 x n x 2 float32), the tree.
 //

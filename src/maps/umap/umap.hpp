@@ -44,9 +44,8 @@
 //           epoch e = 0 .. n_epochs - 1 (epoch 0 samples nothing, as in umap-learn), as umappp
 //           and Embedding Atlas set it. subtle: umap-learn (and umap-js) set the rate after
 //           each epoch, so their epoch e runs at lr (1 - (e - 1) / n_epochs) and the last
-//           epochs at twice this rate; those last steps decide the fine structure: on the
-//           benchmark's 10,000 x 768 clusters the map kept 0.0803 of the input neighbours with
-//           this schedule and 0.0778 with umap-learn's (same graph and init, seeds 0-4 x 2).
+//           epochs at twice this rate; those last steps decide the fine structure (the
+//           neighbours kept under each schedule: docs/benchmarks.md, "UMAP").
 //           a, b come from find_ab_params.
 //           The layout is in float32 with a deterministic float pow (2^(b log2 d^2), Cephes
 //           polynomials, relative error below 1e-5), sequential (one thread) and driven by a
@@ -62,12 +61,8 @@
 //           independent work, much smaller than Hogwild's in umap-learn's parallel layout.
 //           The kernel (umap_detail::forces) runs four 4-lane passes in wasm and SSE2, two
 //           8-lane ones with AVX2, one 16-lane pass with AVX-512, chosen at run time, the
-//           same bits. Measured against the previous order (the attraction and up to 7
-//           negative samples of one edge from one position; 2026-11-25, bench umap, seeds
-//           0-9, all 10,000 rows scored): input neighbours kept 0.0788 +- 0.0008 against
-//           0.0785 +- 0.0010, and the layout 1.5x faster natively, 1.15x in wasm. Kept more
-//           neighbours: more epochs (1000: 0.0843) or fewer neighbours (12: 0.0833); an exact
-//           kNN (0.0782) or the PCA init (0.0787) did not.
+//           same bits. (This order against the previous one, and the options that keep more
+//           input neighbours: docs/benchmarks.md, "UMAP".)
 //   transform  umap-learn's transform: the n_neighbors nearest fitted rows of each new row
 //           (exact scan, O(m n D)), memberships with local_connectivity 0 (rho = 0), rows
 //           normalised to sum 1, the new point starts at the weighted mean of its neighbours'
@@ -85,12 +80,8 @@
 // vectors; layout O(n_epochs * (edges + samples * negative_sample_rate)). Memory: the working
 // copy of the table (n D float32), the heaps and candidate lists (n * (9 k + 16 * 30) bytes),
 // the graph (n k entries, twice), the Lanczos basis (n m doubles), all planned first.
-// Measured (scripts/bench umap umap-large, 2026-11-25 06:22 UTC, quiet 2-core AMD EPYC, one
-// thread; 50 Gaussian clusters, cosine, n_neighbors 15): 10,000 x 768, 500 epochs: native 2.42 s
-// (knn 0.60, graph 0.05, init 0.04, layout 1.74 with AVX-512), wasm in Node 20 3.87 s (knn 0.90,
-// layout 2.83), Embedding Atlas 0.26.0's wasm UMAP 24.13 s in the same run; 50,257 x 768, 200
-// epochs: native 11.85 s, wasm 18.21 s. See the README's UMAP section (quality against Atlas:
-// 1% fewer neighbours kept, still missed).
+// Times against Embedding Atlas's wasm UMAP, per phase, native and wasm, and the quality
+// (input neighbours kept): scripts/bench umap, umap-large; figures in docs/benchmarks.md.
 //
 // It does not: output more than 2 dimensions, run densMAP, supervised or inverse transforms,
 // use threads, or search an index for transform (it scans all fitted rows).

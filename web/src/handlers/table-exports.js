@@ -2,9 +2,9 @@
 // table, all made by the engine's writers (no number is formatted here):
 //
 //   format          file                          engine writer
-//   'npy'           table.npy (float32)           Table.export('npy')           io/table_writers npy_bytes
+//   'npy'           table.npy (float32)           Table.export('npy')           io/npy npy_bytes
 //   'tsv'           Projector vectors.tsv         Table.export('tsv')           projector_vectors_tsv
-//   'metadata'      Projector metadata.tsv        Table.export('metadata')      io/table_import metadata_tsv
+//   'metadata'      Projector metadata.tsv        Table.export('metadata')      io/projector_tsv metadata_tsv
 //   'word2vec-text' gensim text                   Table.export('word2vec-text') word2vec_text (float32 repr)
 //   'word2vec-binary' gensim binary               Table.export('word2vec-binary')
 //   'csv2' | 'csv3' row,label,x,y[,z] of the PCA  M.coordinatesCsv              io/coordinates_csv
@@ -21,11 +21,17 @@
 //   deleted afterwards (the trained tables are not resident tables).
 // It does not choose file names (file-names.js, on the page) or write projector_config.json
 // (the page writes it, with the names the files get).
-export const TABLE_FORMATS = ['npy', 'tsv', 'metadata', 'word2vec-text', 'word2vec-binary', 'csv2', 'csv3'];
+// tableExportFormats(M) -> the formats exportTableFile makes: the engine's writable table formats
+//   (M.tableFormats(), src/io/formats.hpp's registry), 'metadata' after the vectors.tsv it labels,
+//   and the map's 'csv2' | 'csv3'.
+export const tableExportFormats = (M) => [
+  ...M.tableFormats().filter((f) => f.canWrite).flatMap((f) => (f.name === 'tsv' ? ['tsv', 'metadata'] : [f.name])),
+  'csv2', 'csv3'];
 
 export function exportTableFile(M, table, format, { points2 = null } = {}) {
-  if (!TABLE_FORMATS.includes(format)) {
-    throw new Error(`export: unknown format '${format}', expected ${TABLE_FORMATS.join(', ')}`);
+  const formats = tableExportFormats(M);
+  if (!formats.includes(format)) {
+    throw new Error(`export: unknown format '${format}', expected ${formats.join(', ')}`);
   }
   const rows = table.rows;
   const dim = table.dim;

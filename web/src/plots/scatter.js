@@ -13,8 +13,7 @@
 //
 //   const sc = new Scatter(el, {labelled: 30});
 //   sc.setData({points: Float32Array (n*2), labels: [n], explained: [e1, e2], order: Int32Array, frozen});
-//   sc.setData({points, labels, axes: ['<map> 1', '<map> 2'], method, trails: true, order});   // named axes (a registry map or
-//     t-SNE map); trails: successive frames of one moving layout (kept as trails, the view eases as with frozen axes)
+//   sc.setData({points, labels, axes: ['<map> 1', '<map> 2'], method, trails: true, order});   // named axes (a registry map); trails: successive frames of one moving layout (kept as trails, the view eases as with frozen axes)
 //   sc.setData({points, labels, explained, order, path: makeLut('viridis')});   // a sequence (positions):
 //     the points joined in row order, coloured by row from the LUT's first colour to its last
 // PNG / SVG downloads (plot-export.js) paint the same picture, the view as shown, through paint().

@@ -1,6 +1,7 @@
 // The "Download the table" row of a card (issue 10): buttons for the Embedding Projector's
 // files (vectors.tsv, metadata.tsv when the table has labels, projector_config.json naming
-// them), .npy, word2vec text and binary, and CSV of the 2-D map or a 3-D PCA. Every file's bytes
+// them), every table format the engine writes (.npy, word2vec text and binary: M.tableFormats(),
+// listed by the worker at ready), and CSV of the 2-D map or a 3-D PCA. Every file's bytes
 // come from the worker (handlers/table-exports.js: the engine's writers); only
 // projector_config.json is written here (file-names.js projectorConfig), because it names the
 // files as the page saves them. File names: plot-export.js exportFileName (the page's namer).
@@ -13,24 +14,39 @@ import { downloadBytes } from '../download.js';
 import { projectorConfig } from '../file-names.js';
 import { exportFileName } from '../plots/plot-export.js';
 
-// format -> [button text, what (file-name part), extension, MIME type]
+// format -> [button text, what (file-name part), extension, MIME type]; the engine's table
+// formats are added at ready (addTableFormats) from its registry (M.tableFormats()).
 const FILES = {
   tsv: ['vectors.tsv', 'vectors', 'tsv', 'text/tab-separated-values'],
   metadata: ['metadata.tsv', 'metadata', 'tsv', 'text/tab-separated-values'],
-  npy: ['.npy', 'table', 'npy', 'application/octet-stream'],
-  'word2vec-text': ['word2vec .txt', 'word2vec', 'txt', 'text/plain'],
-  'word2vec-binary': ['word2vec .bin', 'word2vec', 'bin', 'application/octet-stream'],
   csv2: ['CSV 2-D map', 'pca2', 'csv', 'text/csv'],
   csv3: ['CSV 3-D PCA', 'pca3', 'csv', 'text/csv'],
 };
-const BUTTONS = [
+// The page's words for the table formats it knows: [button text, what, MIME type, title]. A
+// format the registry gains later gets its label, its name and a generic title.
+const TABLE_TEXT = {
+  npy: ['.npy', 'table', 'application/octet-stream', 'the table as a float32 .npy file (numpy.load)'],
+  'word2vec-text': ['word2vec .txt', 'word2vec', 'text/plain', 'word2vec text format (gensim KeyedVectors.load_word2vec_format)'],
+  'word2vec-binary': ['word2vec .bin', 'word2vec', 'application/octet-stream', 'word2vec binary format (binary=True)'],
+};
+// [format, button text, title]: before and after the engine's table formats (vectors.tsv is
+// one of the Projector files, not a button of its own)
+const BUTTONS_BEFORE = [
   ['projector', 'Projector files', 'vectors.tsv, metadata.tsv and projector_config.json for projector.tensorflow.org'],
-  ['npy', '.npy', 'the table as a float32 .npy file (numpy.load)'],
-  ['word2vec-text', 'word2vec .txt', 'word2vec text format (gensim KeyedVectors.load_word2vec_format)'],
-  ['word2vec-binary', 'word2vec .bin', 'word2vec binary format (binary=True)'],
+];
+const BUTTONS_AFTER = [
   ['csv2', 'CSV 2-D', 'row, label, x, y of the map as drawn'],
   ['csv3', 'CSV 3-D', 'row, label, x, y, z: the first three principal components'],
 ];
+// tableFormats (M.tableFormats()) -> the [format, button text, title] of each writable one but tsv
+// (FILES gets their files).
+function tableButtons(tableFormats) {
+  return tableFormats.filter((f) => f.canWrite && f.name !== 'tsv').map((f) => {
+    const [text, what, type, title] = TABLE_TEXT[f.name] || [f.label, f.name, 'application/octet-stream', `the table as ${f.label}`];
+    FILES[f.name] = [text, what, f.outExtension, type];
+    return [f.name, text, title];
+  });
+}
 
 export class TableExports {
   constructor(container, engine, { request, element = container, label = 'Download the table', drawn = () => null }) {
@@ -46,7 +62,7 @@ export class TableExports {
     lead.className = 'table-exports-label';
     lead.textContent = `${label}:`;
     this.root.append(lead);
-    for (const [format, text, title] of BUTTONS) {
+    const button = ([format, text, title]) => {
       const b = document.createElement('button');
       b.type = 'button';
       b.dataset.format = format;
@@ -54,8 +70,13 @@ export class TableExports {
       b.title = title;
       b.setAttribute('aria-label', `${label} as ${text}: ${title}`);
       b.addEventListener('click', () => this.save(format));
-      this.root.append(b);
-    }
+      return b;
+    };
+    this.root.append(...BUTTONS_BEFORE.map(button));
+    const after = BUTTONS_AFTER.map(button);
+    this.root.append(...after);
+    // the engine's table formats, between, once the worker has listed them (no engine: none)
+    engine.ready.then((info) => after[0].before(...tableButtons(info.tableFormats).map(button)), () => {});
     this.note = document.createElement('span');
     this.note.className = 'caption';
     this.note.setAttribute('role', 'status');

@@ -2,22 +2,18 @@
 // (each view's KEYS) and the display keys it redraws with (colour map, log axis) or reads on
 // demand (the compare card's text, tokenizer and steps). The Embed box offers these as `controls`
 // checkboxes, the page in embed mode and the <embedlab-view> widget show fields for them, and a
-// key a view does not read is listed as ignored with this list as the reason. No DOM.
+// key a view does not read is listed as ignored with this list as the reason. No DOM. The
+// lists are the view registry's (views/registry.js keys and reads).
 //
 //   viewControls('table', 'seed,T') -> {keys: ['seed'], ignored: [{key: 'controls', value: 'T', reason: 'the table view does not read T (it reads seed, V, …)'}]}
-import { TABLE_KEYS } from './table-view.js';
-import { POSITION_KEYS } from './positions-view.js';
-import { TEXT_KEYS } from './text-view.js';
-import { WINDOWS_KEYS } from './windows-view.js';
-import { BPE_KEYS } from './bpe-view.js';
-import { TRAIN_KEYS } from './train-view.js';
+import { VIEWS } from './registry.js';
 
-// view -> the keys of its engine requests (TRAIN_KEYS gains the positional parameters' keys
-// once the engine has sent its registry: main.js and element.js push them)
-export const VIEW_KEYS = { table: TABLE_KEYS, positions: POSITION_KEYS, text: TEXT_KEYS, windows: WINDOWS_KEYS, bpe: BPE_KEYS, train: TRAIN_KEYS };
+// view -> the keys of its engine requests (views/registry.js keys: the train and positions
+// views' gain the positional parameters' keys once the engine has sent its registry)
+export const VIEW_KEYS = Object.fromEntries(VIEWS.map((v) => [v.name, v.keys]));
 
 // view -> the keys it reads without a new engine request
-const READ_KEYS = { table: ['cmap'], positions: ['cmap'], text: [], windows: [], bpe: ['cmap'], train: ['cmap', 'logy', 'cmp', 'cmpCorpus', 'cmpEnc'] };
+const READ_KEYS = Object.fromEntries(VIEWS.map((v) => [v.name, v.reads]));
 
 // view -> every key a reader may be given a field for
 export function readKeys(view) {

@@ -1,5 +1,4 @@
-// Readers for the table files `embedlab train` writes (src/io/table_writers.hpp has the writers):
-// a NumPy .npy matrix and the Embedding Projector's metadata.tsv labels.
+// The NumPy .npy format (numpy/lib/format.py), read and written, and its TableFormat "npy".
 //
 //   parse_npy(bytes)   -> NpyTable {data (rows, cols) float32, rows, cols}. Accepts format
 //                         versions 1.0, 2.0 and 3.0 (4-byte header length), a 2-D array of
@@ -8,20 +7,23 @@
 //                         into row-major order; a 1-D array is read as (n, 1).
 //   parse_npy_header(bytes) -> descr, fortran_order, shape and where the data starts, without
 //                         reading or checking the data (`embedlab inspect`).
-//   read_npy(path)     -> the same from a file.
-//   parse_labels(text) -> one label per line of a single-column metadata.tsv, with the escapes
-//                         table_writers' tsv_escape writes (\t \n \r \\) undone.
-//   read_labels(path)  -> the same from a file.
-// Files are read with core/file.hpp's read_file (size-limited); the declared shape x dtype width
-// of a .npy file is checked against its bytes (in 64 bits) before the table is allocated.
-// They do not read big-endian, integer or pickled arrays (each fails naming what it found), or multi-column metadata with a header row.
+//   read_npy(path)     -> the same from a file (core/file.hpp's read_file, size-limited).
+//   npy_bytes(data, rows, cols) -> the bytes of a float32 .npy file (format version 1.0:
+//                         "\x93NUMPY", 1, 0, uint16 header length, then the header dict padded
+//                         with spaces to a multiple of 64 bytes and ended by '\n', then the rows,
+//                         little-endian). np.load reads it as (rows, cols).
+//   write_npy(path, ...) -> the same bytes written to path.
+// The declared shape x dtype width is checked against the bytes (in 64 bits) before the table is
+// allocated. It does not read big-endian, integer or pickled arrays (each fails naming what it
+// found).
 //
 // Intended usage (the CLI's `neighbours`):
 //   NpyTable t = read_npy("table.npy");
-//   std::vector<std::string> words = read_labels("out/metadata.tsv");  // words.size() == t.rows
+//   write_npy("table.npy", w2v.input_table(), w2v.vocab_size(), w2v.dim());
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,13 +50,8 @@ NpyHeader parse_npy_header(std::string_view bytes, const std::string& where = "r
 NpyTable parse_npy(std::string_view bytes, const std::string& where = "read_npy");
 NpyTable read_npy(const std::string& path);
 
-// Example: the metadata line "a\\tb" (a, backslash, t, b) -> the label "a\tb" (a, tab, b).
-std::string tsv_unescape(const std::string& field);
-// The lines of a text without their '\n' and a trailing '\r'; a last line without '\n' counts.
-// Example: "a\nb\r\nc" -> {"a", "b", "c"}; "" -> {}. The views point into text.
-std::vector<std::string_view> split_lines(const char* where, std::string_view text);
-// Example: "a\nb\r\n" -> {"a", "b"}; "" -> {}; a leading UTF-8 byte order mark is skipped.
-std::vector<std::string> parse_labels(const std::string& text);
-std::vector<std::string> read_labels(const std::string& path);
+// data (rows, cols) float32 row-major -> .npy bytes.
+std::string npy_bytes(std::span<const float> data, int64_t rows, int64_t cols);
+void write_npy(const std::string& path, std::span<const float> data, int64_t rows, int64_t cols);
 
 }  // namespace embedlab

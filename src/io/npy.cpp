@@ -1,12 +1,15 @@
-#include "io/table_readers.hpp"
+// The .npy reader and writer of io/npy.hpp, and the registry entry "npy" (io/formats.hpp).
+#include "io/npy.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 
 #include "core/error.hpp"
 #include "core/file.hpp"
 #include "core/memory.hpp"
+#include "io/formats.hpp"
 #include "io/half.hpp"
 
 namespace embedlab {
@@ -72,7 +75,48 @@ std::string escaped(std::string_view b) {
   return out + "'";
 }
 
+// "F32" for '<f4', "F64" for '<f8', "F16" for '<f2', else the descr as written.
+std::string npy_dtype(const std::string& descr) {
+  if (descr == "'<f4'") return "F32";
+  if (descr == "'<f8'") return "F64";
+  if (descr == "'<f2'") return "F16";
+  return descr;
+}
+
+void put_le32(std::string& out, float v) {
+  uint32_t u;
+  std::memcpy(&u, &v, 4);
+  for (int b = 0; b < 4; ++b) out.push_back(static_cast<char>((u >> (8 * b)) & 0xff));
+}
+
+ImportedTable read_table(std::string_view bytes, const std::string&) {
+  NpyTable n = parse_npy(bytes, "read npy");
+  ImportedTable t;
+  t.data = std::move(n.data);
+  t.rows = n.rows;
+  t.cols = n.cols;
+  return t;
+}
+
+std::vector<TensorInfo> list(std::string_view bytes) {
+  const NpyHeader h = parse_npy_header(bytes, "read npy");
+  return {TensorInfo{"", npy_dtype(h.descr), h.shape, h.data_offset, bytes.size()}};
+}
+
+bool detect(const DetectInput& in) {
+  return in.stage == DetectStage::kSignature && in.bytes.size() >= 6 &&
+         in.bytes.substr(0, 6) == std::string_view("\x93NUMPY", 6);
+}
+
+std::string write(const ImportedTable& t) { return npy_bytes(t.data, t.rows, t.cols); }
+
 }  // namespace
+
+const TableFormat& npy_format() {
+  static const TableFormat f{.name = "npy", .label = "NumPy .npy", .extensions = {"npy"}, .out_extension = "npy",
+                             .detect_rank = 1, .detect = detect, .read = read_table, .write = write, .list = list};
+  return f;
+}
 
 NpyHeader parse_npy_header(std::string_view bytes, const std::string& where) {
   if (bytes.substr(0, 6) != std::string_view("\x93NUMPY", 6)) {
@@ -187,64 +231,31 @@ NpyTable parse_npy(std::string_view bytes, const std::string& where) {
 
 NpyTable read_npy(const std::string& path) { return parse_npy(read_file("read_npy", path), "read_npy: " + path); }
 
-std::string tsv_unescape(const std::string& field) {
-  std::string out;
-  for (size_t i = 0; i < field.size(); ++i) {
-    if (field[i] != '\\' || i + 1 == field.size()) {
-      out.push_back(field[i]);
-      continue;
-    }
-    const char c = field[++i];
-    switch (c) {
-      case 't': out.push_back('\t'); break;
-      case 'n': out.push_back('\n'); break;
-      case 'r': out.push_back('\r'); break;
-      case '\\': out.push_back('\\'); break;
-      default: out.push_back('\\'), out.push_back(c);
-    }
-  }
+std::string npy_bytes(std::span<const float> data, int64_t rows, int64_t cols) {
+  check_table_shape("write_npy", data, rows, cols);
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" +
+                       std::to_string(rows) + ", " + std::to_string(cols) + "), }";
+  // magic(6) + version(2) + header length(2) + header + '\n' is a multiple of 64
+  const size_t unpadded = 10 + header.size() + 1;
+  header.append((64 - unpadded % 64) % 64, ' ');
+  header.push_back('\n');
+  // the body, 4 bytes a value, planned before it is formed in size_t
+  const size_t body = plan("write_npy", ".npy file", {rows, cols, 4}, kBytes);
+  std::string out("\x93NUMPY\x01\x00", 8);
+  out.push_back(static_cast<char>(header.size() & 0xff));
+  out.push_back(static_cast<char>(header.size() >> 8));
+  out += header;
+  out.reserve(out.size() + body);
+  for (float v : data) put_le32(out, v);
   return out;
 }
 
-// The lines of a text without their '\n' and trailing '\r'; a last line without '\n' counts.
-std::vector<std::string_view> split_lines(const char* where, std::string_view text) {
-  const int64_t lines = static_cast<int64_t>(std::count(text.begin(), text.end(), '\n')) +
-                        (!text.empty() && text.back() != '\n' ? 1 : 0);
-  plan(where, "lines", {lines, static_cast<int64_t>(sizeof(std::string_view))}, kBytes);
-  std::vector<std::string_view> out;
-  out.reserve(static_cast<size_t>(lines));
-  size_t p = 0;
-  while (p < text.size()) {
-    size_t e = text.find('\n', p);
-    if (e == std::string_view::npos) e = text.size();
-    std::string_view line = text.substr(p, e - p);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    out.push_back(line);
-    p = e + 1;
-  }
-  return out;
-}
-
-std::vector<std::string> parse_labels(const std::string& file) {
-  // one label per line; a last line without '\n' counts, an empty text has no labels; a UTF-8
-  // byte order mark before the first is no part of it
-  // the labels are planned (and refused) before the lines are split
-  const std::string_view text = std::string_view(file).substr(file.rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0);
-  const int64_t n = static_cast<int64_t>(std::count(text.begin(), text.end(), '\n')) +
-                    (!text.empty() && text.back() != '\n' ? 1 : 0);
-  MemoryPlan plan_labels("read_labels");
-  plan_labels.add("labels", {n, static_cast<int64_t>(sizeof(std::string))}, kBytes);
-  plan_labels.add("label text", {static_cast<int64_t>(text.size())}, kBytes);
-  plan_labels.check();
-  const std::vector<std::string_view> lines = split_lines("read_labels", text);
-  std::vector<std::string> labels;
-  labels.reserve(lines.size());
-  for (const std::string_view line : lines) labels.push_back(tsv_unescape(std::string(line)));
-  return labels;
-}
-
-std::vector<std::string> read_labels(const std::string& path) {
-  return parse_labels(read_file("read_labels", path));
+void write_npy(const std::string& path, std::span<const float> data, int64_t rows, int64_t cols) {
+  const std::string bytes = npy_bytes(data, rows, cols);
+  std::ofstream f(path, std::ios::binary);
+  if (!f) fail("write_npy", "cannot open '" + path + "' for writing");
+  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (!f) fail("write_npy", "writing '" + path + "' failed");
 }
 
 }  // namespace embedlab

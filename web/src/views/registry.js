@@ -1,0 +1,116 @@
+// The page's views, listed once: the page (main.js) and the <embedlab-view> widget (element.js,
+// through element-views.js) both iterate over VIEWS, and views/view-keys.js reads each view's
+// URL keys from it, in the order of the page's tabs. An entry says everything that is the same in both hosts:
+//   name     the view's name: the link's view=NAME, the widget's view="NAME", the data-view of
+//            its tab and section, the key of main.js's views.NAME (state.js lists the same
+//            names as the values of `view`: checked below)
+//   section  the id of its <section class="view"> in index.html (the widget mounts a copy of it,
+//            cut out at build time by scripts/page-sections.mjs)
+//   keys     the URL keys of its engine requests (a change asks the engine again); the array is
+//            the view module's own (TABLE_KEYS...), so addPositionalKeys extends both
+//   reads    the keys it reads without a new request (display keys, the compare card's settings)
+//   positional  true: its keys gain the positional parameters' keys ('rope.base'...) once the
+//            engine has sent its registry (addPositionalKeys)
+//   widget   true: <embedlab-view view="NAME"> shows it
+//   create(root, engine, host, extra) -> the view object (views/*-view.js: render(reply, state),
+//            recolor(state), setStale(text), last; maybe pause(), setting(key, value))
+//            host: {state() -> the host's state, set(key, value) (a setting the view changed),
+//                   onError(err), onPlay() (a run started playing), kinds (the engine's positional
+//                   kinds, when known at creation)}; extra: the host's own options for this view
+//            (the page's: main.js PAGE_OPTIONS), which win over the ones built here
+//   fetch(engine, extra?) -> (state) -> Promise<reply | null>: the view's static fetch
+//   inWidget(section)   optional: what the widget removes from its copy of the section
+//   drop(engine)        optional: what a widget frees in the worker when it is removed
+//
+// Not here: the views' code (views/*-view.js), the page's own glue (which setting changes what
+// on the page, the link, autosave: main.js) and the widget's (attributes, shadow root:
+// element.js). Loading a view's module on demand is issue 24's: `create`/`fetch` are the only
+// places that touch a view's class.
+//
+// Adding a view: its module(s) in views/, its <section class="view" id="view-NAME"> and tab in
+// index.html, `NAME` in state.js's `view` values, and one entry here (then its tests and docs).
+//
+//   for (const v of VIEWS) views[v.name] = { keys: v.keys, fetch: v.fetch(engine), view: v.create(root, engine, host) };
+import { TABLE_KEYS, TableView } from './table-view.js';
+import { POSITION_KEYS, PositionsView } from './positions-view.js';
+import { TEXT_KEYS, TextView } from './text-view.js';
+import { WINDOWS_KEYS, WindowsView } from './windows-view.js';
+import { BPE_KEYS, BpeView } from './bpe-view.js';
+import { TRAIN_KEYS, TrainView } from './train-view.js';
+import { paramSpec } from '../state.js';
+
+export const VIEWS = [
+  {
+    name: 'table', section: 'view-table', keys: TABLE_KEYS, reads: ['cmap'], widget: true,
+    create: (root, engine, host, extra = {}) => new TableView(root, {
+      onPick: (row) => host.set('tok', row),
+      // token strings of table rows when V is the vocabulary of the text settings' tokenizer
+      labels: async (V, ids) => (await engine.request('tableLabels', { ...TextView.payload(host.state()), V, ids })).labels,
+      ...extra,
+    }),
+    fetch: (engine) => TableView.fetch(engine),
+  },
+  {
+    name: 'text', section: 'view-text', keys: TEXT_KEYS, reads: [], widget: true,
+    create: (root, engine, host, extra = {}) => new TextView(root, engine, {
+      onCustomText: () => {},
+      onPosition: () => {},
+      tableSettings: () => {
+        const s = host.state();
+        return { seed: s.seed, D: s.D, scale: s.scale, enc: s.enc };
+      },
+      onOpenRow: () => {},
+      ...extra,
+    }),
+    fetch: (engine) => TextView.fetch(engine),
+    // no table view beside a widget: no "show this row in the table view" button
+    inWidget: (section) => {
+      section.querySelector('#token-open').hidden = true;
+    },
+  },
+  {
+    name: 'bpe', section: 'view-bpe', keys: BPE_KEYS, reads: ['cmap'], widget: true,
+    create: (root, engine, host, extra = {}) => new BpeView(root, engine, { onError: (err) => host.onError(err), ...extra }),
+    fetch: (engine) => BpeView.fetch(engine),
+  },
+  {
+    name: 'windows', section: 'view-windows', keys: WINDOWS_KEYS, reads: [], widget: true,
+    create: (root, engine) => new WindowsView(root, engine),
+    fetch: (engine) => WindowsView.fetch(engine),
+  },
+  {
+    name: 'positions', section: 'view-positions', keys: POSITION_KEYS, reads: ['cmap'], positional: true, widget: true,
+    create: (root) => new PositionsView(root),
+    fetch: (engine) => PositionsView.fetch(engine),
+  },
+  {
+    name: 'train', section: 'view-train', keys: TRAIN_KEYS, reads: ['cmap', 'logy', 'cmp', 'cmpCorpus', 'cmpEnc'], positional: true, widget: true,
+    create: (root, engine, host, extra = {}) => {
+      const view = new TrainView(root, engine, { onError: (err) => host.onError(err), onPlay: () => host.onPlay(), ...extra });
+      if (host.kinds) view.setKinds(host.kinds);
+      return view;
+    },
+    // extra(state): more payload (the page's autosave asks for `resume`)
+    fetch: (engine, extra) => TrainView.fetch(engine, extra),
+    // a widget that goes frees its training run in the worker
+    drop: (engine) => engine.request('trainDrop', {}).catch(() => {}),
+  },
+];
+
+// name -> its entry (undefined for a name that is no view)
+export const VIEW_BY_NAME = Object.fromEntries(VIEWS.map((v) => [v.name, v]));
+
+// The positional parameters' keys (state.js setPositionalKinds) -> added to the keys of the
+// views that draw or train positional encodings. Called once per host (main.js, element.js).
+export function addPositionalKeys(keys) {
+  for (const v of VIEWS) if (v.positional) v.keys.push(...keys);
+}
+
+// One list, two spellings: the link's `view` values (state.js) must be these names, in this order.
+{
+  const values = paramSpec('view').values;
+  const names = VIEWS.map((v) => v.name);
+  if (values.join() !== names.join()) {
+    throw new Error(`views/registry.js: the views (${names.join(', ')}) and state.js's view values (${values.join(', ')}) differ`);
+  }
+}
