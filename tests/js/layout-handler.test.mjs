@@ -65,7 +65,7 @@ describe('layout handlers', () => {
     assert.equal(layout.openRuns(), 1);
     assert.deepEqual(await call('layoutStop', { source: 'import' }), { stopped: true });
     assert.equal(layout.openRuns(), 0);
-    await assert.rejects(call('layoutStep', { source: 'import' }), /no UMAP or t-SNE run is open here/);
+    await assert.rejects(call('layoutStep', { source: 'import' }), /no map run is open here/);
   });
 
   it('the construction runs in the steps with phase and progress, gives the one-call bits, and a stop ends it', async () => {
@@ -99,7 +99,7 @@ describe('layout handlers', () => {
     assert.ok(p.progress > 0 && p.progress < 1, `progress ${p.progress}`);
     assert.deepEqual(await call('layoutStop', { source: 'import' }), { stopped: true });
     assert.equal(layout.openRuns(), 0);
-    await assert.rejects(call('layoutStep', { source: 'import' }), /no UMAP or t-SNE run is open here/);
+    await assert.rejects(call('layoutStep', { source: 'import' }), /no map run is open here/);
     await call('importTable', { file: file(clusters(300, 8), 300, 8) }); // the table the next cases use
   });
 
@@ -122,7 +122,7 @@ describe('layout handlers', () => {
     assert.equal(layout.openRuns(), 1);
     await call('importTable', { file: file(clusters(90, 8, 9), 90, 8) });
     assert.equal(layout.openRuns(), 0);
-    await assert.rejects(call('layoutStep', { source: 'import' }), /no UMAP or t-SNE run/);
+    await assert.rejects(call('layoutStep', { source: 'import' }), /no map run/);
   });
 
   it('t-SNE with a perplexity too large gives the engine message and opens no run', async () => {
@@ -183,15 +183,15 @@ describe('layout handlers', () => {
   });
 
   it('a perplexity or n_neighbors too large for the table is clamped to it, and the clamp is stated', () => {
-    assert.deepEqual(clampToTable('tsne', { perplexity: 30 }, 69).clamp,
+    assert.deepEqual(clampToTable('tsne', { perplexity: 30 }, 69, layout.list).clamp,
       { key: 'perplexity', asked: 30, used: 22, rows: 69, text: 'perplexity 30 → 22 for 69 rows', why: 'it must be below (n − 1) / 3 = 22.67' });
-    assert.equal(clampToTable('tsne', {}, 62).opts.perplexity, 20); // the engine's default 30; (62 - 1) / 3 = 20.33
-    assert.equal(clampToTable('tsne', { perplexity: 30 }, 61).opts.perplexity, 19); // strictly below (61 - 1) / 3 = 20
-    assert.equal(clampToTable('tsne', { perplexity: 5 }, 69).clamp, null);
-    assert.equal(clampToTable('tsne', { perplexity: 30 }, 4).clamp, null); // no perplexity fits: the engine's message
-    const u = clampToTable('umap', { nNeighbors: 15, minDist: 0.1 }, 10);
+    assert.equal(clampToTable('tsne', {}, 62, layout.list).opts.perplexity, 20); // the engine's default 30; (62 - 1) / 3 = 20.33
+    assert.equal(clampToTable('tsne', { perplexity: 30 }, 61, layout.list).opts.perplexity, 19); // strictly below (61 - 1) / 3 = 20
+    assert.equal(clampToTable('tsne', { perplexity: 5 }, 69, layout.list).clamp, null);
+    assert.equal(clampToTable('tsne', { perplexity: 30 }, 4, layout.list).clamp, null); // no perplexity fits: the engine's message
+    const u = clampToTable('umap', { nNeighbors: 15, minDist: 0.1 }, 10, layout.list);
     assert.deepEqual([u.opts.nNeighbors, u.opts.minDist, u.clamp.text], [9, 0.1, 'n_neighbors 15 → 9 for 10 rows']);
-    assert.equal(clampToTable('umap', { nNeighbors: 9 }, 10).clamp, null);
+    assert.equal(clampToTable('umap', { nNeighbors: 9 }, 10, layout.list).clamp, null);
     // a run of the training map and layoutStart {clamp: true} run with the clamped value
     const t = { data: clusters(40, 8, 4), rows: 40, cols: 8 };
     let m;

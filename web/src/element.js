@@ -39,7 +39,8 @@
 // when it scrolls out of view. The host's font is inherited; the element is as tall as its content.
 import { EngineClient } from './engine-client.js';
 import { failedField } from './error-target.js';
-import { PARAMS, echo, ignoredLines, formatValue, paramSpec, parseHash, setPositionalKinds } from './state.js';
+import { PARAMS, echo, ignoredLines, formatValue, paramSpec, parseHash, setMapAlgorithms, setPositionalKinds } from './state.js';
+import { useMapAlgorithms } from './views/map-choice.js';
 import { Controls } from './views/controls.js';
 import { PlotError } from './views/plot-error.js';
 import { JobProgress } from './views/job-progress.js';
@@ -94,6 +95,8 @@ function sharedEngine() {
       // the pos values and '<kind>.<param>' keys parse from here on; training reads the latter
       // (the positions view draws its kinds with them too: positions-view.js)
       addPositionalKeys(setPositionalKinds(info.positionalKinds));
+      setMapAlgorithms(info.mapAlgorithms); // the map keys and the train card's map choice
+      useMapAlgorithms(info.mapAlgorithms);
       return info;
     }, (err) => {
       throw why(err);

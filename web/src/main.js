@@ -11,7 +11,8 @@
 // came from the link land on their own field too.
 import { EngineClient } from './engine-client.js';
 import { failedField } from './error-target.js';
-import { DEFAULTS, ignoredLines, parseHash, serializeHash, setPositionalKinds } from './state.js';
+import { DEFAULTS, ignoredLines, parseHash, serializeHash, setMapAlgorithms, setPositionalKinds } from './state.js';
+import { useMapAlgorithms } from './views/map-choice.js';
 import { buildPositionFields, showPositionHelp } from './views/position-fields.js';
 import { decodeText, tooLongMessage } from './text-link.js';
 import { downloadBytes } from './download.js';
@@ -417,8 +418,10 @@ async function loadLinkText() {
 
 // The registry of positional kinds (from the engine) -> the pos select, its parameter fields,
 // their URL keys and the compare run; then the link is read and the first view drawn.
-async function start(kinds) {
+async function start(kinds, maps) {
   positionalKinds = kinds;
+  setMapAlgorithms(maps); // the map keys of the link (state.js) and the map choices (map-choice.js)
+  useMapAlgorithms(maps);
   // the train and positions views read each kind's parameters (views/registry.js positional)
   addPositionalKeys(setPositionalKinds(kinds));
   for (const f of buildPositionFields(controls.form, kinds)) controls.bind(f);
@@ -459,7 +462,7 @@ engine.onCrash = (message) => {
 
 engine.ready.then(
   (info) => {
-    start(info.positionalKinds);
+    start(info.positionalKinds, info.mapAlgorithms);
     readyText = `engine ready (${info.isa})`;
     statusEl.textContent = readyText;
     statusEl.classList.add('ok');

@@ -87,8 +87,8 @@ export const PARAMS = [
   { key: 'cmp', kind: 'int', def: 600, min: 1, max: 100000 }, // compare: steps per encoding
   { key: 'cmpCorpus', kind: 'enum', def: 'tinyshakespeare', values: ['the-verdict', 'tinyshakespeare', 'custom'] }, // compare: text
   { key: 'cmpEnc', kind: 'enum', def: 'char', values: ['gpt2', 'whitespace', 'word', 'char', 'bpe'] }, // compare: tokenizer
-  // the maps (views/map-choice.js): i… the imported table's, t… the training table's; method, then
-  // UMAP's n_neighbors, min_dist and metric (metric is t-SNE's too) and t-SNE's perplexity
+  // the maps (views/map-choice.js): i… the imported table's, t… the training table's; the method,
+  // then the page parameters of the worker's map registry (setMapAlgorithms)
   ...mapParams('i'),
   ...mapParams('t'),
   { key: 'embed', kind: 'bool', def: false }, // 1: only the view (no header, panel or tabs), for iframes
@@ -98,18 +98,39 @@ export const PARAMS = [
   { key: 'txtdb', kind: 'b64', def: '', max: 64 }, // a text too long for txt: its hash in this browser's IndexedDB (storage.js)
 ];
 
-// The URL keys of one map's choice (prefix 'i' or 't'): map, nn, md, metric, perp; their
-// defaults are the engine's (UMAP: 15, 0.1, euclidean; t-SNE: perplexity 30).
+// The URL keys of one map's choice (prefix 'i' or 't'): `<prefix>map` (pca, or an algorithm of
+// the worker's registry), then one key per page parameter: setMapAlgorithms() adds them.
 function mapParams(prefix) {
-  return [
-    { key: `${prefix}map`, kind: 'enum', def: 'pca', values: ['pca', 'umap', 'tsne'] },
-    { key: `${prefix}nn`, kind: 'int', def: 15, min: 2, max: 200 },
-    { key: `${prefix}md`, kind: 'real', def: 0.1, min: 0, max: 1 },
-    { key: `${prefix}metric`, kind: 'enum', def: 'euclidean', values: ['euclidean', 'cosine'] },
-    { key: `${prefix}perp`, kind: 'real', def: 30, min: 1, max: 1000 },
-  ];
+  return [{ key: `${prefix}map`, kind: 'enum', def: 'pca', values: ['pca'], mapPrefix: prefix }];
 }
-export const MAP_KEYS = (prefix) => mapParams(prefix).map((p) => p.key);
+export const MAP_PREFIXES = ['i', 't'];
+
+// The one rule of a map parameter's URL key (after the prefix): the initials of a name of
+// several words, the name of one word; a parameter may declare an older `key` (kept for links).
+//   {name: 'n_neighbors'} -> 'nn', {name: 'min_dist'} -> 'md', {name: 'metric'} -> 'metric',
+//   {name: 'perplexity', key: 'perp'} -> 'perp'
+export function mapParamKey(param) {
+  if (param.key) return param.key;
+  const words = param.name.split('_');
+  return words.length > 1 ? words.map((w) => w[0]).join('') : param.name;
+}
+
+// list (the registry's page metadata) -> [{suffix, param, methods}]: the page parameters of every
+// algorithm, one per URL key; a parameter shared by several algorithms (same key) is one entry.
+export function mapFields(list) {
+  const out = new Map();
+  for (const a of list) {
+    for (const q of a.params) {
+      if (!q.page) continue;
+      const suffix = mapParamKey(q);
+      const f = out.get(suffix);
+      if (f && f.param.default !== q.default) throw new Error(`map parameter ${q.name}: key ${suffix} has two defaults (${f.param.default}, ${q.default})`);
+      if (f) f.methods.push(a.name);
+      else out.set(suffix, { suffix, param: q, methods: [a.name] });
+    }
+  }
+  return [...out.values()];
+}
 
 const BY_KEY = new Map(PARAMS.map((p) => [p.key, p]));
 
@@ -172,6 +193,30 @@ export function setPositionalKinds(kinds) {
       const key = positionParamKey(k.name, q.name);
       if (BY_KEY.has(key)) continue;
       const p = { key, kind: q.integer ? 'int' : 'real', def: q.default, min: q.min, max: q.max, posKind: k.name, posParam: q.name };
+      PARAMS.splice(at++, 0, p);
+      BY_KEY.set(key, p);
+      DEFAULTS[key] = q.default;
+      added.push(key);
+    }
+  }
+  return added;
+}
+
+// list: the map registry's page metadata (the worker's ready message, mapAlgorithms) -> the keys
+// it added. `<prefix>map` accepts pca and the algorithms' names; each page parameter becomes
+// `<prefix><mapParamKey>` with the registry's default and range, inserted after `<prefix>map`.
+export function setMapAlgorithms(list) {
+  const added = [];
+  for (const prefix of MAP_PREFIXES) {
+    const map = BY_KEY.get(`${prefix}map`);
+    map.values = ['pca', ...list.map((a) => a.name)];
+    let at = PARAMS.indexOf(map) + 1;
+    for (const { suffix, param: q } of mapFields(list)) {
+      const key = `${prefix}${suffix}`;
+      if (BY_KEY.has(key)) continue;
+      const p = q.type === 'choice'
+        ? { key, kind: 'enum', def: q.default, values: [...q.choices] }
+        : { key, kind: q.type === 'int' ? 'int' : 'real', def: q.default, min: q.min, max: q.max };
       PARAMS.splice(at++, 0, p);
       BY_KEY.set(key, p);
       DEFAULTS[key] = q.default;

@@ -18,6 +18,7 @@ import { makeCompareHandlers } from './handlers/compare-handler.js';
 import { makeImportHandlers } from './handlers/import-handler.js';
 import { ImportedPositions } from './handlers/imported-positions.js';
 import { makeLayoutHandlers } from './handlers/layout-handler.js';
+import { pageMetadata } from './handlers/map-algorithms.js';
 import { makeWhyPositionsHandler } from './handlers/why-positions-handler.js';
 
 // Built-in corpora are served next to the page (build/web/corpora/, credited in README.md there).
@@ -37,7 +38,7 @@ const loading = createEmbedlab().then(
   (M) => {
     const text = makeTextPipeline(M, loadCorpus);
     const importedPositions = new ImportedPositions(); // set by an import, drawn by the positions view
-    const layout = makeLayoutHandlers(M); // UMAP / t-SNE maps of the imported and the training tables
+    const layout = makeLayoutHandlers(M); // the registry's maps of the imported and the training tables
     dispatch = makeDispatcher({
       ...makeTableHandler(M),
       ...makePositionsHandler(M, importedPositions),
@@ -48,7 +49,7 @@ const loading = createEmbedlab().then(
       ...makeImportHandlers(M, importedPositions, layout),
       ...layout.handlers,
     }, board);
-    self.postMessage({ id: READY_ID, type: 'ready', ok: true, result: { isa: M.isa(), positionalKinds: M.positionalKinds(), tableFormats: M.tableFormats() } });
+    self.postMessage({ id: READY_ID, type: 'ready', ok: true, result: { isa: M.isa(), positionalKinds: M.positionalKinds(), tableFormats: M.tableFormats(), mapAlgorithms: pageMetadata(layout.list) } });
   },
   (err) => {
     self.postMessage({ id: READY_ID, type: 'ready', ok: false, message: `engine: failed to load: ${err && err.message}` });

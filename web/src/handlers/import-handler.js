@@ -28,8 +28,8 @@
 //   importExport {format, points?, map?} -> {bytes, rows, dim, map}: a file of the loaded table
 //        (table-exports.js); 'csv2' holds the map the page draws (points, map: its method), or
 //        the PCA map when none is sent
-//   (UMAP and t-SNE maps of the loaded table: layout-handler.js, source 'import'; importNeighbours
-//    {map: 'umap' | 'tsne'} measures the map distance on the last frame of that map)
+//   (the registry's maps of the loaded table: layout-handler.js, source 'import'; importNeighbours
+//    {map: a registry name} measures the map distance on the last frame of that map)
 //
 // "Normalise rows" (off unless asked): the unit rows are a second resident table made once by
 // the engine (Table.normalised(): each row divided by its length, zero rows stay zero), with its
@@ -209,7 +209,7 @@ export function makeImportHandlers(M, positions = new ImportedPositions(), layou
       : `${where}: this table has no labels; type a row number`);
   }
 
-  // map: the method of the map the page shows ('pca', or 'umap' / 'tsne': its last frame, when
+  // map: the method of the map the page shows ('pca', or a registry name: its last frame, when
   // there is one of the same rows; else no map distance)
   function importNeighbours({ query, k = 10, normalise = false, map = 'pca' }) {
     const v = map === 'pca' ? withMap(tableFor(normalise, 'neighbours')) : tableFor(normalise, 'neighbours');
@@ -237,7 +237,7 @@ export function makeImportHandlers(M, positions = new ImportedPositions(), layou
   // points, map: the 2-D map the page draws ('csv2' saves it; without them the PCA of the table)
   function importExport({ format, points = null, map = 'pca' }) {
     if (!current) throw new Error('export: load a table first');
-    const drawn = format === 'csv2' ? drawnMap({ points, map }, current.table.rows) : null;
+    const drawn = format === 'csv2' ? drawnMap({ points, map }, current.table.rows, layout?.mapNames) : null;
     const file = exportTableFile(M, current.table, format, { points2: format === 'csv2' ? (drawn ? drawn.points : withMap(current).points) : null });
     return { ...file, map: format === 'csv2' ? (drawn ? drawn.method : 'pca') : null };
   }

@@ -13,9 +13,10 @@
 //   table: a resident M.Table (labels, if any, already set). points2: the 2-D map the page shows
 //   (rows * 2, Float32Array), so 'csv2' holds the coordinates of the drawn map; without it (or
 //   for 'csv3') the engine's PCA runs on the table (t.pca({k})).
-// drawnMap({points, map}, rows) -> {points, method} | null: the 2-D map the page says it draws
-//   (a request's points, Float32Array rows * 2, and map 'pca' | 'umap' | 'tsne'), checked against
-//   the table; null when the request has none (then 'csv2' is the PCA of the table).
+// drawnMap({points, map}, rows, names) -> {points, method} | null: the 2-D map the page says it
+//   draws (a request's points, Float32Array rows * 2, and map: one of names, the layout handler's
+//   mapNames: 'pca' and the map registry's), checked against the table; null when the request
+//   has none (then 'csv2' is the PCA of the table).
 // withTable(M, data, rows, dim, labels, fn): a temporary M.Table of a trained table for fn,
 //   deleted afterwards (the trained tables are not resident tables).
 // It does not choose file names (file-names.js, on the page) or write projector_config.json
@@ -43,11 +44,9 @@ export function exportTableFile(M, table, format, { points2 = null } = {}) {
   return { bytes: table.export(format), rows, dim };
 }
 
-export const MAP_METHODS = ['pca', 'umap', 'tsne'];
-
-export function drawnMap({ points = null, map = 'pca' } = {}, rows) {
+export function drawnMap({ points = null, map = 'pca' } = {}, rows, names = ['pca']) {
   if (points == null) return null;
-  if (!MAP_METHODS.includes(map)) throw new Error(`export: map ${JSON.stringify(String(map))} is not one of ${MAP_METHODS.join(', ')}`);
+  if (!names.includes(map)) throw new Error(`export: map ${JSON.stringify(String(map))} is not one of ${names.join(', ')}`);
   if (!(points instanceof Float32Array) || points.length !== rows * 2) {
     throw new Error(`export: the drawn ${map} map has ${points && points.length} values, expected rows × 2 = ${rows * 2}`);
   }

@@ -19,13 +19,13 @@
 //   trainStart/trainReset/trainStep replies also carry map: {points (rows*2), explained [2]} (PCA, at most every 250 ms);
 //   trainStart carries rowLabels (the token text of every row)
 //   trainFreeze  {on} -> map on frozen axes (on) or refitted (off)
-//   trainStep {..., map: {method: 'umap' | 'tsne', nNeighbors, minDist, metric, perplexity, seed}}:
+//   trainStep {..., map: {method (a map registry name), its options by option key}}:
 //                the reply's map is that method's instead of PCA, {points | null, method,
 //                continued, live: true, phase, progress, done, total, clamp}: a slice of the
 //                slot's live run (layout-handler.js trainMap), warm-started from the previous
 //                frame on the newer table when a run ends, so the points move between updates
 //                rather than jump; points null while a run constructs (kNN, graph). The
-//                animated UMAP / t-SNE of the table (paused or finished) is layout-handler.js,
+//                animated registry map of the table (paused or finished) is layout-handler.js,
 //                source 'train'
 //   A map never fails a step: the steps of the slice are done and reported whatever the map
 //   does; a map that fails gives mapError: 'message' (and no map) in the same reply, and the
@@ -77,7 +77,7 @@ import { SESSION_VERSION, getRecord, putRecord, recordKey } from '../storage.js'
 const MAX_TABLE_ROWS = 400;
 const MAX_TABLE_COLS = 128;
 const MAP_EVERY_MS = 250; // PCA of the table at most this often while training
-const MAP_SLICE_MS = 30; // engine time of one UMAP / t-SNE map update while training (a slice of the live run)
+const MAP_SLICE_MS = 30; // engine time of one registry map update while training (a slice of the live run)
 const MAX_LABEL_ORDER = 200; // rows in the map's label order
 export const HELD_OUT_EVERY = 50; // next-token: the held-out loss after every 50th step (and at step 0)
 export const MAX_RUNS = 8; // slots holding a run at once (the page's and each training widget's)
@@ -326,7 +326,7 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
       } catch (err) {
         // the steps stand; the map card says why this update has no map
         map = undefined;
-        mapError = err.message; // the engine's, which names the method ('tsne: perplexity …')
+        mapError = err.message; // the engine's, which names the method and the value
         run.lastMap = performance.now();
       }
     }
@@ -345,14 +345,14 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
 
   // vectors.tsv and metadata.tsv of the Embedding Projector (%.9g values; labels escaped as
   // \t \n \r \\) and the .npy bytes of `embedlab train --out`.
-  // points, map: the map the page draws ('csv2' saves it: a UMAP map is saved as UMAP); without
+  // points, map: the map the page draws ('csv2' saves it: a registry map is saved under its name); without
   // them the PCA map as the page would draw it (frozen axes included)
   function trainExport({ format, slot, points = null, map: method = 'pca' } = {}) {
     use({ slot }, 'export');
     const t = run.tr.table('input');
     const labels = Array.from({ length: t.rows }, (_, r) => (run.strings && r < run.strings.length ? run.strings[r] : `row ${r}`));
     if (format) {
-      const drawn = format === 'csv2' ? drawnMap({ points, map: method }, t.rows) : null;
+      const drawn = format === 'csv2' ? drawnMap({ points, map: method }, t.rows, layout?.mapNames) : null;
       const map = format === 'csv2' && !drawn && t.cols >= 2 && t.rows >= 3 ? pcaMap() : null;
       const points2 = drawn ? drawn.points : map && map.points;
       const file = withTable(M, t.data, t.rows, t.cols, labels, (table) => exportTableFile(M, table, format, { points2 }));
@@ -415,7 +415,7 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
     return { points: p.points, explained: run.explained, frozen: false };
   }
 
-  // A slice of the slot's live UMAP / t-SNE run (layout-handler.js trainMap), which reads the
+  // A slice of the slot's live registry map run (layout-handler.js trainMap), which reads the
   // input table when it starts a run. -> its frame (points null while it constructs)
   function layoutMap(slot, opts) {
     const get = () => {

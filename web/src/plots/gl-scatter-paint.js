@@ -115,7 +115,7 @@ export class ScatterPaint {
     }
   }
 
-  // A map that moves (setPoints: an animated UMAP or t-SNE) of at most FLAT_MAX_POINTS rows (gl-scatter.js) is
+  // A map that moves (setPoints: an animated registry map) of at most FLAT_MAX_POINTS rows (gl-scatter.js) is
   // painted on a 2-D canvas over the WebGL one, which is hidden: in software GL (SwiftShader,
   // headless Chromium) every deck.gl frame of 5,000 points costs the main thread ~140 ms (the
   // compositor reads the WebGL canvas back and waits for the GPU process: measured with a

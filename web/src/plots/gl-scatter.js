@@ -25,8 +25,8 @@
 //   if (a WebGL2 context can be had) {   // import-map.js checks, and falls back to the canvas Scatter
 //     const sc = new GlScatter(parentEl, {height: 460, onSelect: (rows) => ..., onHover: (row) => ...});
 //     sc.setData({points: Float32Array (n*2), labels: [n strings], colours: Uint8Array (n*4) | null, explained: [e1, e2]});
-//     sc.setData({points, labels, axes: ['UMAP 1', 'UMAP 2']});   // a map with named axes (no explained variance)
-//     sc.setPoints(points, {axes, explained, method, fit});  // the same rows moved (an animated UMAP / t-SNE, or
+//     sc.setData({points, labels, axes: ['<map> 1', '<map> 2']});   // a map with named axes (no explained variance)
+//     sc.setPoints(points, {axes, explained, method, fit});  // the same rows moved (an animated registry map, or
 //                                               // another map): labels, colours, search matches and the lasso's
 //                                               // rows stay (highlighted where they are now; the lasso's outline
 //                                               // belonged to the old positions and goes); the view is refitted to

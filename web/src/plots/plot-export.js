@@ -108,7 +108,7 @@ export function titled(title, parts) {
 
 // A figure (made fresh at each export: figure() -> {width, height, paint(ctx)}) -> an export source.
 // name: the file-name part, or a function giving it at each export (a map named after the
-// method it draws: 'pca2', 'umap2').
+// method it draws: 'pca2', '<method>2').
 export function figureExport(figure, { name, element, table }) {
   return {
     get name() {
@@ -236,7 +236,7 @@ function attachTable(bar, source) {
 }
 
 // {points (n * 2), labels, explained, axes?} of a map -> its data table: row, label, PC1, PC2
-// (or the map's own axes: a UMAP or t-SNE map's table says so, not PC1 and PC2)
+// (or the map's own axes: a registry map's table says so, not PC1 and PC2)
 export function pointTable(data) {
   if (!data || !data.points) throw new Error('nothing drawn yet');
   const n = data.points.length / 2;

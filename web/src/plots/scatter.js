@@ -13,8 +13,7 @@
 //
 //   const sc = new Scatter(el, {labelled: 30});
 //   sc.setData({points: Float32Array (n*2), labels: [n], explained: [e1, e2], order: Int32Array, frozen});
-//   sc.setData({points, labels, axes: ['UMAP 1', 'UMAP 2'], method: 'umap', trails: true, order});   // named axes (a UMAP or
-//     t-SNE map); trails: successive frames of one moving layout (kept as trails, the view eases as with frozen axes)
+//   sc.setData({points, labels, axes: ['<map> 1', '<map> 2'], method, trails: true, order});   // named axes (a registry map); trails: successive frames of one moving layout (kept as trails, the view eases as with frozen axes)
 //   sc.setData({points, labels, explained, order, path: makeLut('viridis')});   // a sequence (positions):
 //     the points joined in row order, coloured by row from the LUT's first colour to its last
 // PNG / SVG downloads (plot-export.js) paint the same picture, the view as shown, through paint().
@@ -27,12 +26,12 @@ import { plotTheme, watchTheme } from './theme.js';
 const FONT_PX = 11;
 const M0 = { left: 48, right: 12, top: 10, bottom: 40 }; // at medium labels; paint() scales the ones that hold text
 const MAX_TRAIL = 60; // frames of history per labelled point
-const MAX_LAYOUT_TRAIL = 10; // of a moving UMAP / t-SNE layout (its updates jitter; older ones only add noise)
+const MAX_LAYOUT_TRAIL = 10; // of a moving registry-map layout (its updates jitter; older ones only add noise)
 export const TRAIL_ROWS = 10; // rows (the most frequent first) that get a trail (more only tangle)
 const EASE = 0.2; // frozen axes: the fraction of the way to the new extent per frame
 
 export class Scatter {
-  // exportName: the downloads' name part; default: after the map drawn (data.method: 'pca2', 'umap2', 'tsne2')
+  // exportName: the downloads' name part; default: after the map drawn (data.method: 'pca2', '<method>2')
   constructor(parent, { labelled = 30, height = 420, exportName = null } = {}) {
     this.labelled = labelled;
     this.height = height;
@@ -251,7 +250,7 @@ export class Scatter {
       for (let i = 0; i < n; i++) ctx.fillRect(sx(p[2 * i]) - 1.5, sy(p[2 * i + 1]) - 1.5, 3, 3);
     }
     // trails: where the most frequent rows were in earlier frames (frozen axes or a moving layout).
-    // A moving UMAP / t-SNE layout also jitters (negative sampling), and 30 trails of 60 frames
+    // A moving registry-map layout also jitters (negative sampling), and 30 trails of 60 frames
     // tangle: only TRAIL_ROWS rows get one, fading with age (faint: older, strong: the latest step).
     const m = this.trailRows();
     const trail = { vertices: 0, inside: 0, cut: 0 };

@@ -8,14 +8,14 @@
 //
 //   const map = new ImportMap(cardElement);     // finds #import-map, #import-search, ... in it
 //   map.show({name, points, labels (display text), rawLabels, metadata, explained});   // from a worker importTable reply
-//   map.update(points, 'umap', {note, fit});   // the same rows moved (a UMAP or t-SNE frame, layout-handler.js, or
+//   map.update(points, method, {note, fit});   // the same rows moved (a frame of a registry map, layout-handler.js, or
 //                                         // the PCA map again): search, colours and the lasso's rows stay; the note
 //                                         // says what the map is. fit: a new map (another method, a new run), drawn
 //                                         // fitted to the view whatever the user's zoom of the old one
 //   map.drawn();                          // {method, points} as drawn: what "CSV 2-D" and the selection export hold
 // A lasso outlines rows of the map it was drawn on. When the rows move (another map, or the next
 // frame of a run) the selection is kept by row id and highlighted where the rows are now, as
-// the Embedding Projector keeps a selection across PCA, t-SNE and UMAP: comparing where one
+// the Embedding Projector keeps a selection across its maps: comparing where one
 // group of rows lands on two maps is what a selection across maps is for. Its outline goes (it
 // would circle empty space: the rows are no longer inside it) and the note says which map it was
 // drawn on.
@@ -28,7 +28,8 @@ import { NORMALISED } from './import-analysis.js';
 import { METHOD_NAMES } from './map-choice.js';
 
 // axis titles of the maps that have no explained variance
-const AXES = { umap: ['UMAP 1', 'UMAP 2'], tsne: ['t-SNE 1', 't-SNE 2'] };
+// a registry map's axes (PCA has its own: PC1, PC2 with the explained variance)
+const axesOf = (method) => (method && method !== 'pca' && METHOD_NAMES[method] ? [1, 2].map((i) => `${METHOD_NAMES[method]} ${i}`) : null);
 const LISTED = 50; // selected rows listed in the card (all of them go into the export)
 const SEARCH_DELAY = 120; // ms of quiet typing before a search runs
 
@@ -96,7 +97,7 @@ export class ImportMap {
       return;
     }
     if (this.data !== r) return; // a newer table arrived while the module loaded
-    this.scatter.setData({ points, labels, explained, axes: AXES[r.method] || null, method: r.method || 'pca' });
+    this.scatter.setData({ points, labels, explained, axes: axesOf(r.method), method: r.method || 'pca' });
     // subtle: a loop, not a spread: a metadata.tsv may have a million columns
     const options = document.createDocumentFragment();
     options.append(new Option('none', ''));
@@ -123,7 +124,7 @@ export class ImportMap {
     return this.data && this.data.points ? { method: this.data.method || 'pca', points: this.data.points } : null;
   }
 
-  // New positions of the rows shown (method: 'pca' | 'umap' | 'tsne'; explained: PCA's), with the
+  // New positions of the rows shown (method: 'pca' | a registry name; explained: PCA's), with the
   // note under the map. The canvas fallback redraws all; the WebGL map keeps its tools' state.
   // fit: a new map (see the header); normalised: a PCA of the unit rows (its note says so).
   update(points, method, { note = null, explained = null, fit = false, normalised = false } = {}) {
@@ -131,7 +132,7 @@ export class ImportMap {
     this.data = { ...this.data, points, method, explained, normalised };
     if (note !== null) this.el.note.textContent = note;
     else if (method === 'pca') this.el.note.textContent = this.pcaNote(points.length / 2, explained, normalised);
-    const axes = AXES[method] || null;
+    const axes = axesOf(method);
     if (!this.gl) this.scatter.setData({ points, labels: this.data.labels, explained, axes, method, frozen: false });
     else if (this.scatter && !this.scatter.setPoints(points, { axes, explained, method, fit })) this.show(this.data);
     if (this.selected) this.noteSelection();

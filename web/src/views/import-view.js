@@ -6,7 +6,7 @@
 // its neighbours with cosine, euclidean and on-map distance side by side.
 // Text from the file (labels) is only ever set as textContent. The "normalise rows" toggle, the
 // token similarity heatmap and the norms histogram are import-analysis.js.
-// The map is PCA, or UMAP / t-SNE (issue 12; map-choice.js): Run asks the worker for the run
+// The map is PCA, or a map of the worker's registry (issue 12; map-choice.js): Run asks the worker for the run
 // (layoutStart) and then for frames (layoutStep, ~35 ms of engine work each, one per animation
 // frame), so the points move while it runs; Cancel stops it and keeps the last frame. The
 // neighbours' map distance is then measured on that map.
@@ -17,10 +17,10 @@ import { ImportMap } from './import-map.js';
 import { visibleText } from '../widgets/chips.js';
 import { formatNumber } from '../plots/scales.js';
 import { ImportAnalysis, NORMALISED } from './import-analysis.js';
-import { METHOD_NAMES, MapChoice, preparingText } from './map-choice.js';
+import { METHOD_NAMES, MapChoice, mapAlgorithmInfo, preparingText, readoutText } from './map-choice.js';
 import { echo } from '../state.js';
 
-const STEP_MS = 35; // engine time of one frame of a UMAP / t-SNE run
+const STEP_MS = 35; // engine time of one frame of a registry map's run
 const nextFrame = () => new Promise((r) => requestAnimationFrame(() => r()));
 
 export class ImportView {
@@ -139,7 +139,7 @@ export class ImportView {
 
   // m: {points, explained} of the rows as stored or (normalised) of the unit rows. A new table
   // gets a new map (search, colours and the lasso start afresh); the same table's PCA map again
-  // (after UMAP / t-SNE, or the unit rows) moves its rows, fitted to the view, and keeps them.
+  // (after a registry map, or the unit rows) moves its rows, fitted to the view, and keeps them.
   async drawMap(m, normalised) {
     const r = this.last;
     // no PCA map of fewer than 3 rows or 2 columns: say so rather than leave the last table's map
@@ -195,7 +195,7 @@ export class ImportView {
     this.choice.set(state);
   }
 
-  // PCA chosen: its map again (the run, if any, stops); UMAP / t-SNE: they wait for Run.
+  // PCA chosen: its map again (the run, if any, stops); a registry map waits for Run.
   methodChanged() {
     const m = this.choice.method();
     if (m === 'pca') {
@@ -214,18 +214,17 @@ export class ImportView {
   layoutNote(method, s, p, state) {
     const n = s.rows.toLocaleString('en');
     const rows = this.normalise ? `${NORMALISED} first` : 'the rows as stored';
-    const o = this.runPayload;
-    const how = method === 'umap'
-      ? `UMAP by the engine (n_neighbors ${o.nNeighbors}, min_dist ${o.minDist}, ${o.metric}, seed 0, ${s.total} epochs, knn ${s.info.knn}, init ${s.info.init})`
-      : `t-SNE by the engine (Barnes-Hut, perplexity ${o.perplexity}, ${o.metric}, seed 0, ${s.total} iterations${p.kl != null ? `, KL ${p.kl.toFixed(3)}` : ''})`;
-    const keeps = method === 'umap'
-      ? 'UMAP keeps each row near its nearest neighbours; the distances between clusters, their sizes and the axes mean little, and another seed or n_neighbors gives another picture.'
-      : 't-SNE keeps each row near its nearest neighbours; the distances between clusters, their sizes and the axes mean little, and another seed or perplexity gives another picture.';
+    const a = mapAlgorithmInfo(method);
+    const o = this.runPayload; // the options of the run drawn, not the fields now
+    const params = this.choice.params(method).map((q) => (q.type === 'choice' ? o[q.option] : `${q.name} ${o[q.option]}`));
+    const info = a.noteInfo.map((k) => `${k} ${s.info[k]}`);
+    const how = `${a.label} by the engine (${[...params, 'seed 0', `${s.total} ${a.stepName}s`, ...info].join(', ')}${readoutText(p.readout, 3)})`;
+    const keeps = a.description;
     return `Every row (${n}, ${rows}) placed by ${how}, drawn on the page's scatter (search, colours and the lasso work as on the PCA map). ${keeps} ` +
       `${state}: neighbours, graph and initial layout ${formatNumber(s.ms / 1000)} s, the whole run so far ${formatNumber(p.ms / 1000)} s of engine time in this page's worker. The neighbours below are measured in the table; their map distance is on this map.`;
   }
 
-  // Run: a UMAP or t-SNE run of the loaded table, drawn frame by frame until it ends or Cancel.
+  // Run: a registry map's run of the loaded table, drawn frame by frame until it ends or Cancel.
   async runLayout() {
     if (!this.last) {
       this.choice.status('Load a table first.');
@@ -277,7 +276,7 @@ export class ImportView {
         if (gen !== this.layoutGen) return;
       }
       this.root.dataset.mapState = 'finished';
-      this.choice.status(`${name} finished: ${p.phase} ${p.done} / ${p.total}${p.kl != null ? `, KL ${p.kl.toFixed(2)}` : ''} in ${formatNumber(p.ms / 1000)} s of engine time.`);
+      this.choice.status(`${name} finished: ${p.phase} ${p.done} / ${p.total}${readoutText(p.readout)} in ${formatNumber(p.ms / 1000)} s of engine time.`);
       if (this.shownQuery !== null) this.neighbours(this.shownQuery);
     } catch (err) {
       if (gen !== this.layoutGen) return;

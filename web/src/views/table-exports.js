@@ -7,8 +7,8 @@
 // files as the page saves them. File names: plot-export.js exportFileName (the page's namer).
 //
 //   const ex = new TableExports(container, engine, {request: 'importExport', element: card, drawn: () => ({method, points})});
-//   drawn(): the card's 2-D map as drawn ({method: 'pca' | 'umap' | 'tsne', points} | null): "CSV 2-D"
-//   saves those coordinates, named after the method (…-umap2.csv), never a map the card does not show
+//   drawn(): the card's 2-D map as drawn ({method: 'pca' | a map registry name, points} | null): "CSV 2-D"
+//   saves those coordinates, named after the method (…-<method>2.csv), never a map the card does not show
 //   await ex.save('npy');          // one file; 'projector' saves the three Projector files
 import { downloadBytes } from '../download.js';
 import { projectorConfig } from '../file-names.js';

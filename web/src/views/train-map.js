@@ -1,5 +1,5 @@
 // The map card of the training view (issue 12), split out of train-view.js: PCA (refitted, or
-// on frozen axes with trails), UMAP or t-SNE (map-choice.js). While playing, each map update of a
+// on frozen axes with trails) or a map of the worker's registry (map-choice.js). While playing, each map update of a
 // trainStep is a slice of the slot's live run in the worker (trainingMap); paused or finished,
 // the whole run is drawn frame by frame (runLayout: layoutStart / layoutStep), with progress and
 // Cancel (cancelLayout). The map's note says how the picture was made; data-map-state,
@@ -15,10 +15,9 @@
 //   view.drawMap(trainStartReply.map, 0); view.runLayout(null);
 import { TRAIL_ROWS } from '../plots/scatter.js';
 import { formatNumber } from '../plots/scales.js';
-import { METHOD_NAMES, preparingText } from './map-choice.js';
+import { METHOD_NAMES, preparingText, readoutText } from './map-choice.js';
 
-const LAYOUT_STEP_MS = 35; // engine time of one frame of a UMAP / t-SNE run
-const AXES = { umap: ['UMAP 1', 'UMAP 2'], tsne: ['t-SNE 1', 't-SNE 2'] };
+const LAYOUT_STEP_MS = 35; // engine time of one frame of a registry map's run
 
 export class TrainMapMethods {
   drawMap(map, step) {
@@ -40,24 +39,26 @@ export class TrainMapMethods {
       `Labelled: the 30 most frequent ${this.state.model === 'next' ? 'tokens of the text' : 'words'} where they do not overlap; each axis spans 99% of the points. Step ${step}.`;
   }
 
-  // A UMAP or t-SNE frame: {points, method, continued (from the previous update, while
+  // A frame of a registry map: {points, method, continued (from the previous update, while
   // playing)} or a frame of the animated run (layoutStep reply: done, total, phase).
   drawLayout(map, step) {
     const name = METHOD_NAMES[map.method];
     // trails only between training updates (each one starts from the last): the frames of a whole
     // run move too far early on to read as paths
     const training = !!map.live;
-    this.scatter.setData({ points: map.points, labels: this.rowLabels, axes: AXES[map.method], method: map.method, trails: training, order: this.rowOrder });
+    this.scatter.setData({ points: map.points, labels: this.rowLabels, axes: [1, 2].map((i) => `${name} ${i}`), method: map.method, trails: training, order: this.rowOrder });
     this.mapFrames = (this.mapFrames || 0) + 1;
     this.root.dataset.mapFrames = String(this.mapFrames);
     this.root.dataset.mapMethod = map.method;
-    const o = this.choice.payload();
-    const asked = map.method === 'umap' ? `n_neighbors ${o.nNeighbors}, min_dist ${o.minDist}` : `perplexity ${o.perplexity}`;
-    const opts = map.clamp ? `${map.method === 'umap' ? `min_dist ${o.minDist}, ` : ''}${map.clamp.text}` : asked;
+    // the page parameters: numbers by name (a clamped one last, as the clamp states it), then choices
+    const params = this.choice.params(map.method);
+    const nums = params.filter((q) => q.type !== 'choice' && q.name !== map.clamp?.key).map((q) => `${q.name} ${q.value}`);
+    const opts = [...nums, ...(map.clamp ? [map.clamp.text] : [])].join(', ');
+    const picks = params.filter((q) => q.type === 'choice').map((q) => q.value).join(', ');
     this.showClamp(map.clamp);
     const how = !training
-      ? `${name} of the table at step ${step} (${opts}, ${o.metric}, seed 0), drawn while it runs: ${map.phase} ${map.done} / ${map.total}`
-      : `${name} while training (${opts}, ${o.metric}, seed 0): each update runs a slice of a short run from the previous run's layout on the table as it was when that run started${map.continued ? '' : ' (this first one from the engine\'s own start)'}, so points move rather than jump; step ${step}`;
+      ? `${name} of the table at step ${step} (${opts}, ${picks}, seed 0), drawn while it runs: ${map.phase} ${map.done} / ${map.total}`
+      : `${name} while training (${opts}, ${picks}, seed 0): each update runs a slice of a short run from the previous run's layout on the table as it was when that run started${map.continued ? '' : ' (this first one from the engine\'s own start)'}, so points move rather than jump; step ${step}`;
     this.mapNote.textContent =
       `Each dot is one row of the table, placed by ${how}. ${training ? `The orange lines are the trails of the ${TRAIL_ROWS} most frequent rows over the last updates, faint where older` : 'Labelled: the 30 most frequent'} (${this.state.model === 'next' ? 'tokens of the text' : 'words'}). ` +
       `${name} keeps rows near their nearest neighbours; distances between clusters, cluster sizes and the axes mean little, and another seed gives another picture. Pause or the end of training draws the whole ${name} run.`;
@@ -115,7 +116,7 @@ export class TrainMapMethods {
     this.freezeRow.hidden = m !== 'pca';
   }
 
-  // The choice changed: PCA again (with frozen axes if ticked), or the run of UMAP / t-SNE now
+  // The choice changed: PCA again (with frozen axes if ticked), or the registry map's run now
   // (paused) or from the next update on (playing).
   async methodChanged() {
     this.showMethod();
@@ -136,7 +137,7 @@ export class TrainMapMethods {
     }
   }
 
-  // The whole UMAP / t-SNE run of the table as it is now, drawn frame by frame. from: 'previous'
+  // The whole registry map run of the table as it is now, drawn frame by frame. from: 'previous'
   // starts from the last layout (the one training left), null from the engine's own start.
   async runLayout(from) {
     if (!this.last || this.choice.method() === 'pca') return;
@@ -180,7 +181,7 @@ export class TrainMapMethods {
       }
       this.root.dataset.mapState = 'finished';
       const p = this.lastLayout;
-      this.choice.status(`${name} of the table at step ${step} finished: ${p.phase} ${p.done} / ${p.total}${p.kl != null ? `, KL ${p.kl.toFixed(2)}` : ''} in ${formatNumber(p.ms / 1000)} s of engine time${clamp ? `; ${clamp.text}: ${clamp.why}` : ''}.`);
+      this.choice.status(`${name} of the table at step ${step} finished: ${p.phase} ${p.done} / ${p.total}${readoutText(p.readout)} in ${formatNumber(p.ms / 1000)} s of engine time${clamp ? `; ${clamp.text}: ${clamp.why}` : ''}.`);
     } catch (err) {
       if (gen !== this.layoutGen) return;
       this.root.dataset.mapState = 'failed';

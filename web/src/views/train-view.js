@@ -17,8 +17,8 @@
 //                                            onSteps: (n, settled) => ...});  // the run is at step n
 //   view.render(trainStartReply, state);   // a fresh run at step 0, then played to state.step
 //
-// The map card (issue 12): PCA (refitted, or on frozen axes with trails), UMAP or t-SNE
-// (map-choice.js). With UMAP / t-SNE chosen, while playing each map update is a slice of the
+// The map card (issue 12): PCA (refitted, or on frozen axes with trails), or a map of the
+// worker's registry (map-choice.js). With such a map chosen, while playing each map update is a slice of the
 // slot's live run in the worker (trainStep {map}: warm-started from the last frame on the newer
 // table when a run ends), so the points move and the labelled rows leave trails; paused or
 // finished, the whole run is drawn frame by frame (layoutStart / layoutStep, from the last
@@ -158,7 +158,7 @@ export class TrainView {
     $('export-metadata').addEventListener('click', () => this.download('metadata'));
     this.exportNote = $('export-note');
     // every table format, from the engine's writers (trainExport {format})
-    // "CSV 2-D" saves the map as drawn (PCA, UMAP or t-SNE)
+    // "CSV 2-D" saves the map as drawn (PCA or a registry map)
     this.tableExports = new TableExports($('export-vectors').closest('article'), engine, { request: 'trainExport', drawn: () => this.drawnMap() });
     this.nn = { query: $('nn-query'), note: $('nn-note'), body: $('nn-table').querySelector('tbody') };
     $('nn-form').addEventListener('submit', (e) => {
@@ -228,7 +228,7 @@ export class TrainView {
     this.scatter.clearTrails();
     this.drawMap(r.map, restored ? restored.step : 0);
     this.showMethod();
-    // UMAP / t-SNE chosen: the table as it is now, unless the link's step is replayed first
+    // a registry map chosen: the table as it is now, unless the link's step is replayed first
     if (this.choice.method() !== 'pca' && (restored || !(state.step > 0))) this.runLayout(null);
     this.lastRate = null;
     // a restored run: its step and last loss; the rate of a next-token run is constant (word2vec's decays: not shown)
