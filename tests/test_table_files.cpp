@@ -1,4 +1,4 @@
-// io/table_readers.hpp: the .npy and metadata.tsv readers read what the writers write, reject
+// io/npy.hpp and io/projector_tsv.hpp: the .npy and metadata.tsv readers read what the writers write, reject
 // damaged files with messages, and check a file's size against the limits before allocating.
 #include <catch2/catch.hpp>
 #include <cmath>

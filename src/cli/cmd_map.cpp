@@ -16,7 +16,7 @@
 #include "cli/json.hpp"
 #include "cli/output.hpp"
 #include "core/error.hpp"
-#include "io/table_writers.hpp"
+#include "io/npy.hpp"
 #include "maps/registry.hpp"
 
 namespace embedlab::cli {

@@ -4,7 +4,7 @@
 // map separates the clusters (share of
 // each point's 10 nearest map neighbours with its label, from the drawn coordinates). Cancel
 // stops a t-SNE run mid-way (its iteration stops increasing, the last frame stays, the line says
-// so). Cancel during a t-SNE construction on 12,000 rows (its progress line "finding
+// so). Cancel during a t-SNE construction on 20,000 rows (its progress line "finding
 // neighbours… N%") stops it within a slice and the worker answers the next request (the main thread's long tasks
 // during these runs are measured by scripts/bench page). In the training view, UMAP of the table after some steps, then while playing each map
 // continues from the previous one (points move, they do not jump).
@@ -186,15 +186,17 @@ await test('t-SNE (perplexity 30) animates with its KL, and Cancel stops it mid-
   console.log(`     (cancelled at ${c2.mapDone} / 1000; "${msg}"; label share then ${share.toFixed(3)})`);
 });
 
-await test('Cancel during the construction (t-SNE neighbours of 12,000 rows) stops it at the next slice; the page stays usable', async () => {
-  const N2 = 12000, D2 = 48; // neighbours: 12,000^2 / 2 x 48 = 3.5 G multiply-adds, ~1-3 s of slices in wasm
+await test('Cancel during the construction (t-SNE neighbours of 20,000 rows) stops it at the next slice; the page stays usable', async () => {
+  // neighbours: 20,000^2 / 2 x 48 = 9.6 G multiply-adds, ~3-9 s of slices in wasm: the phase lasts
+  // long enough that Cancel, clicked right after the progress line was read, lands inside it
+  const N2 = 20000, D2 = 48;
   const big = new Float32Array(N2 * D2);
   for (let i = 0; i < N2; i++) for (let d = 0; d < D2; d++) big[i * D2 + d] = centres[i % K][d % D] + normal();
   await page.setInputFiles('#import-meta', []);
   await page.setInputFiles('#import-file', { name: 'big.npy', mimeType: 'application/octet-stream', buffer: npy(big, [N2, D2]) });
-  await page.waitForFunction(() => document.querySelector('#import-card').dataset.rows === '12000', null, { timeout: 30000 });
+  await page.waitForFunction(() => document.querySelector('#import-card').dataset.rows === '20000', null, { timeout: 30000 });
   await page.check('#import-map-tsne');
-  // the import's own PCA map of the 12,000 rows drawn first (its frame can arrive after the
+  // the import's own PCA map of the 20,000 rows drawn first (its frame can arrive after the
   // row count; drawing it is the import's work, not the construction's), then two frames
   await page.waitForFunction(([sel, n]) => document.querySelector(sel)?.glScatter?.data?.points?.length === n,
     [MAP, 2 * N2], { timeout: 30000 });
@@ -207,12 +209,12 @@ await test('Cancel during the construction (t-SNE neighbours of 12,000 rows) sto
   assert(/^t-SNE: finding neighbours… \d+%$/.test(line), `progress line: ${line}`);
   const bar = await page.$eval('#import-map-choice progress', (el) => ({ value: el.value, hidden: el.hidden }));
   assert(!bar.hidden && bar.value > 0 && bar.value < 1, `progress bar: ${JSON.stringify(bar)}`);
-  await page.locator('#import-map-choice').screenshot({ path: shot('maps-tsne-preparing.png') });
   const pca = await points(page);
   await page.click('#import-map-cancel');
   const c = await card(page);
   assert(c.mapState === 'cancelled', `state after Cancel: ${c.mapState}`);
   const msg = await page.textContent('#import-map-progress');
+  await page.locator('#import-map-choice').screenshot({ path: shot('maps-tsne-cancelled.png') });
   assert(/^t-SNE cancelled before its first frame \(finding neighbours… \d+%\); the map shows the previous one\.$/.test(msg), `message: ${msg}`);
   // the worker is free within a slice: a neighbours query is answered, and no frame of the run comes
   await page.fill('#import-query', '11');
