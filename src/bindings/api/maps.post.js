@@ -101,9 +101,12 @@
         throw new Error(message || `${where}: construction failed`);
       }
       this._h = h;
-      this.algorithm = a.name;
-      this.stepName = a.stepName;
+      this._algorithm = a.name;
+      this._stepName = a.stepName;
     }
+    // the registry name of the run's algorithm ('umap') and of its step ('epoch'); read-only
+    get algorithm() { return this._algorithm; }
+    get stepName() { return this._stepName; }
     _live(where) {
       if (!this._h) throw new Error(`${where}: this MapRun was deleted`);
       return this._h;
