@@ -1,5 +1,5 @@
 // <embedlab-view>: one view of the page (or one card of it) as a custom element for articles
-// (README "Widgets"). Built by scripts/build-web.mjs into build/web/embedlab-element.js (an ES
+// (docs/widgets.md). Built by scripts/build-web.mjs into build/web/embedlab-element.js (an ES
 // module); the worker.js, embedlab.js and embedlab.wasm beside it do the work.
 //
 //   <script type="module" src="embedlab-element.js"></script>
@@ -63,8 +63,8 @@ const elements = new Set(); // connected elements (job progress routing, one tra
 // The worker's script: worker.js beside this module. A module worker must come from the page's
 // own origin, so on another site's page (an article loading this file from our host) it is a
 // same-origin blob: module whose one line imports ours; that import, embedlab.js, the wasm and
-// the corpora are then fetched with CORS (the host sends Access-Control-Allow-Origin, README
-// "Widgets"). The article's own CSP must allow blob: workers (worker-src blob:) if it has one.
+// the corpora are then fetched with CORS (the host sends Access-Control-Allow-Origin,
+// docs/widgets.md). The article's own CSP must allow blob: workers (worker-src blob:) if it has one.
 export function workerUrl(base = import.meta.url, pageOrigin = location.origin) {
   const url = new URL('./worker.js', base);
   if (url.origin === pageOrigin) return url;
@@ -79,7 +79,7 @@ function sharedEngine() {
     // on another site's page the usual cause of a failure is that page's CSP: say what it must allow
     const why = (err) => (url instanceof URL ? err : new Error(`cannot start the engine worker (${err.message}). ` +
       `On this page the widget's worker comes from ${site}: this page's Content-Security-Policy must allow ` +
-      `worker-src blob: ${site} (and script-src ${site} 'wasm-unsafe-eval', connect-src ${site}); see embedlab's README, Widgets`));
+      `worker-src blob: ${site} (and script-src ${site} 'wasm-unsafe-eval', connect-src ${site}); see embedlab's docs/widgets.md`));
     let engine;
     try {
       engine = new EngineClient(url);

@@ -38,7 +38,7 @@
 // worker's ready message): setPositionalKinds() fills the values of `pos` and adds one key per
 // parameter of every kind, "<kind>.<param>" (e.g. "rope.base"), so no kind is named here.
 // Ranges here are "could ever make sense" bounds, not engine limits.
-// The most training steps a link's step=N replays (the `step` key's max; README "Links").
+// The most training steps a link's step=N replays (the `step` key's max; docs/page.md, Links).
 export const MAX_LINK_STEP = 100000;
 
 export const PARAMS = [

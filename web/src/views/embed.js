@@ -1,7 +1,7 @@
 // Embedding a card in an article (issue 11): every card of the page gets an "Embed" button that
 // shows the snippets for it: an iframe of the page in embed mode (`#…&embed=1&card=NAME`) with the
-// one-line listener that lets the iframe size itself, and the <embedlab-view> element (README
-// "Widgets") with the settings its view reads. Checkboxes in the box choose the settings the
+// one-line listener that lets the iframe size itself, and the <embedlab-view> element (docs/widgets.md)
+// with the settings its view reads. Checkboxes in the box choose the settings the
 // reader may change (`controls`, views/view-keys.js); both snippets follow them as they change.
 // In embed mode the page shows only the named card of the view (and, with controls=…, fields for
 // those settings above it) and posts its height to the parent page whenever it changes.
@@ -54,7 +54,7 @@ export function iframeSnippet(url, title) {
   return `<iframe src="${esc(url)}" title="${esc(title)}" style="width:100%;border:0;height:480px" loading="lazy"></iframe>\n${HOST_LISTENER}`;
 }
 
-// The <embedlab-view> snippet: the view, the values of the keys it reads (README "Widgets"), the
+// The <embedlab-view> snippet: the view, the values of the keys it reads (docs/widgets.md), the
 // card and the controls.
 export function elementSnippet(scriptUrl, state, view, card, controls = []) {
   const attrs = [`view="${view}"`];
@@ -137,7 +137,7 @@ function fill(box, card, ctx) {
   }
   const iframe = snippetField('iframe (sizes itself once the host page has the listener on the second line)', '');
   const element = PAGE_ONLY_CARDS.includes(name) ? null
-    : snippetField('custom element (the four files served from the article\'s own origin; README "Widgets")', '');
+    : snippetField('custom element (the four files served from the article\'s own origin; docs/widgets.md)', '');
   const update = () => {
     const controls = [...picks.querySelectorAll('input:checked')].map((cb) => cb.value);
     iframe.querySelector('textarea').value = iframeSnippet(embedUrl(location.href, ctx.hash(), name, controls), `embedlab: ${title}`);
