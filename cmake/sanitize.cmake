@@ -33,8 +33,8 @@ if(EMBEDLAB_SANITIZE)
 endif()
 
 # One executable per tests/fuzz/fuzz_<name>.cpp, named fuzz_<name>; fuzz_cli_args also compiles
-# the CLI (src/cli/*.cpp but main.cpp: the parser and the commands' flag declarations), which is
-# not part of embedlab_core.
+# the CLI (src/cli/*.cpp but main.cpp, and the map algorithms' src/maps/*/*_cli.cpp: the parser
+# and the commands' flag declarations), which is not part of embedlab_core.
 function(embedlab_add_fuzzers)
   if(NOT EMBEDLAB_FUZZ)
     return()
@@ -50,7 +50,7 @@ function(embedlab_add_fuzzers)
     target_compile_options(${name} PRIVATE -fsanitize=fuzzer)
     target_link_options(${name} PRIVATE -fsanitize=fuzzer)
     if(name STREQUAL "fuzz_cli_args")
-      target_sources(${name} PRIVATE ${cli_sources})
+      target_sources(${name} PRIVATE ${cli_sources} ${EMBEDLAB_MAP_CLI_SOURCES})
     endif()
   endforeach()
 endfunction()

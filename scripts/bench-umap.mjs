@@ -1,4 +1,4 @@
-// UMAP of the benchmark's table (Gaussian clusters, bench/bench_umap.hpp) by one implementation,
+// UMAP of the benchmark's table (Gaussian clusters, maps/umap/umap_bench.hpp) by one implementation,
 // timed and scored by the engine's umapQuality, as one JSON line.
 // Usage: node scripts/bench-umap.mjs wasm|umap-js|atlas [rows dim clusters sample seed]
 //   seed (default 0): the engine's seed; the peers get seed + 1 (Atlas's seed, umap-js's mulberry32)

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <vector>
 
-#include "bench/bench_tsne.hpp"
+#include "maps/tsne/tsne_bench.hpp"
 #include "core/error.hpp"
 #include "core/rng.hpp"
 #include "limits.hpp"

@@ -354,7 +354,7 @@ std::string position_option_name(const PositionKind& k, const PositionParam& p);
 // registry names unknown keys and values out of range.
 PositionValues position_values(const char* where, val values, const PositionKind& kind);
 
-// ---- resident tables (tables.cpp), for the areas that also run on them (umap.cpp, tsne.cpp) --
+// ---- resident tables (tables.cpp), for the areas that also run on them (the map bindings) ----
 struct ResidentTable {
   std::span<const float> data;  // (rows, dim), a view into the table: valid until it changes
   int64_t rows = 0, dim = 0;

@@ -1,12 +1,13 @@
 // embedlab map: any algorithm of the map registry (maps/registry.hpp) by name, its flags
 // generated from the registry's parameters (--<name with '-'>), as the page and M.MapRun run it.
 //
-// map --algorithm umap|tsne|pca --table T --out coords.npy [--<param> V ...]
+// map --algorithm NAME --table T --out coords.npy [--<param> V ...]
 //   -> {"algorithm","n","dim","components","steps","step_name","values":{param: value},"info":{...}}
 //   and the (n, components) float32 map in --out (.npy). The same values give the same bits as
-//   `embedlab umap` / `embedlab tsne` (their flags share these names) and `pca` (its points).
-// A flag of another algorithm fails naming the algorithms it applies to. It does not replace
-// `umap` and `tsne` (their JSON keys and --init LAYOUT.npy stay theirs).
+//   an algorithm's own command, where it has one (src/maps/NAME/NAME_cli.cpp: their flags share
+//   these names), and `pca` (its points).
+// A flag of another algorithm fails naming the algorithms it applies to. It does not replace the
+// algorithms' own commands (their JSON keys and extra inputs, such as an --init file, stay theirs).
 #include <algorithm>
 #include <cstdlib>
 #include <deque>
@@ -64,7 +65,7 @@ std::string merged(std::string a, const std::string& b) {
 }
 
 // One flag per parameter name; a name several algorithms share is listed once, its help
-// prefixed by each algorithm ("umap: ...; tsne: ...").
+// prefixed by each algorithm ("NAME: ...; OTHER: ...").
 std::vector<FlagSpec> map_flags() {
   std::vector<FlagSpec> f = {
       {"algorithm", keep(algorithm_names("|")), "the map algorithm", true},
@@ -151,7 +152,7 @@ int cmd_map(Args& a, std::ostream& out) {
 
 const CommandSpec kMap{
     "map",
-    "Any map algorithm of the registry by name (umap, tsne, pca): the (n, components) map in --out, JSON figures.",
+    "Any algorithm of the map registry by name (--algorithm lists them): the (n, components) map in --out, JSON figures.",
     map_flags(),
     {},
     cmd_map};

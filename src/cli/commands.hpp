@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "cli/args.hpp"
 #include "io/table.hpp"
@@ -22,14 +23,23 @@ extern const CommandSpec kGenerate;
 extern const CommandSpec kBenchLookup, kBenchTable;
 // inspecting tables: cmd_analysis.cpp
 extern const CommandSpec kNeighbours, kAnalogy, kPca;
-// UMAP: cmd_umap.cpp
-extern const CommandSpec kUmap, kBenchUmap;
-// t-SNE: cmd_tsne.cpp
-extern const CommandSpec kTsne, kBenchTsne;
 // cmd_map.cpp: any algorithm of the map registry
 extern const CommandSpec kMap;
 // table files: cmd_io.cpp
 extern const CommandSpec kInspect, kConvert;
+
+// Commands that live outside src/cli: a map algorithm's own commands, in its folder
+// (src/maps/NAME/NAME_cli.cpp), add themselves at start-up with
+//   const CommandRegistration reg(kMyMap, 10);   // order: their place among the added commands
+// so that nothing in src/cli names them.
+struct CommandRegistration {
+  CommandRegistration(const CommandSpec& spec, int order);
+};
+// Every command, in the order of `embedlab --help` (command_list.cpp): the built-in ones, then
+// the added ones by order, then `map`.
+const std::vector<const CommandSpec*>& all_commands();
+// The names after "bench " in that order, as a message lists them: "lookup, table, ... or train".
+std::string bench_names();
 
 // --table PATH[:TENSOR] (cmd_io.cpp): "m.safetensors:wte.weight" -> {"m.safetensors", "wte.weight"}
 // when m.safetensors is a file and the whole is not; else {spec, ""}.

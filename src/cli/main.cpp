@@ -5,8 +5,8 @@
 //   2  bad input: a usage mistake, a bad value, an unreadable input or unwritable output file,
 //      a size over the memory limit (or an allocation that failed anyway)
 //   3  the JSON could not be written to stdout (a full disk: `embedlab ... > /dev/full`)
-// Commands and their flags are declared in the cmd_*.cpp files (see args.hpp); the help text is
-// generated from those declarations.
+// Commands and their flags are declared in the cmd_*.cpp files and in the map algorithms' own
+// *_cli.cpp files (see args.hpp, commands.hpp all_commands); the help text is generated from them.
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -29,19 +29,9 @@ using embedlab::cli::CommandSpec;
 constexpr int kBadInput = 2;
 constexpr int kCannotWrite = 3;
 
-const CommandSpec* const kCommands[] = {
-    &embedlab::cli::kInit,        &embedlab::cli::kLookup,        &embedlab::cli::kPosenc,       &embedlab::cli::kKinds,
-    &embedlab::cli::kTokenize,    &embedlab::cli::kDecode,        &embedlab::cli::kBpeTrain,
-    &embedlab::cli::kWindows,     &embedlab::cli::kBenchLookup, &embedlab::cli::kBenchTable,   &embedlab::cli::kBenchTokenize,
-    &embedlab::cli::kBenchTrain,  &embedlab::cli::kTrain,         &embedlab::cli::kGenerate,     &embedlab::cli::kNeighbours,
-    &embedlab::cli::kAnalogy,     &embedlab::cli::kPca,           &embedlab::cli::kInspect,
-    &embedlab::cli::kConvert,     &embedlab::cli::kUmap,          &embedlab::cli::kBenchUmap,
-    &embedlab::cli::kTsne,          &embedlab::cli::kBenchTsne,     &embedlab::cli::kMap,
-};
-
 std::string help_text() {
   std::string s = "usage: embedlab <command> [flags] [FILE]   (embedlab <command> --help describes its flags)\n";
-  for (const CommandSpec* c : kCommands) s += "  " + embedlab::cli::usage_line(*c) + "\n";
+  for (const CommandSpec* c : embedlab::cli::all_commands()) s += "  " + embedlab::cli::usage_line(*c) + "\n";
   s += "Every command also takes:\n";
   for (const auto& f : embedlab::cli::global_flags()) {
     s += std::string("  --") + f.name + " " + f.value + "  " + f.help + "\n";
@@ -106,23 +96,23 @@ int main(int argc, char** argv) {
   if (name == "--help" || name == "-h" || name == "help") return write_stdout(help_text());
   int first = 2;
   if (name == "bench") {
-    if (argc < 3) return report("bench: expected lookup, table, tokenize, train, umap or tsne");
+    if (argc < 3) return report("bench: expected " + embedlab::cli::bench_names());
     name += std::string(" ") + argv[2];
     first = 3;
   }
   const CommandSpec* spec = nullptr;
-  for (const CommandSpec* c : kCommands) {
+  for (const CommandSpec* c : embedlab::cli::all_commands()) {
     if (name == c->name) spec = c;
   }
   if (!spec) {
     if (first == 3 && (std::strcmp(argv[2], "--help") == 0 || std::strcmp(argv[2], "-h") == 0)) {
       std::string text;
-      for (const CommandSpec* c : kCommands) {
+      for (const CommandSpec* c : embedlab::cli::all_commands()) {
         if (std::string(c->name).rfind("bench ", 0) == 0) text += embedlab::cli::command_help(*c);
       }
       return write_stdout(text);
     }
-    if (first == 3) return report("bench: unknown benchmark '" + std::string(argv[2]) + "', expected lookup, table, tokenize, train, umap or tsne");
+    if (first == 3) return report("bench: unknown benchmark '" + std::string(argv[2]) + "', expected " + embedlab::cli::bench_names());
     report("unknown command '" + name + "'");
     std::cerr << help_text();
     return kBadInput;

@@ -72,7 +72,7 @@ double exp(double x) {
                    P5 = 4.13813679705723846039e-08;
   // fdlibm's thresholds: above o_threshold the result overflows, below u_threshold it
   // underflows to 0 (also for -inf); a NaN passes through. Between them |k| <= 1075 fits an int.
-  // subtle: without them the int cast of invln2 * x is undefined for |x| > 1.5e9, which UMAP's
+  // subtle: without them the int cast of invln2 * x is undefined for |x| > 1.5e9, which a map's
   // bandwidth search reaches (exp(-(d / sigma)) with sigma halved 64 times).
   constexpr double o_threshold = 7.09782712893383973096e+02, u_threshold = -7.45133219101941108420e+02;
   if (std::isnan(x)) return x;

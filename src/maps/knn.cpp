@@ -408,7 +408,7 @@ KnnBuild::KnnBuild(const KnnRows& x, int64_t k, KnnMethod method, uint64_t seed)
   s.leaf = std::max<int64_t>(10, k + 1);
   s.rng = FastRng(seed ^ 0x5eed0f0d5eedull);
   s.join = std::make_unique<Joiner>(x, s.h, static_cast<size_t>(std::max(2 * C, s.leaf)));
-  // umap-learn's n_trees (why not fewer: the "subtle" note in knn.hpp)
+  // the reference n_trees (why not fewer: the "subtle" note in knn.hpp)
   s.trees = std::min<int64_t>(64, 5 + static_cast<int64_t>(std::lround(std::sqrt(static_cast<double>(n)) / 20.0)));
   s.rounds = std::max(5, static_cast<int>(std::lround(std::log2(static_cast<double>(n)))));
   s.perm.resize(static_cast<size_t>(n)), s.scratch.resize(static_cast<size_t>(n));

@@ -1,10 +1,10 @@
-// k-nearest-neighbour graphs of a table's rows, for UMAP (maps/umap/umap.hpp): exact for small
+// k-nearest-neighbour graphs of a table's rows, for the map algorithms (maps/registry.hpp): exact for small
 // tables, NN-descent with a random-projection-tree start above a size, cosine or euclidean.
 //
 // Shapes: table (n, D) float32 row-major; a graph holds, for each row, its k nearest other
 // rows (the row itself left out): ids (n, k) int32 and dists (n, k) float32, nearest first.
 //
-//   KnnRows x(table, n, D, Metric::Cosine, "umap");  // a working copy prepared for the metric
+//   KnnRows x(table, n, D, Metric::Cosine, "map");  // a working copy prepared for the metric
 //   KnnGraph g = knn_graph(x, k, KnnMethod::Auto, seed);
 //   KnnGraph q = knn_query(x, queries (m, D), m, k);  // rows of x nearest each query (exact)
 //   KnnBuild b(x, k, KnnMethod::Auto, seed);          // the same graph in pieces of bounded work:
@@ -25,8 +25,8 @@
 //   Exact    every pair once (n^2 / 2 dot products of length D), kept in per-row max-heaps.
 //   Descent  NN-descent (Dong, Moses & Li 2011, "Efficient k-nearest neighbor graph
 //            construction for generic similarity measures") as pynndescent 0.5 runs it for
-//            umap-learn: a forest of min(64, 5 + round(sqrt(n) / 20)) random-projection trees
-//            (umap-learn's n_trees; angular hyperplanes for cosine, euclidean ones otherwise;
+//            its best-known caller: a forest of min(64, 5 + round(sqrt(n) / 20)) random-projection
+//            trees (that caller's n_trees; angular hyperplanes for cosine, euclidean ones otherwise;
 //            leaves of at most max(10, k + 1) rows) gives each row
 //            candidates from its leaves, then rounds of local joins over sampled new/old
 //            candidate lists (at most kMaxCandidates each; forward and reverse neighbours) until
@@ -34,10 +34,10 @@
 //            max(5, round(log2 n)) rounds. A pair whose rows already list each other is not
 //            measured again.
 //   Auto     Exact below kExactBelow rows, Descent from there.
-// Recall of Descent against Exact: >= 0.9 on tests/test_umap.cpp's sets. subtle: recall is not
+// Recall of Descent against Exact: >= 0.9 on the sets of the tests tagged [knn]. subtle: recall is not
 // the whole story. A list without a single true neighbour cannot be repaired by local joins,
 // which only meet the neighbours' neighbours, and that row's edges pull two clusters together
-// in the map; fewer trees than umap-learn's count (2 + round(sqrt(n) / 20) instead of 5 + ...)
+// in the map; fewer trees than the reference count (2 + round(sqrt(n) / 20) instead of 5 + ...)
 // left such rows in some seeds at the same recall. Rounds, distance evaluations and times:
 // docs/benchmarks.md, "kNN".
 //

@@ -1,5 +1,6 @@
 // Fuzz target: the CLI argument parser (src/cli/args.hpp), against the real command declarations
-// (cmd_*.cpp; this target links every src/cli/*.cpp but main.cpp, and runs no command).
+// (cmd_*.cpp and src/maps/*/*_cli.cpp; this target links those and every src/cli/*.cpp but main.cpp, and
+// runs no command).
 // Input: byte 0 picks the command, the rest are its words, one per line (dictionary: cli_args.dict).
 // Properties: a bad command line fails with an Error (never a crash or another exception); a
 // parsed one has at most the declared operands and only declared flags; finish() before any getter
@@ -23,13 +24,6 @@ using namespace embedlab::cli;
 
 namespace {
 
-const CommandSpec* const kCommands[] = {&kInit, &kLookup, &kPosenc, &kKinds, &kTokenize, &kDecode,
-                                        &kBpeTrain,  &kWindows,       &kBenchLookup, &kBenchTable, &kBenchTokenize,
-                                        &kBenchTrain, &kTrain,        &kNeighbours,  &kAnalogy,  &kPca,
-                                        &kInspect,    &kConvert,      &kUmap,        &kBenchUmap,
-                                        &kTsne,        &kBenchTsne};
-constexpr size_t kNumCommands = sizeof(kCommands) / sizeof(kCommands[0]);
-
 std::vector<const FlagSpec*> all_flags(const CommandSpec& spec) {
   std::vector<const FlagSpec*> out;
   for (const FlagSpec& f : spec.flags) out.push_back(&f);
@@ -42,7 +36,8 @@ std::vector<const FlagSpec*> all_flags(const CommandSpec& spec) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fuzz::limit_memory();
   if (size < 1) return 0;
-  const CommandSpec& spec = *kCommands[data[0] % kNumCommands];
+  const std::vector<const CommandSpec*>& commands = all_commands();  // every command, the map algorithms' too
+  const CommandSpec& spec = *commands[data[0] % commands.size()];
   std::vector<std::string> words;
   if (size > 1) {
     words.emplace_back();

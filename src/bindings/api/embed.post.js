@@ -204,7 +204,7 @@
     return v;
   }
   // A Number for an integer argument whose range C++ checks (the message names it); anything
-  // else fails here: "benchTsne: rows \"5\" must be an integer Number".
+  // else fails here: "benchTable: rows \"5\" must be an integer Number".
   function whole(v, where, name) {
     if (typeof v !== 'number') throw new Error(`${where}: ${name} ${describe(v)} must be an integer Number`);
     return v;

@@ -1,21 +1,21 @@
 // Part of the public JS API (see embed.post.js for the conventions); uses the helpers in M._api.
 // ---- maps: every 2-D map algorithm behind one interface (src/maps/registry.hpp) ---------------
-//   M.mapAlgorithms()   // [{name: 'umap', label: 'UMAP', description, components: 2, stepName: 'epoch',
+//   M.mapAlgorithms()   // [{name, label, description, components: 2, stepName ('epoch', 'step', ...),
 //                       //   needs: {minRows, cosine, givenInit, stepName},
 //                       //   params: [{name: 'n_neighbors', option: 'nNeighbors', flag: '--n-neighbors',
 //                       //             type: 'integer', default: 15, min: 2, max: 2147483647,
 //                       //             minExclusive: false, choices: null, word: null, help}, ...]}, ...]
-//   const run = M.MapRun.start('umap', table, rows, dim, { nNeighbors: 10, seed: 1 });  // checks + plan now
-//   const run = M.MapRun.start('tsne', residentTable, { perplexity: 20 });               // or an M.Table
+//   const run = M.MapRun.start(name, table, rows, dim, { nNeighbors: 10, seed: 1 });  // checks + plan now
+//   const run = M.MapRun.start(name, residentTable, opts);                             // or an M.Table
 //   while (!run.prepare(35)) show(run.phase(), run.progress());   // slices of ~35 ms
 //   while (!run.done()) { run.step(10); draw(run.coordinates()); }  // step(n) -> the step reached
-//   run.info();   // the algorithm's figures (M.Umap / M.Tsne info() keys; PCA: {rows, dim, solver, explained})
+//   run.info();   // the algorithm's figures (its own class's info() keys; PCA: {rows, dim, solver, explained})
 //   run.delete();
 //   new M.MapRun(name, ...)   // the same, with the whole construction done in the constructor
-// Options are the params' `option` names (the same as M.Umap's and M.Tsne's); null or undefined
+// Options are the params' `option` names (the same as the algorithm's own class takes); null or undefined
 // take the default; a param with a `word` (learningRate 'auto', nEpochs 'auto') takes that word
 // too; init may be a Float32Array (rows * components) when needs.givenInit. The same options and
-// seed give the same bits as M.Umap / M.Tsne / M.pca.
+// seed give the same bits as the algorithm's own class (src/maps/NAME/NAME.post.js) and M.pca.
 (function (M) {
   'use strict';
   const { check, takeError, toFloats, integer, describe, fromUtf8 } = M._api;
@@ -104,7 +104,7 @@
       this._algorithm = a.name;
       this._stepName = a.stepName;
     }
-    // the registry name of the run's algorithm ('umap') and of its step ('epoch'); read-only
+    // the registry name of the run's algorithm and of its step ('epoch'); read-only
     get algorithm() { return this._algorithm; }
     get stepName() { return this._stepName; }
     _live(where) {
@@ -118,8 +118,7 @@
       if (typeof ms !== 'number' || !(ms >= 0)) throw new Error(`MapRun.prepare: maxMs must be a number >= 0, got ${describe(ms)}`);
       return check(this._live('MapRun.prepare').prepare(ms));
     }
-    // the algorithm's phase names ('knn', 'graph', 'init', 'layout' for UMAP; 'neighbours',
-    // 'affinities', 'init', 'iteration' for t-SNE; 'pca', 'done' for PCA)
+    // the algorithm's phase names (its own; 'pca', 'done' for PCA; docs/maps.md lists them)
     phase() { return check(this._live('MapRun.phase').phase()); }
     progress() { return check(this._live('MapRun.progress').progress()); }
     // Runs up to n more steps (default 1; fewer at the end) and returns the step reached.

@@ -1,4 +1,4 @@
-#include "bench/bench_umap.hpp"
+#include "maps/umap/umap_bench.hpp"
 
 #include <algorithm>
 #include <cstdio>

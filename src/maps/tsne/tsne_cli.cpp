@@ -6,12 +6,12 @@
 //       "seconds":{"neighbours","affinities","layout","total"},"kl","out"}; the (n, 2) float32 map in --out
 // bench tsne [--rows 10000 --dim 100 --clusters 10 --iterations 1000 --perplexity 30 --theta 0.5]
 //      [--save-table T.npy]
-//   -> the timing JSON of bench/bench_tsne.hpp; --save-table writes the synthetic table (for peers)
+//   -> the timing JSON of maps/tsne/tsne_bench.hpp; --save-table writes the synthetic table (for peers)
 #include <cfloat>
 #include <climits>
 #include <ostream>
 
-#include "bench/bench_tsne.hpp"
+#include "maps/tsne/tsne_bench.hpp"
 #include "cli/commands.hpp"
 #include "cli/json.hpp"
 #include "cli/output.hpp"
@@ -118,5 +118,8 @@ const CommandSpec kBenchTsne{
      {"save-table", "T.npy", "also write the synthetic table (for the scikit-learn peer)"}},
     {},
     cmd_bench_tsne};
+
+// the CLI's list (commands.hpp all_commands): after the built-in commands, in the map registry's order
+const CommandRegistration kTsneRegistered(kTsne, 20), kBenchTsneRegistered(kBenchTsne, 21);
 
 }  // namespace embedlab::cli

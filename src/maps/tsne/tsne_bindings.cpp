@@ -1,4 +1,4 @@
-// Bindings for maps/tsne/tsne.hpp: a stepped t-SNE run. The JS API is api/tsne.post.js (M.Tsne,
+// Bindings for maps/tsne/tsne.hpp: a stepped t-SNE run. The JS API is maps/tsne/tsne.post.js (M.Tsne,
 // M.tsne, M.benchTsne).
 //
 //   _Tsne: initArray(Float32Array table, rows, dim, opts, prepareNow) | initTable(_Table, opts,
@@ -17,7 +17,7 @@
 
 #include <memory>
 
-#include "bench/bench_tsne.hpp"
+#include "maps/tsne/tsne_bench.hpp"
 #include "core/clock.hpp"
 #include "io/table.hpp"
 #include "maps/tsne/tsne.hpp"

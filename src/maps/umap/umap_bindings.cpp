@@ -1,5 +1,5 @@
 // Bindings for maps/umap/umap.hpp: a UMAP run held in the engine and stepped from JS, and the
-// UMAP benchmark's data, run and scoring (bench/bench_umap.hpp). The JS API is api/umap.post.js
+// UMAP benchmark's data, run and scoring (maps/umap/umap_bench.hpp). The JS API is maps/umap/umap.post.js
 // (M.umap, M.Umap, M.benchUmap, M.umapBenchData, M.umapQuality).
 //
 //   _Umap: init(Float32Array table, rows, dim, opts, Float32Array initCoords, prepareNow) |
@@ -19,7 +19,7 @@
 
 #include <memory>
 
-#include "bench/bench_umap.hpp"
+#include "maps/umap/umap_bench.hpp"
 #include "core/clock.hpp"
 #include "maps/umap/umap.hpp"
 

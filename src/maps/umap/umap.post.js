@@ -154,7 +154,7 @@
     }
   };
 
-  // The benchmark of `embedlab bench umap` (bench/bench_umap.hpp), in wasm:
+  // The benchmark of `embedlab bench umap` (maps/umap/umap_bench.hpp), in wasm:
   // M.benchUmap({rows, dim, clusters, sample, ...umap options}) -> its JSON object.
   M.benchUmap = (o = {}) => {
     const { rows = 10000, dim = 768, clusters = 50, sample = 1000 } = o;

@@ -1,4 +1,4 @@
-#include "bench/bench_tsne.hpp"
+#include "maps/tsne/tsne_bench.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -6,12 +6,12 @@
 //       "init","init_note","components","edges","seconds":{"knn","graph","init","layout","total"}}
 //   and the (n, 2) float32 map in --out (.npy). The same options and seed give the same bits as M.umap.
 // bench umap [--rows 10000] [--dim 768] [--clusters 50] [...the umap options] [--sample 1000]
-//   -> the timing and quality JSON of bench/bench_umap.hpp on a synthetic table.
+//   -> the timing and quality JSON of maps/umap/umap_bench.hpp on a synthetic table.
 // It does not draw the map or project new rows (the JS API's Umap.transform does).
 #include <climits>
 #include <ostream>
 
-#include "bench/bench_umap.hpp"
+#include "maps/umap/umap_bench.hpp"
 #include "cli/commands.hpp"
 #include "cli/json.hpp"
 #include "cli/output.hpp"
@@ -117,5 +117,8 @@ const CommandSpec kBenchUmap{
      EMBEDLAB_UMAP_FLAGS},
     {},
     cmd_bench_umap};
+
+// the CLI's list (commands.hpp all_commands): after the built-in commands, in the map registry's order
+const CommandRegistration kUmapRegistered(kUmap, 10), kBenchUmapRegistered(kBenchUmap, 11);
 
 }  // namespace embedlab::cli
