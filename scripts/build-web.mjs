@@ -17,6 +17,7 @@
 //   web/src/main.js   (esbuild)      -> OUT/app.js     (ESM, npm libraries bundled in; modules loaded
 //                                       with import() go to OUT/chunks/, e.g. the WebGL map's deck.gl)
 //   web/src/worker.js (esbuild)      -> OUT/worker.js  (ESM, './embedlab.js' left external)
+//   web/src/plots/scatter-worker.js  -> OUT/scatter-worker.js (ESM: the point map's drawing worker)
 //   web/src/element.js (esbuild)     -> OUT/embedlab-element.js (ESM: the <embedlab-view> widget;
 //                                       web/style.css bundled in as text for its shadow root, and
 //                                       the page's view sections and settings fields as the
@@ -164,6 +165,7 @@ async function main() {
   const entries = [
     { entry: 'web/src/main.js', outfile: 'app.js', external: [], split: true },
     { entry: 'web/src/worker.js', outfile: 'worker.js', external: ['./embedlab.js'] },
+    { entry: 'web/src/plots/scatter-worker.js', outfile: 'scatter-worker.js', external: [] },
     { entry: 'web/src/element.js', outfile: 'embedlab-element.js', external: [], loader: { '.css': 'text' }, plugins: [pageSectionsPlugin] },
   ];
   for (const e of entries) {

@@ -173,8 +173,10 @@ export async function startHarness(name) {
 
   // A page in a fresh browser context (nothing stored), or in `context` (a test's own
   // browser.newContext(), to share IndexedDB between tabs). webgl2: false fakes a browser
-  // without WebGL2 (getContext('webgl2') returns null), for the canvas fallbacks.
-  async function openPage(hash = '', { context = null, webgl2 = true } = {}) {
+  // without WebGL2 (getContext('webgl2') returns null), for the canvas fallbacks; offscreen: false
+  // one that cannot hand a canvas to a worker (no transferControlToOffscreen: the point map's
+  // main-thread fallback). query: the page URL's query string ('?scatter=webgl2').
+  async function openPage(hash = '', { context = null, webgl2 = true, offscreen = true, query = '' } = {}) {
     const viewport = { width: 1360, height: 900 };
     const page = context ? await context.newPage() : await browser.newPage({ viewport });
     if (context) await page.setViewportSize(viewport);
@@ -186,8 +188,9 @@ export async function startHarness(name) {
         };
       });
     }
+    if (!offscreen) await page.addInitScript(() => delete HTMLCanvasElement.prototype.transferControlToOffscreen);
     watch(page);
-    await page.goto(`${url}index.html${hash}`);
+    await page.goto(`${url}index.html${query}${hash}`);
     await page.waitForSelector('body[data-engine="ready"]', { timeout: 15000 });
     return page;
   }

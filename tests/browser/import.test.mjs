@@ -101,13 +101,13 @@ await test('files read as what they are (issue 22): the name\'s format, a BOM, a
   await p.close();
 });
 
-await test('a browser without WebGL2 gets the canvas map, and the card says so', async () => {
-  const p = await h.openPage('#view=table', { webgl2: false });
+await test('a browser that cannot draw a canvas in a worker gets the canvas map, and the card says so', async () => {
+  const p = await h.openPage('#view=table', { offscreen: false });
   await p.setInputFiles('#import-file', { name: 'model.safetensors', mimeType: 'application/octet-stream', buffer: file });
   await p.waitForFunction(() => Number(document.querySelector('#import-card').dataset.loaded || 0) > 0, null, { timeout: 30000 });
   const note = await p.textContent('#import-map-note');
-  assert(/no WebGL2, so the map is the simple canvas one/.test(note), `map note: ${note}`);
-  assert(await p.$eval('#import-map-tools', (el) => el.hidden), 'search, colour and lasso are offered without WebGL2');
+  assert(/cannot draw a canvas in a worker \(no OffscreenCanvas\), so the map is the simple canvas one/.test(note), `map note: ${note}`);
+  assert(await p.$eval('#import-map-tools', (el) => el.hidden), 'search, colour and lasso are offered without OffscreenCanvas');
   await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const map = await p.$eval('#import-map canvas', canvasStats);
   assert(map.variance > 5 && map.colors > 5, `canvas map blank: ${JSON.stringify(map)}`);

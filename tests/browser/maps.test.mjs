@@ -239,8 +239,8 @@ await test('a perplexity too large for the table gives the engine message', asyn
   assert(/perplexity 30 must be below \(n - 1\) \/ 3 = 19\.67/.test(msg), `message: ${msg}`);
 });
 
-await test('without WebGL2 the canvas map shows the UMAP run too, with named axes', async () => {
-  const p = await h.openPage('#view=table&imap=umap&inn=10', { webgl2: false });
+await test('without OffscreenCanvas the canvas map shows the UMAP run too, with named axes', async () => {
+  const p = await h.openPage('#view=table&imap=umap&inn=10', { offscreen: false });
   assert(await p.isChecked('#import-map-umap') && (await p.inputValue('#import-map-nn')) === '10', 'the link did not set the map choice');
   await p.setInputFiles('#import-file', { name: 'clusters.npy', mimeType: 'application/octet-stream', buffer: vectors });
   await p.waitForFunction(() => Number(document.querySelector('#import-card').dataset.loaded || 0) > 0, null, { timeout: 60000 });

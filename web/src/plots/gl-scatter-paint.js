@@ -1,15 +1,15 @@
-// 2-D painting of the WebGL scatter (gl-scatter.js): the exported figure (PNG / SVG through
-// plot-export.js: a WebGL canvas cannot be read back once composited, so the view as shown is
-// painted again on a 2-D context) and the flat canvas of a moving map (setFlat). Both draw the
-// points as deck.gl does: base colour or the column's colours, the selection and the search
-// matches on top. Not here: the WebGL layers (gl-scatter.js), the axes (gl-scatter-view.js).
+// 2-D painting of the point map (gl-scatter.js): the exported figure (PNG / SVG through
+// plot-export.js: the map's canvas belongs to its drawing worker, so the view as shown is
+// painted again on a 2-D context), with the layers the worker draws (scatter-scene.js): base
+// colour or the column's colours, the selection and the search matches on top. Not here: the
+// worker's drawing (scatter-worker.js), the axes (gl-scatter-view.js).
 //
 // Methods of GlScatter (gl-scatter.js copies them onto its prototype: mix-methods.js), so `this`
 // is the scatter: this.data, this.colours, this.matches, this.selection,
-// this.viewState, this.flat and this.flatCanvas are its fields.
+// this.viewState are its fields.
 import { plotTitle, titled } from './plot-export.js';
 import { plotTheme } from './theme.js';
-import { FONT_PX, RADIUS } from './gl-scatter-view.js';
+import { FONT_PX } from './gl-scatter-view.js';
 
 const LABELLED_MATCHES = 40; // exported figures label the search matches when there are at most this many
 const SVG_VECTOR_POINTS = 20000; // more points in view than this: the SVG carries them as one embedded image
@@ -67,21 +67,21 @@ export class ScatterPaint {
     this.paintAxes(ctx, th);
   }
 
-  // The points in the current view on a 2-D context whose origin is the frame's corner (the
-  // exported figure, and the flat canvas of a moving map): as deck.gl draws them.
+  // The points in the current view on a 2-D context whose origin is the frame's corner: the
+  // layers the worker draws, as squares (a PNG at 2x or an SVG of many <rect>s).
   // th: the theme to paint in (the screen's; a download passes the light one)
   paintPoints(c, th = plotTheme(this.root)) {
     const BASE = th.point;
     const [w, h] = this.size();
     const { points, n } = this.data;
-    const r = RADIUS * this.radiusScaleFor(this.viewState.zoom);
     const rgba = (col, a) => `rgba(${col[0]}, ${col[1]}, ${col[2]}, ${a})`;
-    const dim = this.matches || this.selection ? 0.18 : 1;
     // the view's transform inlined (project() allocates an array per point)
     const sc = 2 ** this.viewState.zoom;
     const [tx, ty] = this.viewState.target;
     const cols = this.colours;
-    const drawRows = (rows, radius, alpha, colour) => {
+    const rowsOf = { matches: this.matches, selection: this.selection };
+    for (const { rows: which, radius, alpha, colour } of this.layers(th)) {
+      const rows = which ? rowsOf[which] : null;
       const count = rows ? rows.length : n;
       const styles = new Map(); // packed rgba -> its CSS text (a column has few colours)
       const base = rgba(colour || BASE, colour ? alpha : (BASE[3] / 255) * alpha);
@@ -106,43 +106,6 @@ export class ScatterPaint {
         }
         c.fillRect(px - radius, py - radius, 2 * radius, 2 * radius);
       }
-    };
-    drawRows(null, r, dim);
-    if (this.selection) drawRows(this.selection, r + 0.5, this.matches ? 0.45 : 0.75);
-    if (this.matches) {
-      drawRows(this.matches, r + 2.5, 1, th.matchLine);
-      drawRows(this.matches, r + 1.5, 1);
     }
-  }
-
-  // A map that moves (setPoints: an animated registry map) of at most FLAT_MAX_POINTS rows (gl-scatter.js) is
-  // painted on a 2-D canvas over the WebGL one, which is hidden: in software GL (SwiftShader,
-  // headless Chromium) every deck.gl frame of 5,000 points costs the main thread ~140 ms (the
-  // compositor reads the WebGL canvas back and waits for the GPU process: measured with a
-  // trace, GLES2::ReadPixels in Commit), while the 2-D paint takes a few ms. Colours, search
-  // matches, the selection, pan and zoom repaint it; a new setData() returns to deck.gl.
-  setFlat(on) {
-    if (on === !!this.flat) return;
-    this.flat = on;
-    this.flatCanvas.hidden = !on;
-    const canvas = this.deck.getCanvas?.() || this.deck.canvas;
-    if (canvas) canvas.style.visibility = on ? 'hidden' : '';
-    this.root.dataset.flat = String(on);
-  }
-
-  paintFlat() {
-    const [w, h] = this.size();
-    const dpr = window.devicePixelRatio || 1;
-    const c = this.flatCanvas;
-    if (c.width !== Math.round(w * dpr) || c.height !== Math.round(h * dpr)) {
-      c.width = Math.round(w * dpr);
-      c.height = Math.round(h * dpr);
-    }
-    const ctx = c.getContext('2d');
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, w, h);
-    this.paintPoints(ctx);
-    this.drawnView = this.viewState;
-    this.root.dataset.drawn = String(this.data.n);
   }
 }

@@ -3,20 +3,15 @@
 // canvas around the WebGL frame. Not here: the keys that pan and zoom (gl-scatter-keys.js), the
 // points' layers (gl-scatter.js).
 //
-// Pan and zoom are ours, not deck.gl's controller, for the same reason as hover below: in software
-// GL (SwiftShader, as in headless Chromium) one frame of 262,144 points takes seconds, and a
-// controller that redraws on every mouse move backs the whole page up behind the GPU. While the
-// user drags or turns the wheel, the last drawn frame is moved and scaled with a CSS transform
-// (compositor only, no GL); the view is handed to deck.gl when the gesture pauses (COMMIT_MS) or
-// ends, and the transform is dropped in the same frame as that draw. With a real GPU the redraw
-// takes a millisecond and the pause is all one notices. For the same reason at most one frame is
-// in flight: after each draw a fence goes into the GL stream, and new layers or views wait
-// (polled once per animation frame, never blocking) until the GPU has passed it; the page's main
-// thread then never stalls behind a queue of software-rendered frames.
+// Pan and zoom are ours: every change of the view is sent to the drawing worker as a frame (at
+// most one per animation frame; the worker draws the newest it has). Until the worker has drawn
+// it, the last drawn frame is moved and scaled with a CSS transform (compositor only), so the
+// map follows the pointer even when a frame takes longer than the pointer's move; the transform
+// is dropped when the frame of the current view arrives.
 //
 // Methods of GlScatter (gl-scatter.js copies them onto its prototype: mix-methods.js), so `this`
 // is the scatter: this.viewState ({target, zoom, minZoom, maxZoom}), this.drawnView,
-// this.frame, this.axes, this.deck, this.data, this.flat and this.drag are its fields.
+// this.frame, this.axes, this.canvas, this.data and this.drag are its fields.
 //
 //   sc.resetView();   sc.project(x, y) -> [px, py];   sc.unproject(px, py) -> [x, y]
 import { formatNumber, valueTicks } from './scales.js';
@@ -24,7 +19,6 @@ import { plotTheme } from './theme.js';
 
 export const FONT_PX = 11;
 export const RADIUS = 1.5; // px at the fitted zoom; grows (up to 4x) as one zooms in
-const COMMIT_MS = 150; // a pan or zoom gesture paused this long is drawn for real
 const WHEEL_ZOOM = 1 / 400; // zoom levels (factors of 2) per pixel of wheel delta
 
 export class ScatterView {
@@ -56,35 +50,21 @@ export class ScatterView {
     this.setView({ target: [0, 0, 0], zoom: this.fit, minZoom: this.fit - 4, maxZoom: this.fit + 14 });
   }
 
-  // The view the user asked for. commit: draw it now (keys, reset); else (a drag or the wheel)
-  // show the last frame transformed and draw when the gesture pauses.
-  setView(viewState, commit = true) {
+  // The view the user asked for: drawn at the next animation frame, shown moved until then.
+  setView(viewState) {
     const z = Math.min(viewState.maxZoom ?? Infinity, Math.max(viewState.minZoom ?? -Infinity, viewState.zoom));
     this.viewState = { ...viewState, zoom: z };
     this.hideTip();
     this.scheduleAxes();
-    clearTimeout(this.commitTimer);
-    if (commit || this.flat) this.commit();
-    else this.commitTimer = setTimeout(() => this.commit(), COMMIT_MS);
+    this.scheduleFrame();
     this.preview();
-  }
-
-  commit() {
-    if (this.flat) {
-      this.paintFlat(); // cheap: no need to wait for the gesture to pause
-      return;
-    }
-    if (this.drag) return; // the pointer is still down: panEnd commits
-    this.send({ viewState: this.viewState });
-    if (this.data && this.radiusScaleFor(this.viewState.zoom) !== this.shownRadiusScale) this.updateLayers();
   }
 
   // CSS transform (origin 0 0) taking the drawn frame to the current view: a data point at
   // pixel p in the drawn view is at k p + (w/2 (1 - k) + (tx - tx') s', h/2 (1 - k) - (ty - ty') s')
   // in the current one, k = s' / s.
   preview() {
-    const canvas = this.deck.getCanvas?.() || this.deck.canvas;
-    if (!canvas) return;
+    const { canvas } = this;
     const [w, h] = this.size();
     const [a, b] = [this.drawnView, this.viewState];
     const s1 = 2 ** b.zoom;
@@ -107,15 +87,13 @@ export class ScatterView {
     this.userMoved = true;
     const s = 2 ** this.viewState.zoom;
     const { x, y, target } = this.drag;
-    this.setView({ ...this.viewState, target: [target[0] - (e.clientX - x) / s, target[1] + (e.clientY - y) / s, 0] }, false);
+    this.setView({ ...this.viewState, target: [target[0] - (e.clientX - x) / s, target[1] + (e.clientY - y) / s, 0] });
   }
 
   panEnd() {
     if (!this.drag) return;
     this.drag = null;
     this.frame.classList.remove('dragging');
-    clearTimeout(this.commitTimer);
-    this.commit();
   }
 
   // the wheel zooms about the pointer: the data point under it stays under it
@@ -128,10 +106,10 @@ export class ScatterView {
     const { zoom, minZoom = -Infinity, maxZoom = Infinity } = this.viewState;
     const z = Math.min(maxZoom, Math.max(minZoom, zoom - e.deltaY * (e.deltaMode ? 40 : 1) * WHEEL_ZOOM));
     const f = 2 ** (zoom - z);
-    this.setView({ ...this.viewState, zoom: z, target: [x - (x - this.viewState.target[0]) * f, y - (y - this.viewState.target[1]) * f, 0] }, false);
+    this.setView({ ...this.viewState, zoom: z, target: [x - (x - this.viewState.target[0]) * f, y - (y - this.viewState.target[1]) * f, 0] });
   }
 
-  // points grow (at most 4x) as one zooms in, in steps of 1/8 so a zoom redraws few layer props
+  // points grow (at most 4x) as one zooms in, in steps of 1/8
   radiusScaleFor(zoom) {
     return Math.round(Math.min(4, 2 ** Math.max(0, (zoom - (this.fit ?? 0)) / 3)) * 8) / 8;
   }

@@ -1,28 +1,31 @@
-// A WebGL scatter for big tables (issue 10, "Seeing a big table"): every row of an imported table
-// (262,144 for Gemma's vocabulary) at its 2-D PCA position, drawn by deck.gl (an OrthographicView
-// and one ScatterplotLayer fed with binary attributes, so no per-point JS accessor runs), with
-// zoom and pan (wheel, drag, keyboard), hover labels, highlighted search matches, a lasso, and
-// colours per row. Both axes have the same scale (a unit of PC1 is as long as a unit of PC2), so
-// distances on the map are the ones the neighbours table reports.
+// The point map for big tables (issue 10, "Seeing a big table"; issue 24, "Never block, even
+// without a GPU"): every row of an imported table (262,144 for Gemma's vocabulary) at its 2-D
+// position, with zoom and pan (wheel, drag, keyboard), hover labels, highlighted search matches,
+// a lasso, and colours per row. Both axes have the same scale (a unit of PC1 is as long as a
+// unit of PC2), so distances on the map are the ones the neighbours table reports.
+//
+// Drawn off the main thread: the map's canvas is handed to a worker (scatter-worker.js) with
+// transferControlToOffscreen, and the worker draws every frame there, with WebGL2 on a GPU or
+// its own CPU rasteriser without one (software WebGL is slower than the rasteriser). The page
+// never owns the map's drawing context, so no frame is drawn, composited or read back in the
+// main thread (with deck.gl on the main thread, software GL's readback blocked it ~4 s per
+// redraw of 262,144 points). The main thread keeps the data and its grid index for hover,
+// lasso, keys and exports, and sends the worker a frame (view, size, theme, layers) per
+// animation frame at most; the worker draws the newest one it has.
 //
 // What it does not do: it does not compute the projection (the worker's PCA does), decide the
 // colours (colour-by.js) or list, search and export rows (the import view does).
 //
-// Why deck.gl and not regl-scatterplot (which the issue suggested): regl compiles its draw
-// commands with `Function.apply` (node_modules/regl/dist/regl.js, ~line 6015), i.e. eval, and
-// regl-scatterplot starts blob: workers; the page's CSP (`script-src 'self' 'wasm-unsafe-eval';
-// worker-src 'self'`) forbids both, and the page runs no eval. deck.gl/luma.gl compile only GLSL.
-// We pass typed arrays, so deck.gl never loads anything (no loaders.gl worker from a CDN).
-//
 // Files (one class, GlScatter, written in five: mix-methods.js copies the parts' methods onto it):
-//   gl-scatter.js         the element, the data (setData, setPoints, colours, matches, selection),
-//                         the deck.gl layers and the one-frame-in-flight send
+//   gl-scatter.js         the element, the data (setData, setPoints, colours, matches, selection)
+//                         and the frames sent to the drawing worker
 //   gl-scatter-view.js    the view: fit, pan and zoom (drag, wheel), data <-> pixels, the axes
 //   gl-scatter-keys.js    the keyboard (pan, zoom, the walk between points) and hover tooltips
 //   gl-scatter-lasso.js   the lasso (shift+drag or lasso mode) and its outline
-//   gl-scatter-paint.js   2-D painting: the exported PNG / SVG figure and the flat canvas of a moving map
+//   gl-scatter-paint.js   2-D painting of the exported PNG / SVG figure
+//   scatter-scene.js, scatter-worker.js, scatter-gl.js: the layers, the worker, its WebGL2 renderer
 //
-//   if (a WebGL2 context can be had) {   // import-map.js checks, and falls back to the canvas Scatter
+//   if (workerScatterSupported()) {   // import-map.js checks, and falls back to the canvas Scatter
 //     const sc = new GlScatter(parentEl, {height: 460, onSelect: (rows) => ..., onHover: (row) => ...});
 //     sc.setData({points: Float32Array (n*2), labels: [n strings], colours: Uint8Array (n*4) | null, explained: [e1, e2]});
 //     sc.setData({points, labels, axes: ['<map> 1', '<map> 2']});   // a map with named axes (no explained variance)
@@ -38,30 +41,49 @@
 //     sc.setSelection(Int32Array rows | null);  // as a lasso selects: in their colours, the rest dimmed
 //     sc.setLassoMode(true);                    // drag draws a lasso (shift+drag always does)
 //     sc.resetView(); sc.destroy();
+//     await sc.probe([[x, y], ...]);   // the next frame's colours at those CSS pixels, and the pixels
+//                                      // covered (the browser tests read the worker's canvas this way)
+//     await sc.nextFrame();            // the worker has drawn the map as it is now
+//     root.dataset: renderer ('webgl2' | 'canvas', when the worker is ready), drawn (rows in the last
+//     frame), draws (frames drawn), renderMs (the worker's time for the last frame)
 //   }
-import { Deck, OrthographicView } from '@deck.gl/core';
-import { ScatterplotLayer } from '@deck.gl/layers';
 import { onNextFrame } from './frame.js';
 import { attachExport, figureExport, pointTable } from './plot-export.js';
 import { PointGrid } from './point-index.js';
+import { sceneLayers } from './scatter-scene.js';
 import { plotTheme, watchTheme } from './theme.js';
 import { mixMethods } from '../mix-methods.js';
-import { RADIUS, ScatterView } from './gl-scatter-view.js';
+import { RADIUS as RADIUS_PX, ScatterView } from './gl-scatter-view.js';
 import { ScatterKeys } from './gl-scatter-keys.js';
 import { ScatterLasso } from './gl-scatter-lasso.js';
 import { ScatterPaint } from './gl-scatter-paint.js';
 
-// Colours and text size follow the theme (theme.js): the points' base colour and the matches'
-// outline in WebGL, the axes on their canvas; the frame's position (style.css .gl-scatter-frame,
-// which makes room for bigger labels) is read from the page, so the axes always fit it.
-const FLAT_MAX_POINTS = 20000; // a moving map of at most this many rows is painted in 2-D (setFlat)
+// The map's drawing worker, beside app.js (scripts/build-web.mjs bundles it)
+const WORKER_URL = 'scatter-worker.js';
+const BACKENDS = ['auto', 'webgl2', 'canvas'];
+
+// true when this browser can hand a canvas to a worker (OffscreenCanvas and
+// transferControlToOffscreen): the map is then drawn in scatter-worker.js
+export function workerScatterSupported() {
+  return typeof OffscreenCanvas === 'function' && typeof HTMLCanvasElement !== 'undefined' && typeof HTMLCanvasElement.prototype.transferControlToOffscreen === 'function';
+}
+
+// The renderer asked for in the page's query string (?scatter=webgl2 | canvas | auto; see
+// docs/page.md) -> {backend, error}: an unknown value is named and 'auto' used
+export function scatterBackend(search = typeof location === 'object' ? location.search : '') {
+  const v = new URLSearchParams(search).get('scatter');
+  if (v === null || v === '') return { backend: 'auto', error: null };
+  if (BACKENDS.includes(v)) return { backend: v, error: null };
+  return { backend: 'auto', error: `unknown map renderer '${v.slice(0, 40)}' in ?scatter= (expected ${BACKENDS.join(', ')}); using auto` };
+}
 
 export class GlScatter {
-  constructor(parent, { height = 460, onSelect = () => {}, onHover = () => {}, onFocusPoint = () => {}, onError = () => {}, exportName = null } = {}) {
+  constructor(parent, { height = 460, onSelect = () => {}, onHover = () => {}, onFocusPoint = () => {}, onError = () => {}, exportName = null, backend = 'auto' } = {}) {
     this.height = height;
     this.onSelect = onSelect;
     this.onHover = onHover;
     this.onFocusPoint = onFocusPoint;
+    this.onError = onError;
     this.focusRow = -1; // the point the arrow keys walk between (-1: none yet)
     this.root = document.createElement('div');
     this.root.className = 'gl-scatter';
@@ -74,6 +96,8 @@ export class GlScatter {
     this.frame.setAttribute('role', 'application');
     this.frame.setAttribute('aria-roledescription', 'scatter plot');
     this.frame.setAttribute('aria-label', 'map of the table rows: arrow keys move to the nearest point in that direction and name it, shift+arrows or drag pan, wheel or + and - zoom, 0 resets the view, Escape leaves the point, shift+drag draws a lasso');
+    this.canvas = document.createElement('canvas'); // drawn by the worker (transferControlToOffscreen)
+    this.canvas.className = 'gl-scatter-points';
     this.lasso = document.createElement('canvas');
     this.lasso.className = 'gl-scatter-lasso';
     this.marker = document.createElement('div');
@@ -82,10 +106,7 @@ export class GlScatter {
     this.tip = document.createElement('div');
     this.tip.className = 'tooltip';
     this.tip.hidden = true;
-    this.flatCanvas = document.createElement('canvas');
-    this.flatCanvas.className = 'gl-scatter-flat';
-    this.flatCanvas.hidden = true;
-    this.frame.append(this.flatCanvas, this.lasso, this.marker);
+    this.frame.append(this.canvas, this.lasso, this.marker);
     this.root.append(this.axes, this.frame, this.tip);
     this.root.style.height = `${height}px`;
     parent.append(this.root);
@@ -94,32 +115,23 @@ export class GlScatter {
     this.selection = null;
     this.lassoMode = false;
     this.viewState = { target: [0, 0, 0], zoom: 0 }; // the view the user sees (axes, hover, lasso)
-    this.drawnView = this.viewState; // the view of the last frame deck.gl drew
+    this.drawnView = this.viewState; // the view of the last frame the worker drew
+    this.seq = 0; // frames sent
+    this.inFlight = new Map(); // seq -> the view of a frame sent and not yet drawn
+    this.probes = new Map(); // seq -> resolve of a probe()
+    this.draws = 0;
     this.scheduleAxes = onNextFrame(() => this.drawAxes());
-    this.deck = new Deck({
-      parent: this.frame,
-      width: '100%',
-      height: '100%',
-      views: new OrthographicView({ id: 'map', flipY: false, controller: false }),
-      viewState: this.viewState,
-      useDevicePixels: true,
-      layers: [],
-      getCursor: () => 'inherit', // the frame's CSS class says grab, grabbing or crosshair
-      onBeforeRender: () => (this.renderStart = performance.now()),
-      onAfterRender: (context) => this.afterRender(context),
-      onError: (err) => onError(err),
-      // deck.gl's event manager (mjolnir.js, for keyboard input we do not use) makes its canvas a
-      // tab stop with no focus ring; the frame (role application) is the map's one tab stop
-      onLoad: () => {
-        const canvas = this.deck.getCanvas?.() || this.deck.canvas;
-        if (canvas) canvas.tabIndex = -1;
-      },
-    });
+    this.scheduleFrame = onNextFrame(() => this.sendFrame());
+    this.worker = new Worker(WORKER_URL, { type: 'module' });
+    this.worker.onmessage = (e) => this.fromWorker(e.data);
+    this.worker.onerror = (e) => onError(new Error(`the map's drawing worker failed: ${e.message || 'it did not start'}`));
+    const offscreen = this.canvas.transferControlToOffscreen();
+    this.worker.postMessage({ type: 'init', canvas: offscreen, backend }, [offscreen]);
     this.listen();
-    new ResizeObserver(() => this.scheduleAxes()).observe(this.root);
+    new ResizeObserver(() => (this.scheduleAxes(), this.scheduleFrame())).observe(this.root);
     watchTheme(this);
-    // PNG / SVG: the view as shown, painted again on a 2-D context (plot-export.js); a WebGL
-    // canvas cannot be read back once composited
+    // PNG / SVG: the view as shown, painted again on a 2-D context (plot-export.js): the
+    // worker's canvas is not readable here
     attachExport(parent, figureExport(() => this.figure(), { name: exportName ?? (() => `${this.data?.method || 'pca'}2`), element: this.root, table: () => pointTable(this.data) }));
   }
 
@@ -160,7 +172,11 @@ export class GlScatter {
     this.drawnRows = 0;
     this.root.dataset.points = String(n);
     delete this.root.dataset.drawn;
-    this.setFlat(false);
+    this.post({ type: 'rows', name: 'matches', rows: null });
+    this.post({ type: 'rows', name: 'selection', rows: null });
+    this.matchesSent = this.selectionSent = null;
+    this.post({ type: 'colours', colours });
+    this.post({ type: 'points', points });
     this.resetView();
     this.updateLayers();
   }
@@ -179,9 +195,9 @@ export class GlScatter {
     this.matchesFor = this.selectionFor = undefined; // the highlighted subsets take the new positions
     this.frames = (this.frames || 0) + 1;
     this.root.dataset.frames = String(this.frames);
-    this.setFlat(this.data.n <= FLAT_MAX_POINTS);
+    this.post({ type: 'points', points });
     if (this.focusRow >= 0) this.hideTip();
-    if (!this.userMoved) this.resetView(); // draws (flat: paints) the new points
+    if (!this.userMoved) this.resetView(); // draws the new points
     else {
       this.scheduleAxes();
       this.updateLayers();
@@ -191,6 +207,7 @@ export class GlScatter {
 
   setColours(colours) {
     this.colours = colours;
+    this.post({ type: 'colours', colours });
     this.updateLayers();
   }
 
@@ -205,116 +222,96 @@ export class GlScatter {
     this.updateLayers();
   }
 
-  // The rows of `rows` as their own binary attributes (positions, and colours when given).
-  subset(rows, withColours) {
-    const { points } = this.data;
-    const pos = new Float32Array(rows.length * 2);
-    const col = withColours ? new Uint8Array(rows.length * 4) : null;
-    rows.forEach((r, k) => {
-      pos[2 * k] = points[2 * r];
-      pos[2 * k + 1] = points[2 * r + 1];
-      if (col) {
-        for (let c = 0; c < 3; c++) col[4 * k + c] = this.colours ? this.colours[4 * r + c] : this.base[c];
-        col[4 * k + 3] = 255;
-      }
-    });
-    return { length: rows.length, attributes: { getPosition: { value: pos, size: 2 }, ...(col && { getFillColor: { value: col, size: 4, normalized: true } }) } };
-  }
-
+  // The search matches and the lasso's selection changed, or the colours or the theme: the
+  // worker gets the rows that changed, and a frame.
   updateLayers() {
     if (!this.data) return;
-    if (this.flat) {
-      this.paintFlat();
-      return;
+    if (this.matches !== this.matchesSent) {
+      this.post({ type: 'rows', name: 'matches', rows: this.matches });
+      this.matchesSent = this.matches;
     }
-    const { points, n } = this.data;
+    if (this.selection !== this.selectionSent) {
+      this.post({ type: 'rows', name: 'selection', rows: this.selection });
+      this.selectionSent = this.selection;
+    }
+    this.scheduleFrame();
+  }
+
+  // The layers of the current view (scatter-scene.js), for the worker and the exported figure.
+  layers(th = plotTheme(this.root)) {
+    return sceneLayers({ radius: this.radiusScale() * RADIUS_PX, matches: !!this.matches, selection: !!this.selection, matchLine: th.matchLine });
+  }
+
+  post(msg) {
+    const copy = msg.points || msg.colours || msg.rows;
+    // the worker gets its own copy (the page keeps the data for hover, lasso and exports)
+    this.worker.postMessage(copy ? { ...msg, [msg.points ? 'points' : msg.colours ? 'colours' : 'rows']: copy.slice() } : msg);
+  }
+
+  // One frame of the current view for the worker (at most one per animation frame: scheduleFrame).
+  sendFrame(probe = null) {
+    if (!this.data) return;
+    const [w, h] = this.size();
+    const dpr = window.devicePixelRatio || 1;
     const th = plotTheme(this.root);
-    const themed = this.base !== th.point; // the subsets carry the base colour: rebuilt
-    this.base = th.point;
-    const radiusScale = this.radiusScale();
-    const attributes = { getPosition: { value: points, size: 2 } };
-    if (this.colours) attributes.getFillColor = { value: this.colours, size: 4, normalized: true };
-    // the data object is rebuilt only when its arrays change: deck.gl re-uploads on a new object
-    if (!this.baseData || this.baseData.attributes.getPosition.value !== points || this.baseData.attributes.getFillColor?.value !== (this.colours || undefined)) {
-      this.baseData = { length: n, attributes };
-    }
-    // the highlighted subsets carry their rows' colours: rebuilt when the rows or the colours change
-    const recolour = this.colours !== this.subsetColours || themed;
-    this.subsetColours = this.colours;
-    if (recolour || this.matches !== this.matchesFor) {
-      this.matchData = this.matches ? this.subset(this.matches, true) : null;
-      this.matchesFor = this.matches;
-    }
-    if (recolour || this.selection !== this.selectionFor) {
-      this.selectionData = this.selection ? this.subset(this.selection, true) : null;
-      this.selectionFor = this.selection;
-    }
-    const layers = [
-      new ScatterplotLayer({
-        id: 'points', data: this.baseData, radiusUnits: 'pixels', getRadius: RADIUS, radiusScale, getFillColor: th.point,
-        opacity: this.matches || this.selection ? 0.18 : 1, stroked: false, pickable: false,
-      }),
-    ];
-    if (this.selectionData) {
-      layers.push(new ScatterplotLayer({
-        id: 'selection', data: this.selectionData, radiusUnits: 'pixels', getRadius: RADIUS + 0.5, radiusScale,
-        opacity: this.matches ? 0.45 : 0.75, stroked: false, pickable: false,
-      }));
-    }
-    if (this.matchData) {
-      layers.push(new ScatterplotLayer({
-        id: 'matches', data: this.matchData, radiusUnits: 'pixels', getRadius: RADIUS + 2.5, radiusScale,
-        stroked: true, lineWidthUnits: 'pixels', getLineWidth: 1, getLineColor: th.matchLine, pickable: false,
-      }));
-    }
-    this.send({ layers });
+    const seq = ++this.seq;
+    const view = this.viewState;
+    this.inFlight.set(seq, view);
+    this.worker.postMessage({
+      type: 'frame', seq, W: Math.max(1, Math.round(w * dpr)), H: Math.max(1, Math.round(h * dpr)), dpr,
+      view: { target: [view.target[0], view.target[1]], zoom: view.zoom }, base: th.point, background: rgbOf(th.surface),
+      layers: this.layers(th), ...(probe && { probe }),
+    });
+    return seq;
   }
 
-  // Props for deck.gl, applied when the previous frame has left the GPU (see the header).
-  send(props) {
-    this.pending = Object.assign(this.pending || {}, props);
-    if (this.sendQueued) return;
-    this.sendQueued = true;
-    const tryNow = () => {
-      const { gl, fence } = this;
-      if (fence && gl.getSyncParameter(fence, gl.SYNC_STATUS) !== gl.SIGNALED) {
-        requestAnimationFrame(tryNow);
-        return;
-      }
-      if (fence) gl.deleteSync(fence);
-      this.fence = null;
-      this.sendQueued = false;
-      const p = this.pending;
-      this.pending = null;
-      if (p.viewState) this.committed = p.viewState;
-      this.deck.setProps(p);
-    };
-    tryNow();
+  // The colours the next frame has at CSS pixels [[x, y]...] of the frame, and how many device
+  // pixels it covers: -> Promise {pixels: [[r, g, b]...], covered, backend}
+  probe(at) {
+    return new Promise((resolve) => this.probes.set(this.sendFrame(at), resolve));
   }
 
-  // deck.gl drew this.committed: the transform now maps that frame to the view the user sees
-  afterRender({ gl }) {
-    if (gl?.fenceSync) {
-      this.gl = gl;
-      this.fence = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
-      gl.flush();
-    }
-    this.root.dataset.renderMs = (performance.now() - this.renderStart).toFixed(1); // main-thread time of deck.gl's last draw
-    if (this.committed) {
-      this.drawnView = this.committed;
-      this.committed = null;
+  // Resolves once the worker has drawn the map as it is now (tests and benchmarks wait on it)
+  nextFrame() {
+    return this.data ? this.probe(null) : Promise.resolve(null);
+  }
+
+  fromWorker(msg) {
+    if (msg.type === 'ready') {
+      this.backend = msg.backend;
+      this.root.dataset.renderer = msg.backend;
+      this.root.dataset.rendererReason = msg.reason;
+    } else if (msg.type === 'drawn') {
+      const view = this.inFlight.get(msg.seq);
+      for (const k of this.inFlight.keys()) if (k <= msg.seq) this.inFlight.delete(k); // older frames were skipped
+      this.drawnView = view;
+      this.draws++;
+      this.root.dataset.draws = String(this.draws);
+      this.root.dataset.renderMs = msg.ms.toFixed(1); // the worker's time for this frame
       this.preview();
-    }
-    if (this.data && this.root.dataset.drawn === undefined) {
-      this.root.dataset.drawn = String(this.data.n); // for the browser tests: points in the drawn layer
-      this.root.dataset.firstDrawMs = (performance.now() - this.t0).toFixed(1);
+      if (this.data && this.root.dataset.drawn === undefined) {
+        this.root.dataset.drawn = String(this.data.n); // for the browser tests: rows in the drawn frame
+        this.root.dataset.firstDrawMs = (performance.now() - this.t0).toFixed(1);
+      }
+      for (const [k, resolve] of this.probes) {
+        if (k === msg.seq) resolve(msg.probe ? { ...msg.probe, backend: this.backend } : null);
+        if (k <= msg.seq) this.probes.delete(k);
+      }
+    } else if (msg.type === 'error') {
+      this.onError(new Error(`the map's drawing worker: ${msg.message}`));
     }
   }
 
   destroy() {
-    this.deck.finalize();
+    this.worker.terminate();
     this.root.remove();
   }
+}
+
+// '#rrggbb' -> [r, g, b]
+function rgbOf(hex) {
+  const v = parseInt(hex.slice(1), 16);
+  return [(v >> 16) & 255, (v >> 8) & 255, v & 255];
 }
 
 mixMethods(GlScatter, ScatterView, ScatterKeys, ScatterLasso, ScatterPaint);

@@ -1,10 +1,10 @@
-// The PCA map of "Bring your own table" (issue 10, "Seeing a big table"): the WebGL scatter of
-// every row (gl-scatter.js) with its tools: search (matching labels highlighted, their count),
+// The PCA map of "Bring your own table" (issue 10, "Seeing a big table"): the point map of
+// every row (gl-scatter.js, drawn in its own worker) with its tools: search (matching labels highlighted, their count),
 // colour by a metadata column (with a legend), a lasso whose selection is listed and can be
-// exported as TSV, and a reset of the view. Without WebGL2 it falls back to the canvas Scatter
-// (no search, colours or lasso) and the map note says so. Labels are user data: they are only
-// ever set as textContent. deck.gl (~800 KB minified) is loaded on the first table shown, as its
-// own chunk, so a page that never imports a table does not download it.
+// exported as TSV, and a reset of the view. Without OffscreenCanvas (a browser that cannot hand a canvas to a
+// worker) it falls back to the canvas Scatter (no search, colours or lasso) and the map note says so. Labels are user data: they are only
+// ever set as textContent. The map's code is loaded on the first table shown, as its own chunk,
+// and its worker (scatter-worker.js) started then.
 //
 //   const map = new ImportMap(cardElement);     // finds #import-map, #import-search, ... in it
 //   map.show({name, points, labels (display text), rawLabels, metadata, explained});   // from a worker importTable reply
@@ -45,7 +45,7 @@ export class ImportMap {
       legend: $('import-legend'), selection: $('import-selection'), selectionNote: $('import-selection-note'),
       selectionList: $('import-selection-list'), exportSelection: $('import-export-selection'),
     };
-    this.gl = webgl2Supported();
+    this.gl = offscreenSupported();
     if (!this.gl) {
       this.scatter = new Scatter(this.el.map, { labelled: 40, height: 380 });
       this.el.tools.hidden = true;
@@ -66,15 +66,18 @@ export class ImportMap {
     this.el.exportSelection.addEventListener('click', () => this.exportSelection());
   }
 
-  // the WebGL scatter, its module loaded on first use
+  // the point map, its module loaded on first use; the page's ?scatter= picks its renderer
   async glScatter() {
     if (!this.scatter) {
-      const { GlScatter } = await import('../plots/gl-scatter.js');
+      const { GlScatter, scatterBackend } = await import('../plots/gl-scatter.js');
+      const { backend, error } = scatterBackend();
+      this.backendError = error;
       this.scatter ??= new GlScatter(this.el.map, {
         height: 460,
+        backend,
         onSelect: (rows) => this.showSelection(rows),
         onFocusPoint: (row) => this.onFocusPoint(row),
-        onError: (err) => (this.el.note.textContent = `The WebGL map failed: ${err.message}`),
+        onError: (err) => (this.el.note.textContent = `The map failed: ${err.message}`),
       });
       this.scatter.setLassoMode(this.el.lasso.getAttribute('aria-pressed') === 'true');
     }
@@ -93,7 +96,7 @@ export class ImportMap {
     try {
       await this.glScatter();
     } catch (err) {
-      this.el.note.textContent = `The WebGL map could not be loaded: ${err.message}`;
+      this.el.note.textContent = `The map could not be loaded: ${err.message}`;
       return;
     }
     if (this.data !== r) return; // a newer table arrived while the module loaded
@@ -112,11 +115,11 @@ export class ImportMap {
     this.el.note.textContent = this.pcaNote(points.length / 2, explained, r.normalised);
   }
 
-  // What the WebGL PCA map shows, under it.
+  // What the PCA map shows, under it.
   pcaNote(n, explained, normalised) {
     const pct = explained ? (100 * (explained[0] + explained[1])).toFixed(1) : '?';
-    if (!this.gl) return `Every row projected on the table's two main directions of variation (PCA by the engine${normalised ? `, ${NORMALISED} first` : ''}). This browser gives no WebGL2, so the map is the simple canvas one (no search, colours or lasso; slow past a few thousand rows). PCA keeps ${pct}% of the variance, so distances on the map can differ a lot from distances in the table (see the neighbours).`;
-    return `Every row (${n.toLocaleString('en')}) projected on the table's two main directions of variation (PCA by the engine${normalised ? `, ${NORMALISED} first` : ''}), drawn with WebGL; both axes have the same scale. Hover a point for its label; drag or use the arrow keys to pan, the wheel or + and - to zoom. PCA keeps ${pct}% of the variance, so distances on the map can differ a lot from distances in the table (see the neighbours).`;
+    if (!this.gl) return `Every row projected on the table's two main directions of variation (PCA by the engine${normalised ? `, ${NORMALISED} first` : ''}). This browser cannot draw a canvas in a worker (no OffscreenCanvas), so the map is the simple canvas one (no search, colours or lasso; slow past a few thousand rows). PCA keeps ${pct}% of the variance, so distances on the map can differ a lot from distances in the table (see the neighbours).`;
+    return `Every row (${n.toLocaleString('en')}) projected on the table's two main directions of variation (PCA by the engine${normalised ? `, ${NORMALISED} first` : ''}), drawn in a worker of its own; both axes have the same scale. Hover a point for its label; drag or use the arrow keys to pan, the wheel or + and - to zoom. PCA keeps ${pct}% of the variance, so distances on the map can differ a lot from distances in the table (see the neighbours).${this.backendError ? ` Note: ${this.backendError}.` : ''}`;
   }
 
   // The map as drawn -> {method, points} | null (nothing drawn yet)
@@ -238,13 +241,7 @@ export class ImportMap {
   }
 }
 
-// true when this browser gives a WebGL2 context (deck.gl 9 needs WebGL2)
-function webgl2Supported() {
-  try {
-    const gl = document.createElement('canvas').getContext('webgl2');
-    gl?.getExtension('WEBGL_lose_context')?.loseContext();
-    return !!gl;
-  } catch {
-    return false;
-  }
+// true when this browser can hand a canvas to a worker (gl-scatter.js draws the map there)
+function offscreenSupported() {
+  return typeof OffscreenCanvas === 'function' && typeof HTMLCanvasElement.prototype.transferControlToOffscreen === 'function';
 }
