@@ -3,9 +3,11 @@
 // (gl.POINTS, a disc cut in the fragment shader), blended over the background as rasterise()
 // blends them. Only its own GLSL is compiled; nothing is evaluated or loaded.
 //
-// Why not deck.gl, which drew the map on the main thread before: deck.gl 9 needs a DOM (its
-// Deck creates and sizes the canvas and listens to it through mjolnir.js), so it does not
-// start in a worker; and the map needs one kind of mark. This file is that mark, ~150 lines.
+// Why not deck.gl, which drew the map on the main thread before: deck.gl 9.4's Deck does not
+// start in a worker. Given an OffscreenCanvas it throws in its constructor (Deck._createCanvas
+// assigns to canvas.style, which an OffscreenCanvas does not have: "Cannot convert undefined or
+// null to object", tried in headless Chromium 156), and it listens to its canvas for input. The
+// map needs one kind of mark; this file is that mark, without the ~800 KB of deck.gl.
 // Not here: choosing between this and the CPU rasteriser (scatter-worker.js), the scene (scatter-scene.js).
 //
 //   const r = new GlRenderer(gl);          // gl: a WebGL2 context of an OffscreenCanvas

@@ -7,8 +7,8 @@
 // Which renderer: WebGL2 (scatter-gl.js) when the worker gets a WebGL2 context on a GPU; the
 // CPU rasteriser (rasterise() in scatter-scene.js, on a 2-D context) when it gets none, or when
 // the only WebGL2 is a software one (SwiftShader, llvmpipe: Chromium with --disable-gpu, most
-// VMs and CI). Software GL is not used because the rasteriser is faster there: 262,144 points
-// take ~100 ms a frame in SwiftShader and ~16 ms in rasterise() (docs/page.md). backend
+// VMs and CI). Software GL is not used because the rasteriser is several times faster there
+// (scripts/bench page measures both: docs/benchmarks.md). backend
 // 'webgl2' or 'canvas' in init forces one (the browser tests draw with both).
 //
 // Messages in (postMessage from gl-scatter.js):
