@@ -151,6 +151,16 @@ await test('?scatter=webgl2 draws the same map with WebGL2 in the worker (SwiftS
   console.log(`     (WebGL2: ${gl.covered} pixels covered, rasteriser: ${cpu.covered}; largest channel difference at ${gl.pixels.length} probes: ${worst})`);
 });
 
+await test('an unknown ?scatter= value is named in the map note, as text, and the automatic renderer draws', async () => {
+  const p = await openPage('#view=table', { query: '?scatter=%3Cb%3Evulkan%3C%2Fb%3E' });
+  await p.setInputFiles('#import-file', { name: 'small.npy', mimeType: 'application/octet-stream', buffer: npy(table.subarray(0, 500 * D), [500, D]) });
+  await p.waitForSelector(`${MAP}[data-drawn="500"]`, { timeout: 60000 });
+  const r = await p.evaluate((sel) => ({ note: document.querySelector('#import-map-note').textContent, bold: document.querySelectorAll('#import-map-note b').length, renderer: document.querySelector(sel).dataset.renderer }), MAP);
+  await p.close();
+  assert(r.note.includes("Note: unknown map renderer '<b>vulkan</b>' in ?scatter= (expected auto, webgl2, canvas); using auto."), `note: ${r.note}`);
+  assert(r.bold === 0 && r.renderer === 'canvas', `markup in the note: ${r.bold}; renderer ${r.renderer}`);
+});
+
 await test('hover shows the label and row of the point under the mouse, in the pointermove\'s own task', async () => {
   // a point, its screen position, and (brute force, here) the row nearest to that pixel
   await page.evaluate(() => {
