@@ -68,7 +68,7 @@ export function renderSection({ section, run, items }) {
       if (it.kind === 'check') out.push(`| ${cell(it.label)} | ${fmt(it.value)} | ≥ ${it.target} | ${it.ok ? 'met' : '**missed**'} |`);
       else if (it.error !== null) out.push(`| ${cell(it.name)} | failed: ${cell(it.error)} | | **missed** |`);
       else {
-        const target = it.budget === null ? 'information' : `≤ ${it.budget} ${it.unit}`;
+        const target = it.budget === null ? 'information' : `${it.bound === 'min' ? '≥' : '≤'} ${it.budget} ${it.unit}`;
         const met = it.budget === null ? '' : it.ok ? 'met' : '**missed**';
         out.push(`| ${cell(it.name)} | ${fmt(it.value, 1)} ${it.unit} (load ${fmt(it.loadavg)}) | ${target} | ${met} |`);
       }
