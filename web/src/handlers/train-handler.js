@@ -7,8 +7,8 @@
 //                   heldOut (next-token: {tokens, evaluated, trainTokens, every, vocab, chance, points: [[0, loss]]},
 //                   or {reason, trainTokens, vocab, chance, points: null} when the tail is shorter than a window; word2vec: null)}
 //   trainStep    {budgetMs = 40, maxSteps} -> {points: [[step, loss]...], held: [[step, loss]...] (held-out
-//                evaluations of the slice), stats (of the last step), slice: {steps, tokens} (of the whole
-//                slice), table grid, checksum (FNV-1a of the whole input table), positions?}
+//                evaluations of the slice), stats (of the last step), slice: {steps, tokens, ms} (of the whole
+//                slice; ms: the worker's time for it, steps and copies), table grid, checksum (FNV-1a of the whole input table), positions?}
 //   trainReset   {} -> info (the same run from step 0)
 //   (comparing the positional kinds: compare-handler.js)
 //   trainExport  {} -> {vectors: 'vectors.tsv text', metadata: 'metadata.tsv text', npy (Uint8Array), rows, cols, step}
@@ -330,7 +330,9 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
         run.lastMap = performance.now();
       }
     }
-    return { points, held, stats, slice: { steps: n, tokens }, table: tableGrid(), checksum: checksum(), positions: positions(), map, mapError, stepError };
+    const reply = { points, held, stats, slice: { steps: n, tokens }, table: tableGrid(), checksum: checksum(), positions: positions(), map, mapError, stepError };
+    reply.slice.ms = performance.now() - t0; // the worker's time of the whole slice: steps, copies, map
+    return reply;
   }
 
   function trainReset(p = {}) {

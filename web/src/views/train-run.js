@@ -99,7 +99,23 @@ export class TrainRunMethods {
     if (rate) this.root.dataset.tokensPerSecond = String(rate.tokensPerSecond);
   }
 
+  // The cost of a slice, for the page benchmark (scripts/bench-page.mjs): data-slice-worker-ms
+  // (the worker's time for it) and data-slice-main-ms (this thread's: consume() plus the plot
+  // draws it scheduled, which run in the next animation frame; animation-frame callbacks run in
+  // the order they were asked for, so the two marks bracket those draws). -> end(): call after consume's work
+  sliceTimer(r) {
+    const t0 = performance.now();
+    let drawFrom = 0;
+    requestAnimationFrame(() => (drawFrom = performance.now()));
+    if (r.slice && Number.isFinite(r.slice.ms)) this.root.dataset.sliceWorkerMs = r.slice.ms.toFixed(2);
+    return () => {
+      const sync = performance.now() - t0;
+      requestAnimationFrame(() => (this.root.dataset.sliceMainMs = (sync + performance.now() - drawFrom).toFixed(2)));
+    };
+  }
+
   consume(r) {
+    const timed = this.sliceTimer(r);
     for (const [x, y] of r.points) {
       this.steps.push(x);
       this.losses.push(y);
@@ -117,6 +133,7 @@ export class TrainRunMethods {
     if (this.losses.length) this.root.dataset.firstLoss = String(this.losses[0]);
     this.root.dataset.lastLoss = String(r.stats.lastLoss);
     this.onSteps(r.stats.totalSteps, !this.playing);
+    timed();
     if (r.stats.finished) {
       this.pause();
       this.el.message.textContent = `Finished after ${r.stats.totalSteps} steps.`;
