@@ -47,6 +47,11 @@ await test('train view: a character-level next-token model trains a few hundred 
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const curve = await page.$eval('#train-loss canvas', canvasStats);
   assert(curve.variance > 5 && curve.colors > 3, `loss curve blank (variance ${curve.variance.toFixed(1)})`);
+  // the table card is below the fold here: off screen it gets no slice (issue 24); scrolled in, it
+  // catches up once, to the paused step
+  await page.$eval('#train-table', (el) => el.scrollIntoView({ block: 'center' }));
+  await page.waitForFunction((s) => document.querySelector('#view-train').dataset.tableStep === String(s), s2, { timeout: 10000 });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const table1 = await page.$eval('#train-table .heatmap-canvas', canvasStats);
   assert(table1.hash !== table0.hash, 'table heatmap did not change while training');
   const tps = await page.$$eval('#train-readout div', (ds) => ds.find((d) => d.querySelector('dt').textContent === 'tokens / s').querySelector('dd').textContent);
