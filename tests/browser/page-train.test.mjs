@@ -105,13 +105,15 @@ await test('tokens / s is the rate over wall time (not one step timed alone); th
 // The longest main-thread task while training (budget 50 ms) is measured by scripts/bench page;
 // here, the property behind it: the worker trains in slices and the page draws each one.
 await test('while a model trains, the worker steps in slices and the page shows each one (the step counter moves in many updates)', async () => {
+  // s0 first: a slice still in flight from the last test's Pause may land in between, and must
+  // not be recorded as a value equal to s0
+  const s0 = await dataNum(page, 'steps');
   await page.evaluate(() => {
     const el = document.querySelector('#view-train');
     window.__stepValues = [];
     window.__stepObs = new MutationObserver(() => window.__stepValues.push(Number(el.dataset.steps)));
     window.__stepObs.observe(el, { attributes: true, attributeFilter: ['data-steps'] });
   });
-  const s0 = await dataNum(page, 'steps');
   await page.click('#train-play');
   await page.waitForFunction(() => new Set(window.__stepValues).size >= 5, null, { timeout: 30000 });
   await page.click('#train-play');
