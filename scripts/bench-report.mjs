@@ -20,7 +20,7 @@ for (const { items } of summarise(rows)) {
       lines.push(`${it.label.padEnd(46)} ${fmt(it.value).padStart(7)}   target >= ${it.target}   ${it.ok ? 'ok' : 'MISSED'}`);
     } else if (it.error !== null) lines.push(`  ${it.name.padEnd(44)} FAILED: ${it.error}`);
     else {
-      const verdict = it.budget === null ? 'information' : `budget <= ${it.budget} ${it.unit}   ${it.ok ? 'ok' : 'MISSED'}`;
+      const verdict = it.budget === null ? 'information' : `budget ${it.bound === 'min' ? '>=' : '<='} ${it.budget} ${it.unit}   ${it.ok ? 'ok' : 'MISSED'}`;
       lines.push(`  ${it.name.padEnd(44)} ${fmt(it.value, 1).padStart(7)} ${it.unit.padEnd(3)}  ${verdict}   (load ${fmt(it.loadavg)})`);
     }
   }

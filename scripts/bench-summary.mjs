@@ -53,7 +53,7 @@ export const fmt = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
 
 // rows -> [{section, items}] in SECTIONS order, then any other section by name; only sections
 // with rows. items: {kind: 'line', text}, {kind: 'check', label, value, target, ok} (ok: value >=
-// target), or {kind: 'budget', name, value, unit, budget, bound ('max' | 'min': a rate to reach), ok, loadavg, error} (page budgets).
+// target), or {kind: 'budget', name, value, unit, budget, bound ('max': value <= budget, 'min': value >= budget), ok, loadavg, error} (page budgets).
 export function summarise(rows) {
   const names = Object.keys(rows);
   const present = [...new Set(names.map(sectionOf))];
@@ -169,7 +169,7 @@ const SUMMARIES = {
     if (pb) {
       line(`page budgets in Chromium (${pb.cpus} CPUs; load average ${pb.loadavg_before.join(' ')} before, ${pb.loadavg_after.join(' ')} after):`);
       for (const f of pb.figures) {
-        items.push({ kind: 'budget', name: f.name, value: f.value, unit: f.unit, budget: f.budget, bound: f.bound || 'max', ok: f.ok, loadavg: f.loadavg,
+        items.push({ kind: 'budget', name: f.name, value: f.value, unit: f.unit, budget: f.budget, bound: f.bound ?? 'max', ok: f.ok, loadavg: f.loadavg,
           error: f.value === null ? f.detail.error : null });
       }
     }

@@ -265,6 +265,8 @@ await test('training view: UMAP of the table after training, then maps that cont
   // step 0: the UMAP of the untrained table runs by itself
   await tp.waitForFunction(() => document.querySelector('#view-train').dataset.mapState === 'finished', null, { timeout: 60000 });
   await tp.click('#train-play');
+  // the map on screen (after the click, which scrolls to the button): slices update only the plots on screen (issue 24)
+  await tp.$eval('#train-map', (el) => el.scrollIntoView({ block: 'center' }));
   await tp.waitForFunction(() => Number(document.querySelector('#view-train').dataset.steps || 0) >= 200, null, { timeout: 120000 });
   // while playing: updates continue from the previous layout
   const frames = [];

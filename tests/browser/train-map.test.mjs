@@ -55,6 +55,8 @@ for (const [method, hash, clamp] of [['t-SNE', 'tmap=tsne', 'perplexity 30 → 2
     const tp = await openPage(`#view=train&tEnc=char&${hash}`);
     await tp.waitForFunction(() => Number(document.querySelector('#view-train').dataset.renders || 0) > 0, null, { timeout: 60000 });
     await tp.click('#train-play');
+    // the map on screen: slices update only the plots on screen (issue 24)
+    await tp.$eval('#train-map', (el) => el.scrollIntoView({ block: 'center' }));
     // 150 steps, or the run stopping by itself (the defect: a map error ended Play)
     await tp.waitForFunction(() => Number(document.querySelector('#view-train').dataset.steps || 0) >= 150 ||
       !/Pause/.test(document.querySelector('#train-play').textContent), null, { timeout: 120000 });

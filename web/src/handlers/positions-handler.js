@@ -122,6 +122,19 @@ function gatherRows(table, D, idx) {
   return out;
 }
 
+// The position x position similarity as drawn: table (T, D) -> grid {data (k, k), rows: k, cols: k,
+// rowIndex, colIndex, totalRows: T, totalCols: T, sampled} of the k = min(T, maxSide) rows and
+// columns sampleIndices(T, maxSide) picks, computed by M.positionSimilarity on the table of just
+// those rows: k x k work, never T x T, and strideSample of the full matrix bit for bit (each
+// entry depends only on its two rows). blamed: the payload arguments a failure is shown on.
+//   sampledSimilarity(M, table, 1024, 64, 256, true, ['ctx'])   // 256 x 256 of 1024 x 1024
+export function sampledSimilarity(M, table, T, D, maxSide, cosine, blamed) {
+  const idx = sampleIndices(T, maxSide);
+  const k = idx.length;
+  const sim = blame(blamed, () => M.positionSimilarity(k === T ? table : gatherRows(table, D, idx), k, D, { cosine }));
+  return { data: sim, rows: k, cols: k, rowIndex: idx, colIndex: Int32Array.from(idx), totalRows: T, totalCols: T, sampled: k < T };
+}
+
 // imported (optional): the ImportedPositions store (imported-positions.js) of the user's file.
 export function makePositionsHandler(M, imported = null) {
   const LABELS = { sinusoidal: 'sinusoidal', learned: 'learned', rope: 'RoPE' };
@@ -147,13 +160,10 @@ export function makePositionsHandler(M, imported = null) {
   // at most maxSide sampled rows and columns; tableData (the whole table) for the distance
   // check. blamed: the payload arguments an engine failure is shown on.
   function kindGrids(name, table, T, D, maxSide, cosine, blamed) {
-    const idx = sampleIndices(T, maxSide);
-    const k = idx.length;
-    const sim = blame(blamed, () => M.positionSimilarity(k === T ? table : gatherRows(table, D, idx), k, D, { cosine }));
     return {
       name, tableData: table,
       table: strideSample(table, T, D, maxSide, maxSide),
-      similarity: { data: sim, rows: k, cols: k, rowIndex: idx, colIndex: Int32Array.from(idx), totalRows: T, totalCols: T, sampled: k < T },
+      similarity: sampledSimilarity(M, table, T, D, maxSide, cosine, blamed),
     };
   }
 

@@ -6,9 +6,16 @@
 //                -> info {settings, rows, tokens, labels (of the drawn table rows), estimate {bytes, msPerStep, tokensPerStep}, remapped,
 //                   heldOut (next-token: {tokens, evaluated, trainTokens, every, vocab, chance, points: [[0, loss]]},
 //                   or {reason, trainTokens, vocab, chance, points: null} when the tail is shorter than a window; word2vec: null)}
-//   trainStep    {budgetMs = 40, maxSteps} -> {points: [[step, loss]...], held: [[step, loss]...] (held-out
-//                evaluations of the slice), stats (of the last step), slice: {steps, tokens} (of the whole
-//                slice), table grid, checksum (FNV-1a of the whole input table), positions?}
+//   trainStep    {budgetMs = 40, maxSteps, show} -> {points: [[step, loss]...], held: [[step, loss]...] (held-out
+//                evaluations of the slice), stats (of the last step), slice: {steps, tokens, ms} (of the whole
+//                slice; ms: the worker's time for it, steps and copies), checksum (FNV-1a of the whole input table),
+//                and of the parts in show (FRAME_PARTS; all when show is absent) table grid, positions
+//                (the learned position similarity, sampled: at most 256 x 256), map: a part the page does
+//                not show (its plot is off screen) is neither computed nor sent
+//   trainFrame   {show} -> {step, checksum, table?, positions?, map? (PCA)}: the parts of the run as it is
+//                now, without a step (a plot shown again after slices that left it out catches up)
+//   Per reply the input table is copied out of wasm once (its checksum, grid and PCA share it), the
+//   position table only when its similarity is shown.
 //   trainReset   {} -> info (the same run from step 0)
 //   (comparing the positional kinds: compare-handler.js)
 //   trainExport  {} -> {vectors: 'vectors.tsv text', metadata: 'metadata.tsv text', npy (Uint8Array), rows, cols, step}
@@ -62,20 +69,21 @@
 // keeps its own vocabulary (min_count), `vocabIds()` maps rows back to token ids.
 // The estimate comes from one measured step (then reset), so it reflects this machine.
 //
+// What a reply shows of a run (the table grid, the position similarity, the PCA map, the
+// fingerprint; only the parts the page shows): train-frame.js.
 // Sizes: the engine plans every buffer of a run when it is made (tables, attention, batches) and
 // refuses what its build cannot hold; the page budget (limits.js) refuses, in the same words,
 // tables the engine would hold but the page copies on every step. Engine calls name the payload
 // arguments they depend on (blame, protocol.js), most likely first, so failures land on a field.
-import { fnv1a, sampleIndices, strideSample } from '../arrays.js';
+import { sampleIndices } from '../arrays.js';
 import { blame, blamed } from '../protocol.js';
 import { checkPageBudget } from './limits.js';
+import { MAX_TABLE_ROWS, frameParts, makeTrainFrame } from './train-frame.js';
 import { heldOutProbe, heldOutSplit, nextTokenRows } from './next-token-input.js';
 import { positionParams } from '../state.js';
 import { drawnMap, exportTableFile, withTable } from './table-exports.js';
 import { SESSION_VERSION, getRecord, putRecord, recordKey } from '../storage.js';
 
-const MAX_TABLE_ROWS = 400;
-const MAX_TABLE_COLS = 128;
 const MAP_EVERY_MS = 250; // PCA of the table at most this often while training
 const MAP_SLICE_MS = 30; // engine time of one registry map update while training (a slice of the live run)
 const MAX_LABEL_ORDER = 200; // rows in the map's label order
@@ -104,7 +112,7 @@ export function runKey(p) {
 // layout (optional): makeLayoutHandlers(M)'s object; a slot's input table is its 'train' source.
 export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecord }, layout = null) {
   let sessionTab = ''; // the page tab whose autosave this worker writes (trainStart {session})
-  const kinds = M.positionalKinds(); // fixed for the module's life; positions() runs every step
+  const frames = makeTrainFrame(M); // what a reply shows of a run (train-frame.js)
   const runs = new Map(); // slot -> {tr, make, rowIds, strings, model, pos, key}
   let run = null; // the run of the request being handled (use()); requests run one at a time
   const layoutKey = (slot) => `train:${String(slot ?? '')}`;
@@ -175,7 +183,7 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
     run.tr.reset();
     // the first step failed (diverged, or a buffer the engine refused): its own message
     if (!st) throw blamed(failure ?? new Error('train: the first step already failed'), run.model === 'next' ? NEXT_STEP_ARGS : W2V_ARGS);
-    const rows = run.tr.table('input').rows;
+    const rows = run.rowIds.length; // the table's rows (next-token: vocabSize; word2vec: vocabIds)
     const labels = Array.from(sampleIndices(rows, MAX_TABLE_ROWS), (r) =>
       run.rowIds && r < run.rowIds.length ? `id ${run.rowIds[r]} ${JSON.stringify(run.strings[r])}` : `row ${r}`);
     return {
@@ -217,7 +225,7 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
     }
     const base = info();
     const restored = p.resume && slot === '' ? await restore() : null; // the page's run only, never a widget's
-    return { ...base, table: tableGrid(), checksum: checksum(), positions: positions(), map: pcaMap(), rowLabels: run.strings, rowOrder: rowOrder(prep), restored };
+    return { ...base, ...frames.wholeFrame(run), rowLabels: run.strings, rowOrder: rowOrder(prep), restored };
   }
 
   // The autosaved run, when it is this run's: loaded into the trainer. -> restored | null
@@ -234,13 +242,13 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
     } catch (err) {
       return { error: `the run saved in this browser could not be loaded (${err.message}); this run starts afresh` };
     }
-    return { step: run.step, checksum: checksum(), saved: rec.checksum, savedAt: rec.savedAt, curve: rec.curve || null };
+    return { step: run.step, checksum: frames.checksum(run.tr.table('input')), saved: rec.checksum, savedAt: rec.savedAt, curve: rec.curve || null };
   }
 
   async function trainSave(p = {}) {
     use(p, 'save');
     const state = run.tr.saveState();
-    const rec = { v: SESSION_VERSION, tab: sessionTab, key: run.key, step: run.tr.stepsDone(), checksum: checksum(), state, curve: p.curve ?? null, savedAt: Date.now() };
+    const rec = { v: SESSION_VERSION, tab: sessionTab, key: run.key, step: run.tr.stepsDone(), checksum: frames.checksum(run.tr.table('input')), state, curve: p.curve ?? null, savedAt: Date.now() };
     await store.putRecord(recordKey('train', sessionTab), rec);
     return { step: rec.step, checksum: rec.checksum, bytes: state.length, savedAt: rec.savedAt };
   }
@@ -249,7 +257,7 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
   // next-token rows are ids in id order, so they are sorted by their count in the text; word2vec
   // rows already are in gensim's vocabulary order (by count).
   function rowOrder(prep) {
-    const rows = run.tr.table('input').rows;
+    const rows = run.rowIds.length;
     if (run.model !== 'next') return Int32Array.from({ length: Math.min(rows, MAX_LABEL_ORDER) }, (_, i) => i);
     const counts = new Float64Array(rows);
     for (const id of prep.ids) counts[id]++;
@@ -257,29 +265,9 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
     return order.slice(0, MAX_LABEL_ORDER);
   }
 
-  // FNV-1a of every float32 of the input table (arrays.js fnv1a): the run's fingerprint, the
-  // same in a page opened from a link that replays the same settings to the same step.
-  function checksum() {
-    return fnv1a(run.tr.table('input').data);
-  }
-
-  function tableGrid() {
-    const t = run.tr.table('input');
-    return strideSample(t.data, t.rows, t.cols, MAX_TABLE_ROWS, MAX_TABLE_COLS);
-  }
-
-  function positions() {
-    if (run.model !== 'next') return null;
-    const kind = kinds.find((k) => k.name === run.pos);
-    if (!kind || !kind.trainable || kind.provides !== 'additive') return null; // a trained (T, D) table only
-    const t = run.tr.table('position');
-    blame(['ctx'], () => checkPageBudget('train', 'position similarity', [t.rows, t.rows]));
-    const sim = blame(['ctx'], () => M.positionSimilarity(t.data, t.rows, t.cols, { cosine: true }));
-    return strideSample(sim, t.rows, t.rows, 256, 256);
-  }
-
-  function trainStep({ budgetMs = 40, maxSteps = Infinity, slot, map: mapOpts = null }) {
+  function trainStep({ budgetMs = 40, maxSteps = Infinity, slot, map: mapOpts = null, show }) {
     use({ slot }, 'train');
+    const parts = frameParts(show);
     const points = [];
     const held = [];
     const t0 = performance.now();
@@ -312,17 +300,19 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
       }
     } while (!stats.finished && n < maxSteps && performance.now() - t0 < budgetMs);
     run.step = stats.totalSteps;
+    const t = run.tr.table('input'); // the slice's one copy: checksum, table grid, PCA, a registry map's start
     const method = mapOpts && layout && mapOpts.method !== 'pca' ? mapOpts.method : 'pca';
     const wanted = method === 'pca' ? 'pca' : JSON.stringify(mapOpts);
     // every MAP_EVERY_MS, and at once for another map or other options than the last update's
     const due = stats.finished || !!stepError || wanted !== run.mapWanted || !(performance.now() - run.lastMap <= MAP_EVERY_MS);
-    run.mapWanted = wanted;
+    // a hidden map: nothing computed, and the first update it is shown again is due at once
+    run.mapWanted = parts.has('map') ? wanted : null;
     if (method === 'pca' && layout) layout.stopLive(layoutKey(slot));
     let map;
     let mapError = null;
-    if (due) {
+    if (due && parts.has('map')) {
       try {
-        map = method === 'pca' ? pcaMap() : layoutMap(slot, mapOpts);
+        map = method === 'pca' ? frames.pcaMap(run, t) : layoutMap(slot, mapOpts, t);
       } catch (err) {
         // the steps stand; the map card says why this update has no map
         map = undefined;
@@ -330,7 +320,26 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
         run.lastMap = performance.now();
       }
     }
-    return { points, held, stats, slice: { steps: n, tokens }, table: tableGrid(), checksum: checksum(), positions: positions(), map, mapError, stepError };
+    const reply = { points, held, stats, slice: { steps: n, tokens }, checksum: frames.checksum(t), map, mapError, stepError };
+    if (parts.has('table')) reply.table = frames.tableGrid(t);
+    if (parts.has('positions')) reply.positions = frames.positions(run);
+    reply.slice.ms = performance.now() - t0; // the worker's time of the whole slice: steps, copies, map
+    return reply;
+  }
+
+  // The parts `show` of the run as it is now, without a step: a plot that was hidden while the
+  // run went on catches up once when it is shown again (the page asks when it is paused; while
+  // playing the next slice carries it). The map is the PCA one (refitted or frozen); a registry
+  // map is drawn by its own run (layoutStart) when training pauses.
+  function trainFrame({ slot, show } = {}) {
+    use({ slot }, 'train');
+    const parts = frameParts(show);
+    const t = run.tr.table('input');
+    const reply = { step: run.tr.stepsDone(), checksum: frames.checksum(t) };
+    if (parts.has('table')) reply.table = frames.tableGrid(t);
+    if (parts.has('positions')) reply.positions = frames.positions(run);
+    if (parts.has('map')) reply.map = frames.pcaMap(run, t);
+    return reply;
   }
 
   function trainReset(p = {}) {
@@ -340,7 +349,7 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
     run.step = 0;
     run.components = null;
     run.frozen = null;
-    return { ...r, table: tableGrid(), checksum: checksum(), positions: positions(), map: pcaMap() };
+    return { ...r, ...frames.wholeFrame(run) };
   }
 
   // vectors.tsv and metadata.tsv of the Embedding Projector (%.9g values; labels escaped as
@@ -353,7 +362,7 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
     const labels = Array.from({ length: t.rows }, (_, r) => (run.strings && r < run.strings.length ? run.strings[r] : `row ${r}`));
     if (format) {
       const drawn = format === 'csv2' ? drawnMap({ points, map: method }, t.rows, layout?.mapNames) : null;
-      const map = format === 'csv2' && !drawn && t.cols >= 2 && t.rows >= 3 ? pcaMap() : null;
+      const map = format === 'csv2' && !drawn && t.cols >= 2 && t.rows >= 3 ? frames.pcaMap(run, t) : null;
       const points2 = drawn ? drawn.points : map && map.points;
       const file = withTable(M, t.data, t.rows, t.cols, labels, (table) => exportTableFile(M, table, format, { points2 }));
       return { ...file, step: run.step || 0, map: format === 'csv2' ? (drawn ? drawn.method : 'pca') : null };
@@ -400,28 +409,10 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
     };
   }
 
-  // 2-D PCA of the input table (engine M.pca); component signs follow the previous frame so
-  // the picture does not flip between updates. With frozen axes (trainFreeze) the table is
-  // projected on the basis and mean saved when freezing, so points move only because their
-  // vectors do (their trails are then meaningful). null when the table is too narrow.
-  function pcaMap() {
-    const t = run.tr.table('input');
-    if (t.cols < 2 || t.rows < 3) return null;
-    run.lastMap = performance.now();
-    if (run.frozen) return { ...project(t, run.frozen), frozen: true };
-    const p = M.pca(t.data, t.rows, t.cols, run.components ? { k: 2, previous: run.components } : { k: 2 });
-    run.components = p.components;
-    run.explained = Array.from(p.explained);
-    return { points: p.points, explained: run.explained, frozen: false };
-  }
-
   // A slice of the slot's live registry map run (layout-handler.js trainMap), which reads the
-  // input table when it starts a run. -> its frame (points null while it constructs)
-  function layoutMap(slot, opts) {
-    const get = () => {
-      const t = run.tr.table('input');
-      return { data: t.data, rows: t.rows, cols: t.cols };
-    };
+  // input table t (the slice's copy) when it starts a run. -> its frame (points null while it constructs)
+  function layoutMap(slot, opts, t) {
+    const get = () => ({ data: t.data, rows: t.rows, cols: t.cols });
     try {
       return { ...layout.trainMap(layoutKey(slot), get, opts.method, opts, MAP_SLICE_MS), live: true };
     } finally {
@@ -429,35 +420,10 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
     }
   }
 
-  // t (rows, D) -> {points (rows*2) = (x - mean) . c_k, explained} on a saved basis.
-  function project(t, basis) {
-    const D = t.cols;
-    const points = new Float32Array(t.rows * 2);
-    for (let r = 0; r < t.rows; r++) {
-      for (let k = 0; k < 2; k++) {
-        let s = 0;
-        for (let c = 0; c < D; c++) s += (t.data[r * D + c] - basis.mean[c]) * basis.components[k * D + c];
-        points[r * 2 + k] = s;
-      }
-    }
-    return { points, explained: basis.explained };
-  }
-
   // {on} -> map: freeze the current PCA axes (and the table mean) or go back to refitting.
   function trainFreeze({ on, slot }) {
     use({ slot }, 'map');
-    if (!on) {
-      run.frozen = null;
-      return pcaMap();
-    }
-    const t = run.tr.table('input');
-    if (t.cols < 2 || t.rows < 3) return null;
-    const p = M.pca(t.data, t.rows, t.cols, run.components ? { k: 2, previous: run.components } : { k: 2 });
-    const mean = new Float64Array(t.cols);
-    for (let r = 0; r < t.rows; r++) for (let c = 0; c < t.cols; c++) mean[c] += t.data[r * t.cols + c] / t.rows;
-    run.components = p.components;
-    run.frozen = { mean, components: p.components, explained: Array.from(p.explained) };
-    return pcaMap();
+    return frames.freeze(run, on);
   }
 
   // Text sampled from the run as it is now: M.generate on its checkpoint bytes, so
@@ -486,5 +452,5 @@ export function makeTrainHandlers(M, ensureTokens, store = { getRecord, putRecor
     return { dropped: !!r };
   }
 
-  return { trainStart, trainStep, trainReset, trainExport, trainNeighbours, trainFreeze, trainDrop, trainSave, trainSample, trainState };
+  return { trainStart, trainStep, trainFrame, trainReset, trainExport, trainNeighbours, trainFreeze, trainDrop, trainSave, trainSample, trainState };
 }

@@ -78,15 +78,36 @@ export class TrainLoss {
 
   // Draws the lines of steps and losses (the training curve, equal lengths); verdict: also judge
   // the run again (after new held-out points). Sets the data attributes of the header.
-  draw(steps, losses, verdict) {
+  // plot false (the chart is off screen): the verdict and the attributes only, no lines.
+  draw(steps, losses, verdict, plot = true) {
     const h = this.heldOut;
     const el = this.chart.parent;
     if (!h) {
-      this.chart.setData([steps, losses]);
+      if (plot) this.chart.setData([steps, losses]);
       for (const k of ['heldOut', 'chance', 'vocab', 'heldPoints', 'verdict', 'memorising']) delete el.dataset[k];
       this.el.verdict.hidden = true;
       return;
     }
+    if (plot) this.plot(steps, losses);
+    el.dataset.chance = String(h.chance);
+    el.dataset.vocab = String(h.vocab);
+    el.dataset.heldPoints = String(this.held.length);
+    const last = this.held[this.held.length - 1];
+    if (last) el.dataset.heldOut = String(last[1]);
+    else delete el.dataset.heldOut;
+    if (!verdict) return;
+    const v = memorisationVerdict(steps.map((x, i) => [x, losses[i]]), this.held, h.chance);
+    el.dataset.verdict = v.state;
+    el.dataset.memorising = String(v.state === 'memorising');
+    const text = h.points ? verdictText(v, h.vocab) : '';
+    this.el.verdict.textContent = text;
+    this.el.verdict.hidden = !text;
+    this.el.verdict.classList.toggle('memorising', v.state === 'memorising');
+  }
+
+  // The chart's lines (a next-token run): training loss, held-out loss at its steps, chance.
+  plot(steps, losses) {
+    const h = this.heldOut;
     const xs = [];
     const cols = h.points ? [[], []] : [[]];
     const heldAt = new Map(this.held);
@@ -103,19 +124,5 @@ export class TrainLoss {
       }
     }
     this.chart.setData([xs, ...cols, xs.map(() => h.chance)]);
-    el.dataset.chance = String(h.chance);
-    el.dataset.vocab = String(h.vocab);
-    el.dataset.heldPoints = String(this.held.length);
-    const last = this.held[this.held.length - 1];
-    if (last) el.dataset.heldOut = String(last[1]);
-    else delete el.dataset.heldOut;
-    if (!verdict) return;
-    const v = memorisationVerdict(steps.map((x, i) => [x, losses[i]]), this.held, h.chance);
-    el.dataset.verdict = v.state;
-    el.dataset.memorising = String(v.state === 'memorising');
-    const text = h.points ? verdictText(v, h.vocab) : '';
-    this.el.verdict.textContent = text;
-    this.el.verdict.hidden = !text;
-    this.el.verdict.classList.toggle('memorising', v.state === 'memorising');
   }
 }

@@ -30,6 +30,7 @@ export class TrainMapMethods {
       return;
     }
     this.scatter.setData({ points: map.points, labels: this.rowLabels, explained: map.explained, frozen: map.frozen, order: this.rowOrder, method: 'pca' });
+    this.drew('map', step);
     this.mapNote.textContent =
       'Each dot is one row of the table projected on its two main directions of variation (PCA by the engine, ' +
       (map.frozen
@@ -47,6 +48,7 @@ export class TrainMapMethods {
     // run move too far early on to read as paths
     const training = !!map.live;
     this.scatter.setData({ points: map.points, labels: this.rowLabels, axes: [1, 2].map((i) => `${name} ${i}`), method: map.method, trails: training, order: this.rowOrder });
+    this.drew('map', step);
     this.mapFrames = (this.mapFrames || 0) + 1;
     this.root.dataset.mapFrames = String(this.mapFrames);
     this.root.dataset.mapMethod = map.method;

@@ -12,6 +12,7 @@
 //   view.play();            // until Pause or the end of the run
 //   view.play(state.step);  // a link's step: replay to it and stop there
 import { renderStatList } from './stat-list.js';
+import { FRAME_PARTS } from '../handlers/train-frame.js';
 import { formatNumber } from '../plots/scales.js';
 
 const RATE_WINDOW_MS = 2000; // tokens / s: the average over this much wall time
@@ -99,24 +100,50 @@ export class TrainRunMethods {
     if (rate) this.root.dataset.tokensPerSecond = String(rate.tokensPerSecond);
   }
 
-  consume(r) {
+  // The cost of a slice, for the page benchmark (scripts/bench-page.mjs): data-slice-worker-ms
+  // (the worker's time for it) and data-slice-main-ms (this thread's: consume() plus the plot
+  // draws it scheduled, which run in the next animation frame; animation-frame callbacks run in
+  // the order they were asked for, so the two marks bracket those draws). -> end(): call after consume's work
+  sliceTimer(r) {
+    const t0 = performance.now();
+    let drawFrom = 0;
+    requestAnimationFrame(() => (drawFrom = performance.now()));
+    if (r.slice && Number.isFinite(r.slice.ms)) this.root.dataset.sliceWorkerMs = r.slice.ms.toFixed(2);
+    return () => {
+      const sync = performance.now() - t0;
+      requestAnimationFrame(() => (this.root.dataset.sliceMainMs = (sync + performance.now() - drawFrom).toFixed(2)));
+    };
+  }
+
+  // A trainStep reply; show: the parts it was asked for (the plots on screen then): the others
+  // are stale until they are on screen again (PlotVisibility, catchUp).
+  consume(r, show = FRAME_PARTS) {
+    const timed = this.sliceTimer(r);
     for (const [x, y] of r.points) {
       this.steps.push(x);
       this.losses.push(y);
     }
+    const step = r.stats.totalSteps;
     this.loss.add(r.held || []);
-    this.loss.draw(this.steps, this.losses, (r.held || []).length > 0);
+    const lossOn = this.vis.visible('loss'); // off screen: the verdict and readout only, no lines
+    this.loss.draw(this.steps, this.losses, (r.held || []).length > 0, lossOn);
+    if (lossOn) this.drew('loss', step);
+    else this.vis.skipped('loss');
     this.showChecksum(r.checksum);
     const rate = r.slice && this.playing ? this.rate(r.slice) : null;
     if (rate) this.lastRate = rate; // a slice that lands after a pause keeps the last rate
     this.readout(r.stats, rate || this.lastRate);
-    this.drawTables(r);
+    for (const part of FRAME_PARTS) if (!show.includes(part)) this.vis.skipped(part);
+    this.drawTables(r, step);
     this.trainingMap(r);
     this.root.dataset.steps = String(r.stats.totalSteps);
     this.root.dataset.lossPoints = String(this.steps.length); // for the browser tests: the curve has every step
     if (this.losses.length) this.root.dataset.firstLoss = String(this.losses[0]);
     this.root.dataset.lastLoss = String(r.stats.lastLoss);
     this.onSteps(r.stats.totalSteps, !this.playing);
+    timed();
+    // paused with plots that came on screen while the last slices were under way: catch them up
+    if (!this.playing && this.vis.stale().length) this.catchUp(this.vis.stale());
     if (r.stats.finished) {
       this.pause();
       this.el.message.textContent = `Finished after ${r.stats.totalSteps} steps.`;
@@ -130,8 +157,9 @@ export class TrainRunMethods {
   async request(payload) {
     try {
       const map = this.choice.method() !== 'pca' ? this.choice.payload() : null;
-      const r = await this.engine.request('trainStep', map ? { ...payload, map } : payload);
-      this.consume(r); // the slice's steps, also those before a step that failed
+      const show = this.vis.shown().filter((n) => FRAME_PARTS.includes(n)); // only the plots on screen
+      const r = await this.engine.request('trainStep', { ...payload, show, ...(map ? { map } : {}) });
+      this.consume(r, show); // the slice's steps, also those before a step that failed
       if (r.stepError) throw Object.assign(new Error(r.stepError.message), { fields: r.stepError.fields });
       return true;
     } catch (err) {

@@ -54,6 +54,8 @@ import { SampleBox } from './sample-view.js';
 import { JobProgress } from './job-progress.js';
 import { TrainMapMethods } from './train-map.js';
 import { TrainRunMethods } from './train-run.js';
+import { PlotVisibility } from './plot-visibility.js';
+import { FRAME_PARTS } from '../handlers/train-frame.js';
 import { mixMethods } from '../mix-methods.js';
 
 export const TRAIN_KEYS = ['tCorpus', 'tEnc', 'tLower', 'bpeV', 'model', 'pos', 'tD', 'ctx', 'tB', 'opt', 'lr', 'alpha', 'win', 'minc', 'ep', 'seed'];
@@ -126,6 +128,9 @@ export class TrainView {
     const sampleCard = $('sample-card');
     this.sampleBox = sampleCard ? new SampleBox(sampleCard, engine) : null;
     this.scatter = new Scatter($('train-map'), { labelled: 30 });
+    // the plots on screen: a slice asks the worker only for those (trainStep {show}); the others
+    // catch up once when they come back on screen (catchUp)
+    this.vis = new PlotVisibility({ loss: $('train-loss'), table: $('train-table'), positions: $('train-pos-learned'), map: $('train-map') }, (names) => this.catchUp(names));
     this.mapNote = $('map-note');
     this.freeze = $('map-freeze');
     this.mapTitle = $('train-map-title');
@@ -223,7 +228,7 @@ export class TrainView {
     this.root.querySelector('#compare-card').hidden = state.model !== 'next'; // positions belong to the next-token model
     this.root.querySelector('#extrapolation-card').hidden = state.model !== 'next' || !this.compare.last;
     this.el.tableNote.textContent = state.model === 'next' ? 'token embedding table (input), one row per token of the text' : 'word2vec input vectors (wv), one row per word kept by min_count';
-    this.drawTables(r);
+    this.drawTables(r, restored ? restored.step : 0);
     this.freeze.checked = false;
     this.scatter.clearTrails();
     this.drawMap(r.map, restored ? restored.step : 0);
@@ -265,13 +270,56 @@ export class TrainView {
     hm.rangeNote.textContent = `colour: ${scaleRange(sc, 'cosine')}`;
   }
 
-  drawTables(r) {
-    const stats = summarize(r.table.data);
-    const domain = colorDomain(stats, this.state.cmap);
-    const lut = makeLut(this.state.cmap);
-    this.heatmap.setData(r.table, { domain, lut });
-    this.legend.set({ domain, lut, note: r.table.sampled ? `${r.table.rows} of ${r.table.totalRows} rows drawn` : 'all rows' });
-    if (r.positions) this.drawSim(this.learnedSim, r.positions);
+  // The table grid and the learned position similarity of a reply, those it carries (a slice
+  // leaves out the plots that are off screen); step: the run's step they show.
+  drawTables(r, step) {
+    if (r.table) {
+      const stats = summarize(r.table.data);
+      const domain = colorDomain(stats, this.state.cmap);
+      const lut = makeLut(this.state.cmap);
+      this.heatmap.setData(r.table, { domain, lut });
+      this.legend.set({ domain, lut, note: r.table.sampled ? `${r.table.rows} of ${r.table.totalRows} rows drawn` : 'all rows' });
+      this.drew('table', step);
+    }
+    if (r.positions) {
+      this.drawSim(this.learnedSim, r.positions);
+      this.drew('positions', step);
+    }
+  }
+
+  // Plot `name` drew the run at `step`: for the tests, data-NAME-draws counts its draws and
+  // data-NAME-step says which step it shows (loss, table, positions, map).
+  drew(name, step) {
+    this.vis.drawn(name);
+    this.root.dataset[`${name}Draws`] = String(Number(this.root.dataset[`${name}Draws`] || 0) + 1);
+    this.root.dataset[`${name}Step`] = String(step);
+  }
+
+  // Plots that came back on screen after slices that left them out (PlotVisibility): the loss
+  // chart redraws from the curve the page holds; the table, the learned positions and the PCA map
+  // come from one trainFrame while paused (while playing, the next slice carries them; a registry
+  // map's own run draws it when training pauses).
+  async catchUp(names) {
+    const step = Number(this.root.dataset.steps || 0);
+    if (names.includes('loss') && this.steps) {
+      this.loss.draw(this.steps, this.losses, true);
+      this.drew('loss', step);
+    }
+    if (this.playing || !this.last) return;
+    const pca = this.choice.method() === 'pca';
+    if (!pca && names.includes('map')) this.vis.drawn('map');
+    const show = names.filter((n) => FRAME_PARTS.includes(n) && (n !== 'map' || pca));
+    if (!show.length) return;
+    const gen = this.playGen;
+    try {
+      const r = await this.engine.request('trainFrame', { show });
+      if (gen !== this.playGen || this.playing) return; // another run, or Play: its slices draw
+      for (const n of show) this.vis.drawn(n); // also a part the run does not have (positions of word2vec: null)
+      this.drawTables(r, r.step);
+      if (r.map !== undefined) this.drawMap(r.map, r.step);
+    } catch (err) {
+      this.el.message.textContent = err.message;
+    }
   }
 
   async neighbours() {
