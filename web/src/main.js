@@ -10,6 +10,7 @@
 // arguments blamed for the failure, protocol.js), narrowed by error-target.js; values that
 // came from the link land on their own field too.
 import { EngineClient } from './engine-client.js';
+import { adoptWorker } from './engine-boot.js'; // started by index.html before this module graph loaded
 import { failedField } from './error-target.js';
 import { DEFAULTS, ignoredLines, parseHash, serializeHash, setMapAlgorithms, setPositionalKinds } from './state.js';
 import { useMapAlgorithms } from './views/map-choice.js';
@@ -40,7 +41,7 @@ applyDisplay(document.documentElement, parseHash(location.hash).state);
 
 const statusEl = document.getElementById('engine-status');
 const urlMessages = document.getElementById('url-messages');
-const engine = new EngineClient('./worker.js');
+const engine = new EngineClient('./worker.js', adoptWorker());
 
 // The hash is read once the engine has sent its registry of positional kinds (start(), below).
 let state = null;

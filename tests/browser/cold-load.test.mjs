@@ -1,0 +1,83 @@
+// How the page loads (docs/page.md, "How the page loads"), checked as order and structure, never
+// as a duration (the clock is scripts/bench-page.mjs's cold_load figure):
+//   - the engine worker is started by engine-boot.js, before app.js's module graph has loaded
+//     (app.js is held back until worker.js has been asked for: without the early start, never);
+//   - the worker fetches the wasm at its content-versioned URL, the one index.html preloads;
+//   - index.html's modulepreload links are exactly the chunks app.js imports statically
+//     (read from the built files, transitively), so none is fetched one after another.
+// Usage: node tests/browser/cold-load.test.mjs [--site build/web]
+import fs from 'node:fs';
+import path from 'node:path';
+import { startHarness, assert } from './harness.mjs';
+import { contentVersion } from '../../scripts/static-server.mjs';
+
+const h = await startHarness('cold-load tests');
+
+// a module's text -> the relative paths it imports statically (import … from "x", import "x"),
+// not its import("x")
+function staticImports(source) {
+  const found = [];
+  for (const m of source.matchAll(/(?:\bfrom\s*|\bimport\s*)(["'])(\.{1,2}\/[^"']+)\1/g)) {
+    const before = source.slice(Math.max(0, m.index - 1), m.index);
+    if (!before.endsWith('(')) found.push(m[2]);
+  }
+  return found;
+}
+// file (relative to the site) -> every .js file it loads before running, transitively
+function staticClosure(file, seen = new Set()) {
+  for (const spec of staticImports(fs.readFileSync(path.join(h.site, file), 'utf8'))) {
+    const dep = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
+    if (seen.has(dep)) continue;
+    seen.add(dep);
+    staticClosure(dep, seen);
+  }
+  return seen;
+}
+
+await h.test("index.html's modulepreload links are the chunks app.js imports statically", async () => {
+  const html = fs.readFileSync(path.join(h.site, 'index.html'), 'utf8');
+  const preloads = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]).sort();
+  const chunks = [...staticClosure('app.js')].filter((f) => f.startsWith('chunks/')).sort();
+  assert(chunks.length > 0, 'app.js imports no chunk statically: nothing to check');
+  assert(preloads.join() === chunks.join(), `modulepreload ${preloads.join(', ')} != app.js's static chunks ${chunks.join(', ')}`);
+});
+
+await h.test('the engine worker starts before app.js has loaded, and compiles the wasm at its versioned URL', async () => {
+  const version = contentVersion(fs.readFileSync(path.join(h.site, 'embedlab.wasm')));
+  const html = fs.readFileSync(path.join(h.site, 'index.html'), 'utf8');
+  assert(html.includes(`<link rel="preload" href="embedlab.wasm?v=${version}" as="fetch"`), `index.html does not preload embedlab.wasm?v=${version}`);
+  const page = await h.contextPage({ width: 1360, height: 900 });
+  let workerAsked;
+  const asked = new Promise((resolve) => (workerAsked = resolve));
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/worker.js') workerAsked();
+  });
+  const workers = [];
+  page.on('worker', (w) => workers.push(w));
+  // app.js is answered only once worker.js has been asked for: the early start must not need it
+  let held = false;
+  await page.route('**/app.js', async (route) => {
+    held = true;
+    await asked;
+    await route.continue();
+  });
+  let timer;
+  const failed = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('worker.js was not requested while app.js was held back')), 20000)));
+  failed.catch(() => {}); // awaited below
+  await page.goto(`${h.url}index.html`, { waitUntil: 'commit' }); // not 'load': that needs app.js
+  await Promise.race([asked, failed]).finally(() => clearTimeout(timer));
+  await page.waitForSelector('body[data-engine="ready"]', { timeout: 20000 });
+  assert(held, 'app.js was never requested');
+  const worker = workers.find((w) => new URL(w.url()).pathname === '/worker.js');
+  assert(worker, `no worker.js worker among ${workers.map((w) => w.url()).join(', ')}`);
+  const wasm = await worker.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name)).filter((u) => u.pathname.endsWith('.wasm')).map((u) => `${u.pathname}${u.search}`));
+  assert(wasm.join() === `/embedlab.wasm?v=${version}`, `the worker fetched ${wasm.join(', ') || 'no wasm'}, not /embedlab.wasm?v=${version}`);
+  await page.close();
+});
+
+await h.test('no console errors and no requests to other origins', async () => {
+  assert(h.consoleErrors.length === 0, `console errors: ${h.consoleErrors.slice(0, 3).join(' | ')}`);
+  assert(h.foreignRequests.length === 0, `requests to other origins: ${h.foreignRequests.slice(0, 3).join(' ')}`);
+});
+
+await h.finish();
