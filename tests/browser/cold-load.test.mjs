@@ -4,12 +4,15 @@
 //     (app.js is held back until worker.js has been asked for: without the early start, never);
 //   - the worker fetches the wasm at its content-versioned URL, the one index.html preloads;
 //   - index.html's modulepreload links are exactly the chunks app.js imports statically
-//     (read from the built files, transitively), so none is fetched one after another.
+//     (read from the built files, transitively), so none is fetched one after another;
+//   - a view's code (its chunk, chunks/NAME-view-HASH.js) is fetched when the view is first
+//     shown, not with the page, for every view of the registry (views/registry.js).
 // Usage: node tests/browser/cold-load.test.mjs [--site build/web]
 import fs from 'node:fs';
 import path from 'node:path';
 import { startHarness, assert } from './harness.mjs';
 import { contentVersion } from '../../scripts/static-server.mjs';
+import { VIEWS } from '../../web/src/views/registry.js';
 
 const h = await startHarness('cold-load tests');
 
@@ -72,6 +75,27 @@ await h.test('the engine worker starts before app.js has loaded, and compiles th
   assert(worker, `no worker.js worker among ${workers.map((w) => w.url()).join(', ')}`);
   const wasm = await worker.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name)).filter((u) => u.pathname.endsWith('.wasm')).map((u) => `${u.pathname}${u.search}`));
   assert(wasm.join() === `/embedlab.wasm?v=${version}`, `the worker fetched ${wasm.join(', ') || 'no wasm'}, not /embedlab.wasm?v=${version}`);
+  await page.close();
+});
+
+// page -> the views whose chunk (chunks/NAME-view-HASH.js) the page has fetched, in VIEWS order
+const viewChunks = (page) => page.evaluate((names) => {
+  const paths = performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname);
+  return names.filter((n) => paths.some((p) => new RegExp(`^/chunks/${n}-view-[A-Z0-9]+\\.js$`).test(p)));
+}, VIEWS.map((v) => v.name));
+
+await h.test("a view's code is fetched when the view is first shown, not with the page", async () => {
+  const page = await h.openPage('#view=table');
+  await page.waitForFunction(() => Number(document.querySelector('#view-table').dataset.renders || 0) > 0, null, { timeout: 15000 });
+  let fetched = await viewChunks(page);
+  assert(fetched.join() === 'table', `after drawing the table view, the code of ${fetched.join(', ') || 'no view'} was fetched (expected: table only)`);
+  for (const v of VIEWS.filter((x) => x.name !== 'table')) {
+    await page.click(`.tabs button[data-view="${v.name}"]`);
+    await page.waitForFunction((id) => Number(document.getElementById(id).dataset.renders || 0) > 0, v.section, { timeout: 30000 });
+    fetched = await viewChunks(page);
+    const expected = VIEWS.slice(0, VIEWS.indexOf(v) + 1).map((x) => x.name);
+    assert(fetched.join() === expected.join(), `after showing ${v.name}: the code of ${fetched.join(', ')} was fetched, expected ${expected.join(', ')}`);
+  }
   await page.close();
 });
 
