@@ -24,6 +24,7 @@ import { PlotError } from './views/plot-error.js';
 import { JobProgress } from './views/job-progress.js';
 import { TEXT_KEYS, TRAIN_KEYS, clampTok } from './views/request-keys.js';
 import { VIEWS, VIEW_BY_NAME, addPositionalKeys } from './views/registry.js';
+import { ViewSlot } from './views/view-slot.js';
 import { ImportView } from './views/import-view.js';
 import { TableExports } from './views/table-exports.js';
 import { setExportNamer } from './plots/plot-export.js';
@@ -51,37 +52,11 @@ let lastChanged = null;
 let lastWrittenHash = null;
 let lastStepWrite = 0;
 
-// view name -> {keys it depends on, fetch(state) -> Promise<reply | null>, dirty flag, view
-// object (null until first shown), loading (its Promise), waiting (calls for it: withView)}:
-// one per entry of the view registry (views/registry.js), in its order
+// view name -> its ViewSlot (views/view-slot.js: keys, fetch, dirty, the view object once
+// first shown): one per entry of the view registry (views/registry.js), in its order
 const views = {};
-
-// view name -> Promise of its view object, created on the first call (its module loaded then);
-// the calls withView kept for it run on it first, in order. A failed load is tried again next time.
-function loadView(name) {
-  const v = views[name];
-  if (!v.loading) {
-    const entry = VIEW_BY_NAME[name];
-    v.loading = entry.create(document.getElementById(entry.section), engine, pageHost, (PAGE_OPTIONS[name] || {}).options).then(
-      (view) => {
-        v.view = view;
-        for (const fn of v.waiting.splice(0)) fn(view);
-        return view;
-      },
-      (err) => {
-        v.loading = null;
-        throw err;
-      },
-    );
-  }
-  return v.loading;
-}
-
-// fn(view object of `name`): now if it exists, else once the view is first shown
-function withView(name, fn) {
-  if (views[name].view) fn(views[name].view);
-  else views[name].waiting.push(fn);
-}
+const loadView = (name) => views[name].load(); // -> Promise of the view object (its code loaded)
+const withView = (name, fn) => views[name].with(fn); // fn(view) now, or once the view is first shown
 
 function showIgnored(items) {
   urlMessages.replaceChildren();
@@ -328,14 +303,7 @@ const pageHost = {
 };
 for (const v of VIEWS) {
   const own = PAGE_OPTIONS[v.name] || {};
-  views[v.name] = {
-    keys: v.keys,
-    fetch: own.fetch || v.fetch(engine),
-    dirty: true,
-    view: null, // loadView(name), when first shown
-    loading: null,
-    waiting: [],
-  };
+  views[v.name] = new ViewSlot(v, () => v.create(document.getElementById(v.section), engine, pageHost, own.options), own.fetch || v.fetch(engine));
 }
 
 // A map's choice (imap…, tmap…: map-choice.js) goes in the link; nothing is recomputed here
