@@ -38,7 +38,12 @@ import { applyDisplay } from './plots/theme.js';
 // Theme and label size from the link at once (not after the engine is ready): no flash of the
 // light page before a dark one. parseHash reports the positional keys as unknown until the
 // registry arrives; only theme and fs are read here.
-applyDisplay(document.documentElement, parseHash(location.hash).state);
+const linked = parseHash(location.hash).state;
+applyDisplay(document.documentElement, linked);
+// The code of the view the link shows (else the table's) loads while the engine starts, not after
+// (its first refresh would wait for it); the view object is made at that refresh, as for any view.
+const firstView = VIEW_BY_NAME[movedCardView(linked.view, linked.card)] || VIEW_BY_NAME.table;
+firstView.load().catch(() => {}); // a failure shows at the view's refresh, which loads it again
 
 const statusEl = document.getElementById('engine-status');
 const urlMessages = document.getElementById('url-messages');
@@ -384,8 +389,8 @@ function readLink() {
   showOnlyCard(state);
   showEmbedControls(embedded.keys, controls);
   importView.setMapState(state);
-  const linked = state;
-  withView('train', (view) => view.setMapState(linked));
+  const mapState = state;
+  withView('train', (view) => view.setMapState(mapState));
   for (const v of Object.values(views)) v.dirty = true;
   loadLinkText().then(() => {
     showView(views[state.view] ? state.view : 'table');
