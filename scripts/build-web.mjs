@@ -6,8 +6,10 @@
 //                                       at the preload marker, a <link rel="preload" as="fetch"> of the
 //                                       versioned wasm (the worker's fetch of the same URL is then
 //                                       served from the HTTP cache) and a <link rel="modulepreload"> for
-//                                       each chunk app.js imports statically, read from esbuild's
-//                                       metafile, so the browser fetches them beside app.js)
+//                                       each chunk app.js imports statically and for the default
+//                                       view's code (its chunk, views/NAME-view.js, and its static
+//                                       chunks), read from esbuild's metafile, so the browser
+//                                       fetches them beside app.js)
 //   web/src/engine-boot.js           -> OUT/ (copied: index.html starts the worker with it, ahead of app.js)
 //   web/style.css                    -> OUT/
 //   web/docs.html, web/docs.css, web/docs/*.js -> OUT/ (the API examples page; its scripts copied
@@ -40,6 +42,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pageSections, readPage } from './page-sections.mjs';
 import { contentVersion } from './static-server.mjs';
+import { paramSpec } from '../web/src/state.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -99,6 +102,13 @@ export function staticChunks(metafile, entryOut, outDir) {
   };
   visit(entryOut);
   return seen.map((p) => path.relative(outDir, path.resolve(root, p)).split(path.sep).join('/'));
+}
+
+// esbuild metafile, the module (repo-relative path) -> the output path of the chunk holding it
+// as an entry point (a dynamically imported module), or null
+export function chunkOf(metafile, module) {
+  const found = Object.entries(metafile.outputs).find(([out, o]) => o.entryPoint === module && out.endsWith('.js'));
+  return found ? found[0] : null;
 }
 
 // the assembled page, the wasm's content version, the chunk paths -> the page with their links at
@@ -221,9 +231,17 @@ async function main() {
         `${libs.length ? `, npm: ${libs.sort().join(' ')}` : ''}${e.external.length ? `, external: ${e.external.join(' ')}` : ''}, ${Date.now() - t0} ms)`,
     );
     const preloaded = e.split ? staticChunks(r.metafile, rel(outfile), out) : [];
+    if (e.outfile === 'app.js') {
+      // the default view's code: the page draws it first unless the link names another view
+      const first = `web/src/views/${paramSpec('view').def}-view.js`;
+      const chunk = chunkOf(r.metafile, first);
+      if (!chunk) fail(`${first} is not a chunk of its own in the build`, 'views/registry.js imports each view module with import() only');
+      const own = path.relative(out, path.resolve(root, chunk)).split(path.sep).join('/');
+      for (const c of [own, ...staticChunks(r.metafile, chunk, out)]) if (!preloaded.includes(c)) preloaded.push(c);
+    }
     for (const c of chunks) {
       const early = preloaded.includes(path.relative(out, path.resolve(root, c)).split(path.sep).join('/'));
-      console.log(`        chunk ${rel(path.resolve(c))} (${fs.statSync(path.resolve(c)).size} bytes, ${early ? 'imported statically: modulepreload in index.html' : 'loaded on demand'})`);
+      console.log(`        chunk ${rel(path.resolve(c))} (${fs.statSync(path.resolve(c)).size} bytes, ${early ? 'modulepreload in index.html' : 'loaded on demand'})`);
     }
     if (e.outfile === 'app.js') {
       fs.writeFileSync(path.join(out, 'index.html'), withPreloads(page, wasmVersion, preloaded));

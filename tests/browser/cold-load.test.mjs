@@ -3,8 +3,9 @@
 //   - the engine worker is started by engine-boot.js, before app.js's module graph has loaded
 //     (app.js is held back until worker.js has been asked for: without the early start, never);
 //   - the worker fetches the wasm at its content-versioned URL, the one index.html preloads;
-//   - index.html's modulepreload links are exactly the chunks app.js imports statically
-//     (read from the built files, transitively), so none is fetched one after another;
+//   - index.html's modulepreload links are exactly the chunks app.js imports statically and the
+//     default view's code (its chunk and the chunks that imports), read from the built files,
+//     transitively, so none is fetched one after another;
 //   - a view's code (its chunk, chunks/NAME-view-HASH.js) is fetched when the view is first
 //     shown, not with the page, for every view of the registry (views/registry.js).
 // Usage: node tests/browser/cold-load.test.mjs [--site build/web]
@@ -13,6 +14,7 @@ import path from 'node:path';
 import { startHarness, assert } from './harness.mjs';
 import { contentVersion } from '../../scripts/static-server.mjs';
 import { VIEWS } from '../../web/src/views/registry.js';
+import { paramSpec } from '../../web/src/state.js';
 
 const h = await startHarness('cold-load tests');
 
@@ -37,12 +39,16 @@ function staticClosure(file, seen = new Set()) {
   return seen;
 }
 
-await h.test("index.html's modulepreload links are the chunks app.js imports statically", async () => {
+await h.test("index.html's modulepreload links are app.js's static chunks and the default view's code", async () => {
   const html = fs.readFileSync(path.join(h.site, 'index.html'), 'utf8');
   const preloads = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]).sort();
-  const chunks = [...staticClosure('app.js')].filter((f) => f.startsWith('chunks/')).sort();
+  const chunks = [...staticClosure('app.js')].filter((f) => f.startsWith('chunks/'));
   assert(chunks.length > 0, 'app.js imports no chunk statically: nothing to check');
-  assert(preloads.join() === chunks.join(), `modulepreload ${preloads.join(', ')} != app.js's static chunks ${chunks.join(', ')}`);
+  const def = paramSpec('view').def;
+  const view = fs.readdirSync(path.join(h.site, 'chunks')).filter((f) => new RegExp(`^${def}-view-[A-Z0-9]+\\.js$`).test(f)).map((f) => `chunks/${f}`);
+  assert(view.length === 1, `the default view's chunk: ${view.join(', ') || 'none'} (expected chunks/${def}-view-HASH.js)`);
+  const expected = [...new Set([...chunks, ...view, ...staticClosure(view[0])])].sort();
+  assert(preloads.join() === expected.join(), `modulepreload ${preloads.join(', ')} != ${expected.join(', ')}`);
 });
 
 await h.test('the engine worker starts before app.js has loaded, and compiles the wasm at its versioned URL', async () => {

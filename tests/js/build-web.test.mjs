@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IMMUTABLE, contentVersion, serve } from '../../scripts/static-server.mjs';
-import { staticChunks } from '../../scripts/build-web.mjs';
+import { chunkOf, staticChunks } from '../../scripts/build-web.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const wasmDir = path.join(repo, 'build', 'wasm');
@@ -47,6 +47,16 @@ describe('staticChunks: the chunks an entry loads before it runs', () => {
       'out/chunks/c.js': { imports: [] },
     } };
     assert.deepEqual(staticChunks(metafile, 'out/app.js', path.join(repo, 'out')), ['chunks/a.js', 'chunks/b.js']);
+  });
+
+  it('finds the chunk of a dynamically imported module by its entry point', () => {
+    const metafile = { outputs: {
+      'out/chunks/table-view-X.js.map': { imports: [] },
+      'out/chunks/table-view-X.js': { imports: [], entryPoint: 'web/src/views/table-view.js' },
+      'out/chunks/chunk-Y.js': { imports: [] },
+    } };
+    assert.equal(chunkOf(metafile, 'web/src/views/table-view.js'), 'out/chunks/table-view-X.js');
+    assert.equal(chunkOf(metafile, 'web/src/views/train-view.js'), null);
   });
 });
 
