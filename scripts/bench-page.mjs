@@ -93,11 +93,37 @@ function figure(name, value, budget, unit, detail = {}, { min = false } = {}) {
 const want = (name) => !only || only.has(name);
 
 // --- the measurements -------------------------------------------------------------------------
+// The requests of one load, from the Resource Timing entries of the page and of its workers
+// (a worker's fetch() of the wasm is in the worker's own timeline: shifted by the difference of
+// the time origins) -> [{name, by ('page' or the worker's script), start, end}] in ms since the
+// navigation, by start.
+// Names lose their query (embedlab.wasm?v=… -> embedlab.wasm). subtle: Chromium reports the
+// worker script's entry with a responseEnd before its startTime: end null (not known).
+async function waterfall(page, workers) {
+  const entries = (origin) => performance.getEntriesByType('resource').map((e) => ({ url: e.name, start: e.startTime, end: e.responseEnd, origin: origin ?? performance.timeOrigin }));
+  const pageOrigin = await page.evaluate(() => performance.timeOrigin);
+  const all = [
+    { name: 'index.html', by: 'page', start: 0, end: round(await page.evaluate(() => performance.getEntriesByType('navigation')[0].responseEnd)) },
+  ];
+  const lists = [{ by: 'page', list: await page.evaluate(entries) }];
+  for (const w of workers) lists.push({ by: new URL(w.url()).pathname.replace(/^\//, ''), list: await w.evaluate(entries).catch(() => []) });
+  for (const { by, list } of lists) {
+    for (const e of list) {
+      const shift = e.origin - pageOrigin;
+      const name = new URL(e.url).pathname.replace(/^\//, '');
+      all.push({ name, by, start: round(e.start + shift), end: e.end >= e.start ? round(e.end + shift) : null });
+    }
+  }
+  return all.filter((e) => /\.(js|wasm)$/.test(e.name)).sort((a, b) => a.start - b.start);
+}
+
 async function coldLoad() {
-  const times = [];
+  const runs = [];
   for (let i = 0; i < 5; i++) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
+    const workers = [];
+    page.on('worker', (w) => workers.push(w));
     await page.addInitScript(() => {
       new MutationObserver((_, obs) => {
         const el = document.getElementById('view-table');
@@ -109,10 +135,13 @@ async function coldLoad() {
     });
     await page.goto(url);
     await page.waitForFunction(() => window.__firstPlot > 0, null, { timeout: 60000 });
-    times.push(Math.round(await page.evaluate(() => window.__firstPlot)));
+    runs.push({ ms: Math.round(await page.evaluate(() => window.__firstPlot)), waterfall: await waterfall(page, workers) });
     await context.close();
   }
-  figure('cold_load_ms', median(times), 1000, 'ms', { runs: times });
+  const times = runs.map((r) => r.ms);
+  const mid = runs.find((r) => r.ms === median(times));
+  log(`cold load waterfall of the median run (${mid.ms} ms): ${mid.waterfall.map((e) => `${e.name}${e.by === 'page' ? '' : ` (${e.by})`} ${e.start}-${e.end}`).join(', ')}`);
+  figure('cold_load_ms', median(times), 1000, 'ms', { runs: times, waterfall: mid.waterfall });
 }
 
 // Training with every plot of the view on screen (a viewport as tall as the view): Play for

@@ -2,7 +2,15 @@
 // Assembles the static site: node scripts/build-web.mjs [--wasm-dir DIR] [--out DIR]
 //
 //   web/index.html + web/sections/*.html -> OUT/index.html (the view sections put in at the marker,
-//                                       in the view registry's order: scripts/page-sections.mjs)
+//                                       in the view registry's order: scripts/page-sections.mjs;
+//                                       at the preload marker, a <link rel="preload" as="fetch"> of the
+//                                       versioned wasm (the worker's fetch of the same URL is then
+//                                       served from the HTTP cache) and a <link rel="modulepreload"> for
+//                                       each chunk app.js imports statically and for the default
+//                                       view's code (its chunk, views/NAME-view.js, and its static
+//                                       chunks), read from esbuild's metafile, so the browser
+//                                       fetches them beside app.js)
+//   web/src/engine-boot.js           -> OUT/ (copied: index.html starts the worker with it, ahead of app.js)
 //   web/style.css                    -> OUT/
 //   web/docs.html, web/docs.css, web/docs/*.js -> OUT/ (the API examples page; its scripts copied
 //                                       as written, since the page shows their source)
@@ -15,8 +23,11 @@
 //   web/corpora/*                    -> OUT/corpora/
 //   WASM_DIR/embedlab.{js,wasm}      -> OUT/
 //   web/src/main.js   (esbuild)      -> OUT/app.js     (ESM, npm libraries bundled in; modules loaded
-//                                       with import() go to OUT/chunks/, e.g. the WebGL map's deck.gl)
-//   web/src/worker.js (esbuild)      -> OUT/worker.js  (ESM, './embedlab.js' left external)
+//                                       with import() go to OUT/chunks/, e.g. the point map and each view's code)
+//   web/src/worker.js (esbuild)      -> OUT/worker.js  (ESM, './embedlab.js' left external;
+//                                       EMBEDLAB_WASM_VERSION = the wasm's content version, so the
+//                                       worker fetches embedlab.wasm?v=<sha256 prefix>: a new wasm
+//                                       is a new URL, never a stale cached one)
 //   web/src/plots/scatter-worker.js  -> OUT/scatter-worker.js (ESM: the point map's drawing worker)
 //   web/src/element.js (esbuild)     -> OUT/embedlab-element.js (ESM: the <embedlab-view> widget;
 //                                       web/style.css bundled in as text for its shadow root, and
@@ -31,6 +42,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pageSections, readPage } from './page-sections.mjs';
+import { contentVersion } from './static-server.mjs';
+import { paramSpec } from '../web/src/state.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -72,6 +85,43 @@ const pageSectionsPlugin = {
     }));
   },
 };
+
+// <!-- embedlab:preload … --> in web/index.html: replaced by the preload links (withPreloads)
+const PRELOAD_MARKER = /^([ \t]*)<!-- embedlab:preload\b[^\n]*-->\n/m;
+
+// esbuild metafile, the entry's output path -> the chunks it loads before it runs: its static
+// imports (import-statement, not dynamic-import) and theirs, in first-seen order, as paths
+// relative to the output directory (e.g. ['chunks/chunk-ABC.js'])
+export function staticChunks(metafile, entryOut, outDir) {
+  const seen = [];
+  const visit = (out) => {
+    for (const imp of metafile.outputs[out].imports) {
+      if (imp.kind !== 'import-statement' || imp.external || seen.includes(imp.path)) continue;
+      seen.push(imp.path);
+      visit(imp.path);
+    }
+  };
+  visit(entryOut);
+  return seen.map((p) => path.relative(outDir, path.resolve(root, p)).split(path.sep).join('/'));
+}
+
+// esbuild metafile, the module (repo-relative path) -> the output path of the chunk holding it
+// as an entry point (a dynamically imported module), or null
+export function chunkOf(metafile, module) {
+  const found = Object.entries(metafile.outputs).find(([out, o]) => o.entryPoint === module && out.endsWith('.js'));
+  return found ? found[0] : null;
+}
+
+// the assembled page, the wasm's content version, the chunk paths -> the page with their links at
+// the marker. subtle: the wasm's link has crossorigin because the worker's fetch() is a CORS
+// request (same-origin credentials): a preload only serves a request of the same mode.
+function withPreloads(page, wasmVersion, chunks) {
+  if (!PRELOAD_MARKER.test(page)) fail('web/index.html has no <!-- embedlab:preload --> marker line', 'put it back after the app.js script tag');
+  return page.replace(PRELOAD_MARKER, (_, indent) => [
+    `<link rel="preload" href="embedlab.wasm?v=${wasmVersion}" as="fetch" type="application/wasm" crossorigin>`,
+    ...chunks.map((c) => `<link rel="modulepreload" href="${c}">`),
+  ].map((l) => `${indent}${l}\n`).join(''));
+}
 
 function rel(p) {
   return path.relative(root, p) || '.';
@@ -131,9 +181,8 @@ async function main() {
   } catch (err) {
     fail(err.message, 'each view of web/src/views/registry.js has its section in web/sections/NAME.html');
   }
-  fs.writeFileSync(path.join(out, 'index.html'), page);
-  console.log(`wrote   ${rel(path.join(out, 'index.html'))} (web/index.html + web/sections/*.html)`);
   copy(path.join(root, 'web', 'style.css'), path.join(out, 'style.css'));
+  copy(path.join(root, 'web', 'src', 'engine-boot.js'), path.join(out, 'engine-boot.js'));
   for (const f of ['docs.html', 'docs.css', 'learn.html', 'learn.css', 'learn.js', 'embedlab.d.ts']) copy(path.join(root, 'web', f), path.join(out, f));
   for (const f of fs.readdirSync(path.join(root, 'web', 'docs')).sort()) copy(path.join(root, 'web', 'docs', f), path.join(out, 'docs', f));
   copy(path.join(root, 'README.md'), path.join(out, 'README.md'));
@@ -150,6 +199,7 @@ async function main() {
   copy(path.join(wasmDir, 'embedlab.js'), path.join(out, 'embedlab.js'));
   for (const f of ['article.html', 'article.css', 'article-iframe.html', 'article-iframe.js']) copy(path.join(root, 'tests', 'browser', f), path.join(out, f));
   copy(path.join(wasmDir, 'embedlab.wasm'), path.join(out, 'embedlab.wasm'));
+  const wasmVersion = contentVersion(fs.readFileSync(path.join(out, 'embedlab.wasm')));
 
   const common = {
     bundle: true,
@@ -163,8 +213,8 @@ async function main() {
   };
   fs.rmSync(path.join(out, 'chunks'), { recursive: true, force: true }); // hashed names: drop the old ones
   const entries = [
-    { entry: 'web/src/main.js', outfile: 'app.js', external: [], split: true },
-    { entry: 'web/src/worker.js', outfile: 'worker.js', external: ['./embedlab.js'] },
+    { entry: 'web/src/main.js', outfile: 'app.js', external: ['./engine-boot.js'], split: true },
+    { entry: 'web/src/worker.js', outfile: 'worker.js', external: ['./embedlab.js'], define: { EMBEDLAB_WASM_VERSION: JSON.stringify(wasmVersion) } },
     { entry: 'web/src/plots/scatter-worker.js', outfile: 'scatter-worker.js', external: [] },
     { entry: 'web/src/element.js', outfile: 'embedlab-element.js', external: [], loader: { '.css': 'text' }, plugins: [pageSectionsPlugin] },
   ];
@@ -174,7 +224,7 @@ async function main() {
     const where = e.split
       ? { splitting: true, outdir: out, entryNames: path.basename(e.outfile, '.js'), chunkNames: 'chunks/[name]-[hash]' }
       : { outfile };
-    const r = await esbuild.build({ ...common, entryPoints: [path.join(root, e.entry)], ...where, external: e.external, loader: e.loader, plugins: e.plugins || [] });
+    const r = await esbuild.build({ ...common, entryPoints: [path.join(root, e.entry)], ...where, external: e.external, loader: e.loader, define: e.define, plugins: e.plugins || [] });
     const chunks = Object.keys(r.metafile.outputs).filter((o) => o.includes('/chunks/') && o.endsWith('.js'));
     const inputs = Object.keys(r.metafile.inputs);
     const libs = [...new Set(inputs.filter((p) => p.includes('node_modules/')).map((p) => p.split('node_modules/')[1].split('/')[0]))];
@@ -182,9 +232,26 @@ async function main() {
       `bundled ${e.entry} -> ${rel(outfile)} (${fs.statSync(outfile).size} bytes, ${inputs.length} modules` +
         `${libs.length ? `, npm: ${libs.sort().join(' ')}` : ''}${e.external.length ? `, external: ${e.external.join(' ')}` : ''}, ${Date.now() - t0} ms)`,
     );
-    for (const c of chunks) console.log(`        chunk ${rel(path.resolve(c))} (${fs.statSync(path.resolve(c)).size} bytes, loaded on demand)`);
+    const preloaded = e.split ? staticChunks(r.metafile, rel(outfile), out) : [];
+    if (e.outfile === 'app.js') {
+      // the default view's code: the page draws it first unless the link names another view
+      const first = `web/src/views/${paramSpec('view').def}-view.js`;
+      const chunk = chunkOf(r.metafile, first);
+      if (!chunk) fail(`${first} is not a chunk of its own in the build`, 'views/registry.js imports each view module with import() only');
+      const own = path.relative(out, path.resolve(root, chunk)).split(path.sep).join('/');
+      for (const c of [own, ...staticChunks(r.metafile, chunk, out)]) if (!preloaded.includes(c)) preloaded.push(c);
+    }
+    for (const c of chunks) {
+      const early = preloaded.includes(path.relative(out, path.resolve(root, c)).split(path.sep).join('/'));
+      console.log(`        chunk ${rel(path.resolve(c))} (${fs.statSync(path.resolve(c)).size} bytes, ${early ? 'modulepreload in index.html' : 'loaded on demand'})`);
+    }
+    if (e.outfile === 'app.js') {
+      fs.writeFileSync(path.join(out, 'index.html'), withPreloads(page, wasmVersion, preloaded));
+      console.log(`wrote   ${rel(path.join(out, 'index.html'))} (web/index.html + web/sections/*.html, the wasm's preload, ${preloaded.length} modulepreload links)`);
+    }
+    if (e.define) console.log(`        defined ${Object.entries(e.define).map(([k, v]) => `${k} = ${v}`).join(', ')}`);
   }
   console.log(`site ready in ${rel(out)}: serve it with node scripts/static-server.mjs ${rel(out)} 8000 (or scripts/serve)`);
 }
 
-main().catch((err) => fail(err.message));
+if (process.argv[1] === fileURLToPath(import.meta.url)) main().catch((err) => fail(err.message));

@@ -27,6 +27,7 @@ import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import crypto from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 
 const TYPES = {
@@ -67,6 +68,28 @@ function compressed(file, stat, data, encoding) {
       : zlib.gzipSync(data, { level: 9 });
   }
   return entry[encoding];
+}
+
+// bytes -> their content version: the first 16 hex digits of their SHA-256. scripts/build-web.mjs
+// puts it in the wasm's URL (embedlab.wasm?v=VERSION); this server caches such URLs for a year.
+export function contentVersion(bytes) {
+  return crypto.createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+}
+
+// Caching: a URL whose ?v= is the content version of the file it names (the build's versioned
+// wasm URL) may be kept a year without asking again (immutable): a new file is a new URL. Every
+// other answer is 'no-cache' (asked again each time), also a ?v= that is not the file's version
+// (an old URL after a rebuild), so the old wasm is never served from a cache under the new name
+// nor the new one kept under the old name.
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+const versions = new Map(); // file -> {size, mtimeMs, version}
+function fileVersion(file, stat, data) {
+  let entry = versions.get(file);
+  if (!entry || entry.size !== stat.size || entry.mtimeMs !== stat.mtimeMs) {
+    entry = { size: stat.size, mtimeMs: stat.mtimeMs, version: contentVersion(data) };
+    versions.set(file, entry);
+  }
+  return entry.version;
 }
 
 // Used when DIR/index.html has no CSP meta tag: same-origin everything, nothing inline.
@@ -114,7 +137,7 @@ function resolve(root, url) {
   if (rel.endsWith('/')) rel += 'index.html';
   const file = path.join(root, path.normalize(rel));
   if (!file.startsWith(root + path.sep)) return { status: 403, text: 'forbidden' };
-  return { status: 200, file, rel };
+  return { status: 200, file, rel, version: new URL(url, 'http://x').searchParams.get('v') };
 }
 
 export function serve(root, port = 0) {
@@ -144,6 +167,11 @@ export function serve(root, port = 0) {
         }
         const ext = path.extname(r.file);
         const headers = { 'content-type': TYPES[ext] || 'application/octet-stream' };
+        try {
+          if (r.version && r.version === fileVersion(r.file, fs.statSync(r.file), data)) headers['cache-control'] = IMMUTABLE;
+        } catch {
+          // the file changed under us: no-cache (SECURITY_HEADERS)
+        }
         let body = data;
         if (COMPRESSIBLE.has(ext)) {
           headers.vary = 'Accept-Encoding';

@@ -84,7 +84,7 @@ await test('the second widget starts once scrolled near, draws the whole positio
   assert(workers === 1, `expected one worker for two widgets, got ${workers}`);
   const fetched = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname.endsWith('/worker.js')).length);
   assert(fetched === 1, `worker.js fetched ${fetched} times`);
-  const wasm = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.wasm')).length);
+  const wasm = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname.endsWith('.wasm')).length);
   assert(wasm <= 1, `embedlab.wasm fetched ${wasm} times`);
 });
 

@@ -5,7 +5,7 @@
 // view's static fetch). Nothing is drawn here, and no view is named here: a view is added to the
 // registry, not to this file.
 //
-//   const w = WIDGET_VIEWS.table.make(section, engine.scope('element-1'), host);
+//   const w = await WIDGET_VIEWS.table.make(section, engine.scope('element-1'), host);
 //   const r = await w.fetch(state); if (r) await w.view.render(r, state);
 //
 // host: {state() -> the widget's state, set(key, value) (sets the attribute: re-renders),
@@ -19,10 +19,11 @@ import { PAGE_ONLY_CARDS } from './views/embed.js';
 
 export const LEFT_OUT_CARDS = [...PAGE_ONLY_CARDS, 'positions-imported'];
 
-// view name -> {make(root, engine, host) -> {view, fetch}}
+// view name -> {make(root, engine, host) -> Promise<{view, fetch}>} (the view's module is loaded
+// on the first make: views/registry.js load)
 export const WIDGET_VIEWS = Object.fromEntries(VIEWS.filter((v) => v.widget).map((v) => [v.name, {
-  make: (root, engine, host) => {
-    const view = v.create(root, engine, host);
+  make: async (root, engine, host) => {
+    const view = await v.create(root, engine, host);
     if (v.inWidget) v.inWidget(root);
     return { view, fetch: v.fetch(engine) };
   },

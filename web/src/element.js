@@ -265,8 +265,11 @@ export class EmbedlabView extends HTMLElement {
   }
 
   // The view's section, its view object and its error and progress boxes, in the shadow root.
-  mount(name, kinds) {
+  // -> false when a newer mount started while this one loaded the view's code (that one wins)
+  async mount(name, kinds) {
     this.unmount();
+    const token = {};
+    this.mounting = token;
     const frag = parseMarkup(sections.views[name]);
     const section = frag.querySelector('section.view');
     section.hidden = false;
@@ -281,14 +284,17 @@ export class EmbedlabView extends HTMLElement {
       },
     };
     const engine = sharedEngine().engine.scope(this.key);
-    const { view, fetch } = WIDGET_VIEWS[name].make(section, engine, host);
+    const { view, fetch } = await WIDGET_VIEWS[name].make(section, engine, host);
+    if (this.mounting !== token) return false;
     for (const c of section.querySelectorAll('article.card')) if (LEFT_OUT_CARDS.includes(cardName(c))) c.remove();
     const area = section.querySelector('[data-plot-area]');
     this.widget = { name, section, view, fetch, engine, error: new PlotError(area) };
     this.progress = new JobProgress(area, (id) => engine.cancel(id));
+    return true;
   }
 
   unmount() {
+    this.mounting = null; // a mount still loading its view's code does not finish
     if (!this.widget) return;
     this.pauseTraining();
     const drop = VIEW_BY_NAME[this.widget.name].drop;
@@ -323,7 +329,7 @@ export class EmbedlabView extends HTMLElement {
       state.view = movedCardView(state.view, this.getAttribute('card')); // a card that moved: its new view
       if (!WIDGET_VIEWS[state.view]) throw new Error(`view=${state.view} cannot be shown as a widget`);
       if (!this.widget || this.widget.name !== state.view) {
-        this.mount(state.view, info.positionalKinds);
+        if (!(await this.mount(state.view, info.positionalKinds))) return; // a newer update mounted
         // only the named card from the start: while it computes, the widget is never taller than
         // that card (an article reserving the card's height does not shift); notes come after the render
         this.showCard(state.view, []);

@@ -5,6 +5,8 @@
 //
 // Intended usage:
 //   const engine = new EngineClient('./worker.js');
+//   const engine = new EngineClient('./worker.js', adoptWorker());  // a worker started earlier
+//                                           // (engine-boot.js), with the events it sent meanwhile
 //   const {isa} = await engine.ready;            // rejects with the load error
 //   const r = await engine.request('table', {seed: 123, V: 6, D: 3});
 //   // failures reject with Error(<the C++ message>), err.fields = the page fields it concerns
@@ -36,12 +38,14 @@ import { PendingRequests, READY_ID, makeCancel, makeRequest } from './protocol.j
 const SLOTTED = /^(train|compare|bpe|layout)[A-Z]/;
 
 export class EngineClient {
-  constructor(url) {
+  // url: the worker's script; started: {worker, early: [message/error events]} of a worker that
+  // is running already (engine-boot.js): it is used instead, and its early events replayed
+  constructor(url, started = null) {
     this.pending = new PendingRequests();
     this.generation = new Map(); // key -> latest request number
     this.latestId = new Map(); // key -> id of its newest request (cancelled when superseded)
     this.onJob = null; // (event) => void, set by the page (see the header)
-    this.worker = new Worker(url, { type: 'module' });
+    this.worker = started ? started.worker : new Worker(url, { type: 'module' });
     this.ready = new Promise((resolve, reject) => {
       this.resolveReady = resolve;
       this.rejectReady = reject;
@@ -55,6 +59,10 @@ export class EngineClient {
       this.pending.failAll(message);
       if (this.onCrash) this.onCrash(message);
     };
+    for (const e of started ? started.early : []) {
+      if (e.type === 'message') this.onMessage(e.data);
+      else this.worker.onerror(e);
+    }
   }
 
   onMessage(msg) {

@@ -2,7 +2,9 @@
 // views, sends engine requests for the visible view only, and writes the hash back after a
 // successful draw (so a shared link always reproduces a plot that worked). No engine calls
 // or drawing code here: engine-client.js talks to the worker, views/* draw. The views are the
-// view registry's (views/registry.js), built here with the page's own options (PAGE_OPTIONS).
+// view registry's (views/registry.js), built here with the page's own options (PAGE_OPTIONS),
+// each when first shown: its code is loaded then (loadView), not with the page, and what the
+// page tells a view before that waits for it (withView). docs/page.md, "How the page loads".
 //
 // Error policy: an engine failure shows its message under the control it concerns and where
 // the failed plot would be (views/plot-error.js), over the view's last good plot, which stays
@@ -10,6 +12,7 @@
 // arguments blamed for the failure, protocol.js), narrowed by error-target.js; values that
 // came from the link land on their own field too.
 import { EngineClient } from './engine-client.js';
+import { adoptWorker } from './engine-boot.js'; // started by index.html before this module graph loaded
 import { failedField } from './error-target.js';
 import { DEFAULTS, ignoredLines, parseHash, serializeHash, setMapAlgorithms, setPositionalKinds } from './state.js';
 import { useMapAlgorithms } from './views/map-choice.js';
@@ -19,10 +22,9 @@ import { downloadBytes } from './download.js';
 import { Controls } from './views/controls.js';
 import { PlotError } from './views/plot-error.js';
 import { JobProgress } from './views/job-progress.js';
-import { clampTok } from './views/table-view.js';
-import { TEXT_KEYS } from './views/text-view.js';
-import { TRAIN_KEYS, TrainView } from './views/train-view.js';
-import { VIEWS, addPositionalKeys } from './views/registry.js';
+import { TEXT_KEYS, TRAIN_KEYS, clampTok } from './views/request-keys.js';
+import { VIEWS, VIEW_BY_NAME, addPositionalKeys } from './views/registry.js';
+import { ViewSlot } from './views/view-slot.js';
 import { ImportView } from './views/import-view.js';
 import { TableExports } from './views/table-exports.js';
 import { setExportNamer } from './plots/plot-export.js';
@@ -36,11 +38,16 @@ import { applyDisplay } from './plots/theme.js';
 // Theme and label size from the link at once (not after the engine is ready): no flash of the
 // light page before a dark one. parseHash reports the positional keys as unknown until the
 // registry arrives; only theme and fs are read here.
-applyDisplay(document.documentElement, parseHash(location.hash).state);
+const linked = parseHash(location.hash).state;
+applyDisplay(document.documentElement, linked);
+// The code of the view the link shows (else the table's) loads while the engine starts, not after
+// (its first refresh would wait for it); the view object is made at that refresh, as for any view.
+const firstView = VIEW_BY_NAME[movedCardView(linked.view, linked.card)] || VIEW_BY_NAME.table;
+firstView.load().catch(() => {}); // a failure shows at the view's refresh, which loads it again
 
 const statusEl = document.getElementById('engine-status');
 const urlMessages = document.getElementById('url-messages');
-const engine = new EngineClient('./worker.js');
+const engine = new EngineClient('./worker.js', adoptWorker());
 
 // The hash is read once the engine has sent its registry of positional kinds (start(), below).
 let state = null;
@@ -50,9 +57,11 @@ let lastChanged = null;
 let lastWrittenHash = null;
 let lastStepWrite = 0;
 
-// view name -> {keys it depends on, fetch(state) -> Promise<reply | null>, view object, dirty flag}:
-// one per entry of the view registry (views/registry.js), in its order
+// view name -> its ViewSlot (views/view-slot.js: keys, fetch, dirty, the view object once
+// first shown): one per entry of the view registry (views/registry.js), in its order
 const views = {};
+const loadView = (name) => views[name].load(); // -> Promise of the view object (its code loaded)
+const withView = (name, fn) => views[name].with(fn); // fn(view) now, or once the view is first shown
 
 function showIgnored(items) {
   urlMessages.replaceChildren();
@@ -77,7 +86,7 @@ function writeHash() {
 function showFailure(v, err) {
   const key = failedField(err, v.keys, lastChanged);
   controls.setError(key, err.message);
-  const kept = !!v.view.last;
+  const kept = !!(v.view && v.view.last);
   v.error.show(err.message, { field: controls.label(key), kept });
   if (kept) v.view.setStale('showing the last good plot');
 }
@@ -86,12 +95,15 @@ async function refresh(name) {
   const v = views[name];
   if (!v) return;
   v.dirty = false;
+  const creating = loadView(name); // its code loads while the engine computes
+  creating.catch(() => {}); // reported below
   try {
     const r = await v.fetch(state);
     if (r === null) return; // a newer request for this view is on its way
+    const view = await creating;
     controls.clearErrors(v.keys);
-    await v.view.render(r, state);
-    v.view.setStale('');
+    await view.render(r, state);
+    view.setStale('');
     v.error.clear();
     v.progress.clear();
     writeHash();
@@ -99,7 +111,7 @@ async function refresh(name) {
     if (err.cancelled) {
       // Cancel (views/job-progress.js): the last good plot stays, no field is at fault
       v.progress.cancelled();
-      if (v.view.last) v.view.setStale('cancelled: showing the last plot that finished');
+      if (v.view && v.view.last) v.view.setStale('cancelled: showing the last plot that finished');
       return;
     }
     v.progress.clear();
@@ -109,7 +121,8 @@ async function refresh(name) {
 
 function showView(name) {
   if (!state) return;
-  if (state.view !== name && views[state.view] && views[state.view].view.pause) views[state.view].view.pause(); // training stops off-screen
+  const shown = views[state.view] && views[state.view].view;
+  if (state.view !== name && shown && shown.pause) shown.pause(); // training stops off-screen
   state.view = name;
   for (const sec of document.querySelectorAll('.view')) sec.hidden = sec.dataset.view !== name;
   for (const b of document.querySelectorAll('.tabs button')) {
@@ -139,7 +152,7 @@ function onChange(key, value) {
     return;
   }
   if (key === 'cmap' || key === 'logy') {
-    for (const v of Object.values(views)) v.view.recolor(state);
+    for (const v of Object.values(views)) if (v.view) v.view.recolor(state); // the others draw with it when shown
     writeHash();
     return;
   }
@@ -152,7 +165,7 @@ function onChange(key, value) {
   }
   if (!used) {
     // a setting read on demand (compare steps): tell the views, no recompute
-    for (const v of Object.values(views)) if (v.view.setting) v.view.setting(key, value);
+    for (const v of Object.values(views)) if (v.view && v.view.setting) v.view.setting(key, value);
     writeHash();
   }
 }
@@ -164,7 +177,7 @@ customDownload.addEventListener('click', async () => {
     const r = await engine.request('customBytes', {});
     downloadBytes(r.bytes, r.name || fileName(state, { subject: 'text', what: 'custom', ext: 'txt' }), 'text/plain;charset=utf-8');
   } catch (err) {
-    views.text.view.setKeepNote(err.message);
+    withView('text', (view) => view.setKeepNote(err.message));
   }
 });
 
@@ -193,14 +206,15 @@ const session = new Session({
   status: document.getElementById('session-note'),
   startOver: document.getElementById('start-over'),
   dialog: document.getElementById('start-over-dialog'),
-  beforeClear: () => views.train.view.stopSaving(),
+  beforeClear: async () => (views.train.view ? views.train.view.stopSaving() : undefined), // never shown: nothing saving
 });
 session.watchDraft(document.getElementById('custom-text'), document.getElementById('use-text'));
 
 // V lowered below the picked token: the picked token moves to the last row (the table view says so).
 function pickedTokenFits() {
   const moved = clampTok(state);
-  views.table.view.noteClamp(moved, state.V);
+  const V = state.V;
+  withView('table', (view) => view.noteClamp(moved, V));
   if (moved) document.getElementById('f-tok').value = String(state.tok);
 }
 
@@ -241,7 +255,7 @@ const PAGE_OPTIONS = {
       onOpenRow: ({ V, id }) => {
         state.V = V;
         state.tok = id;
-        views.table.view.noteClamp(null);
+        withView('table', (view) => view.noteClamp(null));
         controls.fill(state);
         views.table.dirty = true;
         showView('table');
@@ -262,6 +276,7 @@ const PAGE_OPTIONS = {
   train: {
     // the first run after loading may be the autosaved one (session.js): the worker restores it
     fetch: async (s) => {
+      const { TrainView } = await VIEW_BY_NAME.train.load();
       const r = await TrainView.fetch(engine, () => ({ resume: session.resume && !s.embed, session: session.tab }))(s);
       if (r) session.resume = false;
       return r;
@@ -293,12 +308,7 @@ const pageHost = {
 };
 for (const v of VIEWS) {
   const own = PAGE_OPTIONS[v.name] || {};
-  views[v.name] = {
-    keys: v.keys,
-    fetch: own.fetch || v.fetch(engine),
-    dirty: true,
-    view: v.create(document.getElementById(v.section), engine, pageHost, own.options),
-  };
+  views[v.name] = new ViewSlot(v, () => v.create(document.getElementById(v.section), engine, pageHost, own.options), own.fetch || v.fetch(engine));
 }
 
 // A map's choice (imap…, tmap…: map-choice.js) goes in the link; nothing is recomputed here
@@ -328,7 +338,7 @@ function exportSubject(el, extra) {
   }
   if (el && el.closest('#compare-card, #extrapolation-card')) return { subject: 'compare' };
   const view = (el && el.closest('[data-view]')) ? el.closest('[data-view]').dataset.view : state.view;
-  if (view === 'train') return { subject: 'train', step: extra.step ?? Number(views.train.view.root.dataset.steps || 0) };
+  if (view === 'train') return { subject: 'train', step: extra.step ?? Number(document.getElementById('view-train').dataset.steps || 0) };
   if (view === 'positions') return { subject: 'positions', kind: el && el.closest('[data-kind]') ? el.closest('[data-kind]').dataset.kind : undefined };
   return { subject: view };
 }
@@ -375,11 +385,12 @@ function readLink() {
   showPositionHelp(controls.form, positionalKinds, state.pos);
   applyDisplay(document.documentElement, state);
   document.body.classList.toggle('embed', state.embed);
-  if (state.embed) views.train.view.autosave = false;
+  if (state.embed) withView('train', (view) => (view.autosave = false));
   showOnlyCard(state);
   showEmbedControls(embedded.keys, controls);
   importView.setMapState(state);
-  views.train.view.setMapState(state);
+  const mapState = state;
+  withView('train', (view) => view.setMapState(mapState));
   for (const v of Object.values(views)) v.dirty = true;
   loadLinkText().then(() => {
     showView(views[state.view] ? state.view : 'table');
@@ -402,10 +413,11 @@ async function loadLinkText() {
     if (key === 'txt') {
       const text = await decodeText(state.txt);
       const r = await engine.request('setText', { text });
-      views.text.view.showCustomText({ ...r, text }, 'From the page link.');
+      (await loadView('text')).showCustomText({ ...r, text }, 'From the page link.'); // the text box shows it on every view
     } else {
       const r = await engine.request('loadStoredText', { hash: state.txtdb });
-      views.text.view.showCustomText(r, `${r.chars.toLocaleString('en')} characters: from this browser's storage (IndexedDB, txtdb=${state.txtdb}), named by the page link.`);
+      const note = `${r.chars.toLocaleString('en')} characters: from this browser's storage (IndexedDB, txtdb=${state.txtdb}), named by the page link.`;
+      (await loadView('text')).showCustomText(r, note);
     }
   } catch (err) {
     ignored.push({ key, value: state[key], reason: err.message });
@@ -425,7 +437,7 @@ async function start(kinds, maps) {
   // the train and positions views read each kind's parameters (views/registry.js positional)
   addPositionalKeys(setPositionalKinds(kinds));
   for (const f of buildPositionFields(controls.form, kinds)) controls.bind(f);
-  views.train.view.setKinds(kinds);
+  withView('train', (view) => view.setKinds(kinds));
   installReadLinks(document.querySelector('main'));
   installEmbed({ state: () => state, hash: () => location.hash });
   // an address without settings gets the autosaved ones (a link keeps its own)

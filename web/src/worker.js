@@ -7,8 +7,16 @@
 // protocol.js) stops at its next chunk and a queued one never runs.
 //
 // Built by scripts/build-web.mjs into build/web/worker.js with './embedlab.js' left external
-// (copied next to it), started by engine-client.js as a module worker.
-import createEmbedlab from './embedlab.js';
+// (copied next to it), started by engine-boot.js (the page) or engine-client.js (the widget) as
+// a module worker.
+//
+// Loading (docs/page.md, "How the page loads"): the first thing this module does is fetch the
+// wasm and compile it while it streams (WebAssembly.compileStreaming; the server sends
+// application/wasm), and import embedlab.js beside it, in parallel; the module goes to the
+// Emscripten glue through its instantiateWasm hook, so the glue never fetches it again. The
+// wasm's URL carries its content hash (embedlab.wasm?v=<sha256 prefix>, EMBEDLAB_WASM_VERSION:
+// defined by build-web.mjs), so a cached copy (the server lets such URLs be cached for a year)
+// is never the old wasm after a new build.
 import { JobBoard, READY_ID, collectTransfers, isCancel, makeDispatcher, replyError } from './protocol.js';
 import { makeTableHandler } from './handlers/table-handler.js';
 import { makePositionsHandler } from './handlers/positions-handler.js';
@@ -30,11 +38,38 @@ async function loadCorpus(name) {
   return res.text();
 }
 
+// -> Promise<WebAssembly.Module>: compiled while it streams in; a server that sends another
+// type than application/wasm gets it compiled from the downloaded bytes (as Emscripten's glue does)
+function compileWasm() {
+  const version = typeof EMBEDLAB_WASM_VERSION === 'string' ? EMBEDLAB_WASM_VERSION : '';
+  const url = new URL(`./embedlab.wasm${version ? `?v=${version}` : ''}`, import.meta.url);
+  return fetch(url, { credentials: 'same-origin' }).then((res) => {
+    if (!res.ok) throw new Error(`could not fetch ${url.pathname} (${res.status} ${res.statusText})`);
+    if (/^application\/wasm\b/.test(res.headers.get('content-type') || '')) return WebAssembly.compileStreaming(res);
+    return res.arrayBuffer().then((bytes) => WebAssembly.compile(bytes));
+  });
+}
+const compiling = compileWasm();
+const glue = import('./embedlab.js');
+
+// -> Promise<the Emscripten module>, instantiated from the module compiled above
+function createEngine() {
+  return Promise.all([glue, compiling]).then(([{ default: createEmbedlab }, wasm]) => new Promise((resolve, reject) => {
+    createEmbedlab({
+      // Emscripten's hook: instantiate and hand back (instance, module); {} = asynchronously
+      instantiateWasm: (imports, receive) => {
+        WebAssembly.instantiate(wasm, imports).then((instance) => receive(instance, wasm), reject);
+        return {};
+      },
+    }).then(resolve, reject);
+  }));
+}
+
 let dispatch = null;
 let queue = Promise.resolve();
 const board = new JobBoard((msg) => self.postMessage(msg));
 
-const loading = createEmbedlab().then(
+const loading = createEngine().then(
   (M) => {
     const text = makeTextPipeline(M, loadCorpus);
     const importedPositions = new ImportedPositions(); // set by an import, drawn by the positions view

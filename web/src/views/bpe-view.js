@@ -9,8 +9,9 @@ import { Heatmap } from '../plots/heatmap.js';
 import { Legend } from '../plots/legend.js';
 import { colorDomain, makeLut } from '../plots/scales.js';
 import { summarize } from '../arrays.js';
+import { BPE_KEYS } from './request-keys.js';
 
-export const BPE_KEYS = ['corpus', 'bpeV', 'seed'];
+export { BPE_KEYS }; // request-keys.js: read before this module loads
 const LISTED = 40;
 
 export class BpeView {

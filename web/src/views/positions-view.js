@@ -20,10 +20,11 @@ import { EncodingCard } from './encoding-card.js';
 import { ImportedPositionsCard } from './imported-positions-card.js';
 import { WhyPositionsCard } from './why-positions-card.js';
 import { positionParamsByKind } from '../state.js';
+import { POSITION_KEYS } from './request-keys.js';
 
 // (main.js and element.js append the positional parameters' keys, 'rope.base', once the engine
 // has sent its registry: the cards are drawn with them)
-export const POSITION_KEYS = ['seed', 'T', 'pd', 'sim'];
+export { POSITION_KEYS }; // request-keys.js: read before this module loads
 
 // {base: 500} -> ', base 500' (the values a kind was drawn with, in its subtitle)
 export function paramText(params) {

@@ -19,6 +19,7 @@ import { Legend } from '../plots/legend.js';
 import { colorDomain, colormap, formatNumber, makeLut } from '../plots/scales.js';
 import { visibleText } from '../widgets/chips.js';
 import { ScaleCard } from './scale-card.js';
+import { TABLE_KEYS, clampTok } from './request-keys.js';
 
 const MAX_LISTED_DIMS = 256;
 
@@ -31,17 +32,8 @@ export function maxNormNote(r) {
     : ` max_norm = ${r.maxNorm}: the row's length ${before.toFixed(4)} is within it, so the lookup left it as it was.`;
 }
 
-export const TABLE_KEYS = ['seed', 'V', 'D', 'pad', 'maxn', 'scale', 'tok'];
-
-// The picked token must be a row of the table: V lowered to V' <= tok moves it to V' - 1.
-// state (mutated) -> {from, to} | null. V that is not a positive integer is left to the engine's message.
-export function clampTok(state) {
-  const V = state.V;
-  if (!Number.isSafeInteger(V) || V < 1 || !Number.isSafeInteger(state.tok) || state.tok < V) return null;
-  const from = state.tok;
-  state.tok = V - 1;
-  return { from, to: state.tok };
-}
+// the keys of its engine request and the picked token's rule live in request-keys.js (read before this module loads)
+export { TABLE_KEYS, clampTok };
 
 export class TableView {
   static payload(state) {

@@ -17,8 +17,9 @@ import { ChipStrip, visibleText } from '../widgets/chips.js';
 import { formatNumber } from '../plots/scales.js';
 import { formatBytes } from '../handlers/limits.js';
 import { echo } from '../state.js';
+import { TEXT_KEYS, textPayload } from './request-keys.js';
 
-export const TEXT_KEYS = ['corpus', 'enc', 'lower', 'bpeV'];
+export { TEXT_KEYS }; // request-keys.js: read before this module loads
 const CHIP_WINDOW = 400;
 const MAX_UPLOAD_BYTES = 32 * 1024 * 1024;
 export const MAX_MIRROR_CHARS = 100_000; // longer texts are summarised, not put in the text box
@@ -35,7 +36,7 @@ const ENC_NOTES = {
 
 export class TextView {
   static payload(state) {
-    return { corpus: state.corpus, enc: state.enc, lower: state.lower, bpeV: state.bpeV };
+    return textPayload(state);
   }
 
   // engine -> state -> Promise<tokenize reply | null> (null: a newer request is on its way)

@@ -57,8 +57,9 @@ import { TrainRunMethods } from './train-run.js';
 import { PlotVisibility } from './plot-visibility.js';
 import { FRAME_PARTS } from '../handlers/train-frame.js';
 import { mixMethods } from '../mix-methods.js';
+import { TRAIN_KEYS } from './request-keys.js';
 
-export const TRAIN_KEYS = ['tCorpus', 'tEnc', 'tLower', 'bpeV', 'model', 'pos', 'tD', 'ctx', 'tB', 'opt', 'lr', 'alpha', 'win', 'minc', 'ep', 'seed'];
+export { TRAIN_KEYS }; // request-keys.js: read before this module loads
 // payload key -> the page field (the worker's text keys are the text views' names)
 const TRAIN_FIELDS = { corpus: 'tCorpus', enc: 'tEnc', lower: 'tLower' };
 

@@ -9,8 +9,9 @@
 //
 //   view.render(windowsReply, state)   // reply of engine.request('windows', WindowsView.payload(state))
 import { makeChip, visibleText } from '../widgets/chips.js';
+import { WINDOWS_KEYS } from './request-keys.js';
 
-export const WINDOWS_KEYS = ['corpus', 'enc', 'lower', 'bpeV', 'L', 'stride', 'B'];
+export { WINDOWS_KEYS }; // request-keys.js: read before this module loads
 const SHOWN_WINDOWS = 6;
 const MAX_STRIP = 36;
 
