@@ -17,6 +17,12 @@ import { formatNumber } from '../plots/scales.js';
 
 const RATE_WINDOW_MS = 2000; // tokens / s: the average over this much wall time
 const AUTOSAVE_MS = 2000; // while playing, the run is autosaved at most this often
+// Engine time of one trainStep slice while playing. Each slice costs the page a frame of its own
+// (the reply, the plots' draws, Chromium's commit and a software composite): on the 2-core
+// machine, with the worker training on one core, 40 ms slices left the page 55 frames per second
+// with every plot on screen and 80 ms slices 58 (scripts/bench page, train_frames_per_s; budget
+// >= 55). The plots then update ~12 times a second; Pause takes effect within one slice.
+const SLICE_MS = 80;
 
 export class TrainRunMethods {
   showSaved(s) {
@@ -186,7 +192,7 @@ export class TrainRunMethods {
       this.el.message.textContent = `Replaying the link's run to step ${until}…`;
       this.replayCancelled = false;
     }
-    while (this.playing && gen === this.playGen && at() < until && (await this.request({ budgetMs: 40, maxSteps: until - at() }))) {
+    while (this.playing && gen === this.playGen && at() < until && (await this.request({ budgetMs: SLICE_MS, maxSteps: until - at() }))) {
       if (replaying && at() < until) this.replay.show({ id: `replay-${gen}`, done: at(), total: until, note: `Replaying the link's run: step ${at().toLocaleString('en')} of ${until.toLocaleString('en')}` });
       await new Promise((res) => requestAnimationFrame(res));
     }

@@ -1,5 +1,5 @@
 // View 6: training in the browser. Play runs `trainStep` requests back to back (each one a
-// ~40 ms slice of steps in the worker), so the page keeps painting; the loss curve, the
+// ~80 ms slice of steps in the worker: SLICE_MS in train-run.js), so the page keeps painting; the loss curve, the
 // tokens/s readout and the embedding-table heatmap update at most once per frame. For the
 // next-token model with a trained additive position table it also shows the learned position x
 // position cosine similarity next to the sinusoidal one. "Compare encodings" trains the same
