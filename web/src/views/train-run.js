@@ -19,9 +19,10 @@ const RATE_WINDOW_MS = 2000; // tokens / s: the average over this much wall time
 const AUTOSAVE_MS = 2000; // while playing, the run is autosaved at most this often
 // Engine time of one trainStep slice while playing. Each slice costs the page a frame of its own
 // (the reply, the plots' draws, Chromium's commit and a software composite): on the 2-core
-// machine, with the worker training on one core, 40 ms slices left the page 55 frames per second
-// with every plot on screen and 80 ms slices 58 (scripts/bench page, train_frames_per_s; budget
-// >= 55). The plots then update ~12 times a second; Pause takes effect within one slice.
+// machine, with the worker training on one core, 40 ms slices left the page at the edge of its
+// budget of 55 frames per second with every plot on screen, 80 ms slices clear of it (scripts/bench
+// page, train_frames_per_s: docs/benchmarks.md). The plots update ~12 times a second; Pause takes
+// effect within one slice.
 const SLICE_MS = 80;
 
 export class TrainRunMethods {
