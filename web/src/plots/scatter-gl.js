@@ -82,22 +82,18 @@ export class GlRenderer {
     const vao = gl.createVertexArray();
     gl.bindVertexArray(vao);
     const buffers = [];
-    const pb = gl.createBuffer();
-    gl.bindBuffer(gl.ARRAY_BUFFER, pb);
-    gl.bufferData(gl.ARRAY_BUFFER, positions, gl.STATIC_DRAW);
-    gl.enableVertexAttribArray(0);
-    gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
-    buffers.push(pb);
-    if (colours) {
-      const cb = gl.createBuffer();
-      gl.bindBuffer(gl.ARRAY_BUFFER, cb);
-      gl.bufferData(gl.ARRAY_BUFFER, colours, gl.STATIC_DRAW);
-      gl.enableVertexAttribArray(1);
-      gl.vertexAttribPointer(1, 4, gl.UNSIGNED_BYTE, true, 0, 0);
-      buffers.push(cb);
-    } else {
-      gl.disableVertexAttribArray(1);
-    }
+    // attribute `at` from data, `size` components of `type` (normalised: bytes as 0..1)
+    const attribute = (at, data, size, type, normalised) => {
+      const b = gl.createBuffer();
+      gl.bindBuffer(gl.ARRAY_BUFFER, b);
+      gl.bufferData(gl.ARRAY_BUFFER, data, gl.STATIC_DRAW);
+      gl.enableVertexAttribArray(at);
+      gl.vertexAttribPointer(at, size, type, normalised, 0, 0);
+      buffers.push(b);
+    };
+    attribute(0, positions, 2, gl.FLOAT, false);
+    if (colours) attribute(1, colours, 4, gl.UNSIGNED_BYTE, true);
+    else gl.disableVertexAttribArray(1);
     gl.bindVertexArray(null);
     return { vao, buffers, count: positions.length >> 1, coloured: !!colours };
   }
