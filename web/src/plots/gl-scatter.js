@@ -25,7 +25,7 @@
 //   gl-scatter-paint.js   2-D painting of the exported PNG / SVG figure
 //   scatter-scene.js, scatter-worker.js, scatter-gl.js: the layers, the worker, its WebGL2 renderer
 //
-//   if (workerScatterSupported()) {   // import-map.js checks, and falls back to the canvas Scatter
+//   if (OffscreenCanvas can be had) {   // import-map.js checks, and falls back to the canvas Scatter
 //     const sc = new GlScatter(parentEl, {height: 460, onSelect: (rows) => ..., onHover: (row) => ...});
 //     sc.setData({points: Float32Array (n*2), labels: [n strings], colours: Uint8Array (n*4) | null, explained: [e1, e2]});
 //     sc.setData({points, labels, axes: ['<map> 1', '<map> 2']});   // a map with named axes (no explained variance)
@@ -47,6 +47,7 @@
 //     root.dataset: renderer ('webgl2' | 'canvas', when the worker is ready), drawn (rows in the last
 //     frame), draws (frames drawn), renderMs (the worker's time for the last frame)
 //   }
+import { rgb } from 'd3-color';
 import { onNextFrame } from './frame.js';
 import { attachExport, figureExport, pointTable } from './plot-export.js';
 import { PointGrid } from './point-index.js';
@@ -61,12 +62,6 @@ import { ScatterPaint } from './gl-scatter-paint.js';
 // The map's drawing worker, beside app.js (scripts/build-web.mjs bundles it)
 const WORKER_URL = 'scatter-worker.js';
 const BACKENDS = ['auto', 'webgl2', 'canvas'];
-
-// true when this browser can hand a canvas to a worker (OffscreenCanvas and
-// transferControlToOffscreen): the map is then drawn in scatter-worker.js
-export function workerScatterSupported() {
-  return typeof OffscreenCanvas === 'function' && typeof HTMLCanvasElement !== 'undefined' && typeof HTMLCanvasElement.prototype.transferControlToOffscreen === 'function';
-}
 
 // The renderer asked for in the page's query string (?scatter=webgl2 | canvas | auto; see
 // docs/page.md) -> {backend, error}: an unknown value is named and 'auto' used
@@ -242,10 +237,17 @@ export class GlScatter {
     return sceneLayers({ radius: this.radiusScale() * RADIUS_PX, matches: !!this.matches, selection: !!this.selection, matchLine: th.matchLine });
   }
 
+  // msg.points / colours / rows: the worker gets its own copy, made once here and transferred
+  // (the page keeps the data for hover, lasso and exports; a structured clone of a view would
+  // also copy the whole buffer under it)
   post(msg) {
-    const copy = msg.points || msg.colours || msg.rows;
-    // the worker gets its own copy (the page keeps the data for hover, lasso and exports)
-    this.worker.postMessage(copy ? { ...msg, [msg.points ? 'points' : msg.colours ? 'colours' : 'rows']: copy.slice() } : msg);
+    const key = ['points', 'colours', 'rows'].find((k) => msg[k]);
+    if (!key) {
+      this.worker.postMessage(msg);
+      return;
+    }
+    const copy = Array.isArray(msg[key]) ? Int32Array.from(msg[key]) : msg[key].slice();
+    this.worker.postMessage({ ...msg, [key]: copy }, [copy.buffer]);
   }
 
   // One frame of the current view for the worker (at most one per animation frame: scheduleFrame).
@@ -308,10 +310,10 @@ export class GlScatter {
   }
 }
 
-// '#rrggbb' -> [r, g, b]
-function rgbOf(hex) {
-  const v = parseInt(hex.slice(1), 16);
-  return [(v >> 16) & 255, (v >> 8) & 255, v & 255];
+// a CSS colour -> [r, g, b]
+function rgbOf(colour) {
+  const c = rgb(colour);
+  return [c.r, c.g, c.b];
 }
 
 mixMethods(GlScatter, ScatterView, ScatterKeys, ScatterLasso, ScatterPaint);
