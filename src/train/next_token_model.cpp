@@ -8,6 +8,7 @@
 #include "core/memory.hpp"
 #include "kernels/kernels.hpp"
 #include "core/rng.hpp"
+#include "core/parallel.hpp"
 #include "kernels/dense.hpp"
 #include "train/train_stats.hpp"
 
@@ -217,33 +218,36 @@ void NextTokenModel::forward(std::span<const int32_t> inputs, int64_t B) {
   matmul(N, D, D, x0_.data(), WvT_.data(), v_.data());
   pos_->rotate(q_.data(), B, false);
   pos_->rotate(k_.data(), B, false);
-  // ---- causal attention per sequence
+  // ---- causal attention per sequence, the sequences on the engine's threads (core/parallel.hpp):
+  // a sequence writes only its own rows of A_ and h_ and has its own scratch, so the bytes do not
+  // depend on the thread count (add_bias is const)
   A_.assign(static_cast<size_t>(B) * T * T, 0.0f);
   h_ = x0_;
-  tmpT_.resize(D * T);
-  tmpS_.resize(T * T);
-  for (size_t b = 0; b < static_cast<size_t>(B); ++b) {
-    const float* qb = q_.data() + b * T * D;
-    const float* kb = k_.data() + b * T * D;
-    float* Ab = A_.data() + b * T * T;
-    dense::transpose(T, D, kb, tmpT_.data());
-    matmul(T, D, T, qb, tmpT_.data(), tmpS_.data());
-    for (size_t i = 0; i < T; ++i) {
-      float* s = tmpS_.data() + i * T;
-      for (size_t j = 0; j <= i; ++j) s[j] = s[j] * inv_sqrt_d;
-      pos_->add_bias(0, static_cast<int64_t>(i), s);
-      float mx = s[0];
-      for (size_t j = 1; j <= i; ++j) mx = mx < s[j] ? s[j] : mx;
-      float sum = 0;
-      for (size_t j = 0; j <= i; ++j) {
-        s[j] = dense::exp_float(s[j] - mx);
-        sum = sum + s[j];
+  parallel_for(B, 1, [&](int64_t b0, int64_t b1, int64_t) {
+    std::vector<float> kT(D * T), S(T * T);
+    for (size_t b = static_cast<size_t>(b0); b < static_cast<size_t>(b1); ++b) {
+      const float* qb = q_.data() + b * T * D;
+      const float* kb = k_.data() + b * T * D;
+      float* Ab = A_.data() + b * T * T;
+      dense::transpose(T, D, kb, kT.data());
+      matmul(T, D, T, qb, kT.data(), S.data());
+      for (size_t i = 0; i < T; ++i) {
+        float* s = S.data() + i * T;
+        for (size_t j = 0; j <= i; ++j) s[j] = s[j] * inv_sqrt_d;
+        pos_->add_bias(0, static_cast<int64_t>(i), s);
+        float mx = s[0];
+        for (size_t j = 1; j <= i; ++j) mx = mx < s[j] ? s[j] : mx;
+        float sum = 0;
+        for (size_t j = 0; j <= i; ++j) {
+          s[j] = dense::exp_float(s[j] - mx);
+          sum = sum + s[j];
+        }
+        const float inv = 1.0f / sum;
+        for (size_t j = 0; j <= i; ++j) Ab[i * T + j] = s[j] * inv;
       }
-      const float inv = 1.0f / sum;
-      for (size_t j = 0; j <= i; ++j) Ab[i * T + j] = s[j] * inv;
+      dense::gemm_acc(T, T, D, Ab, T, v_.data() + b * T * D, D, h_.data() + b * T * D, D);
     }
-    dense::gemm_acc(T, T, D, Ab, T, v_.data() + b * T * D, D, h_.data() + b * T * D, D);
-  }
+  });
 }
 
 double NextTokenModel::run(std::span<const int32_t> inputs, std::span<const int32_t> targets,
@@ -282,6 +286,8 @@ double NextTokenModel::run(std::span<const int32_t> inputs, std::span<const int3
   // ---- backward through attention
   dx0_ = dh_;
   dq_.assign(N * D, 0.0f), dk_.assign(N * D, 0.0f), dv_.assign(N * D, 0.0f);
+  tmpT_.resize(D * T);
+  tmpS_.resize(T * T);
   tmpS2_.resize(T * T);
   pos_->zero_grad();
   for (size_t b = 0; b < static_cast<size_t>(B); ++b) {
