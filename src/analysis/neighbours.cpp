@@ -6,10 +6,15 @@
 #include "core/error.hpp"
 #include "kernels/kernels.hpp"
 #include "core/memory.hpp"
+#include "core/parallel.hpp"
 
 namespace embedlab {
 
 namespace {
+
+// Rows per block of the scan (a fixed size: the blocks, and so the results, never depend on the
+// thread count): 2,048 rows of 768 floats are 6 MiB, enough work to outweigh a block's hand-off.
+constexpr int64_t kScanBlock = 2048;
 
 struct Candidate {
   float score;
@@ -99,7 +104,8 @@ Neighbours NeighbourIndex::nearest_to(std::span<const float> q, int64_t k, Metri
   MemoryPlan p("nearest");
   p.add("excluded rows", {rows_}, kBytes);
   p.add("candidate scores", {rows_, static_cast<int64_t>(sizeof(Candidate))}, kBytes);
-  p.add("difference vector", {metric == Metric::Euclidean ? dim_ : 0}, kFloat32);
+  p.add("row scores", {rows_}, kFloat32);
+  p.add("difference vectors", {metric == Metric::Euclidean ? threads() : 0, dim_}, kFloat32);
   p.add("neighbours", {std::min(rows_, k), 2}, kInt32);
   p.check();
   std::vector<char> skip(static_cast<size_t>(rows_), 0);
@@ -113,26 +119,35 @@ Neighbours NeighbourIndex::nearest_to(std::span<const float> q, int64_t k, Metri
     fail("nearest", "the query vector is all zeros, so its cosine similarity is undefined");
   }
 
+  // Each row's score in blocks of kScanBlock rows, on the engine's threads (core/parallel.hpp):
+  // a block writes only its rows' scores, so the scores, and the neighbours sorted from them, are
+  // the same bytes at every thread count.
+  // subtle: each row is one kernels::dot, the table read as one sequential stream per block:
+  // interleaving 8 rows (dense::dot_rows, which hides the add latency and speeds up the PCA) made
+  // this scan slower, 11.3 ms against 7.4-9.6 ms for 50257 x 768 on one thread: the table does
+  // not fit in cache and the scan is bound by memory, which 8 strided streams read less well.
+  std::vector<float> scores(static_cast<size_t>(rows_), 0.0f);
+  parallel_for(rows_, kScanBlock, [&](int64_t begin, int64_t end, int64_t) {
+    std::vector<float> diff(metric == Metric::Euclidean ? D : 0);
+    for (int64_t r = begin; r < end; ++r) {
+      if (skip[static_cast<size_t>(r)]) continue;
+      const float* row = table_.data() + r * dim_;
+      float s;
+      if (metric == Metric::Cosine) {
+        const float rn = norms_[static_cast<size_t>(r)];
+        // subtle: (dot / |q|) / |r|, not dot / (|q| |r|): the product of two tiny norms underflows.
+        s = rn == 0.0f ? 0.0f : kernels::dot(D, q.data(), row) / qn / rn;
+      } else {
+        for (size_t d = 0; d < D; ++d) diff[d] = q[d] - row[d];
+        s = std::sqrt(kernels::dot(D, diff.data(), diff.data()));
+      }
+      scores[static_cast<size_t>(r)] = s;
+    }
+  });
   std::vector<Candidate> c;
   c.reserve(static_cast<size_t>(rows_));
-  std::vector<float> diff(metric == Metric::Euclidean ? D : 0);
-  // one row after another, each one kernels::dot: the table is read as one sequential stream.
-  // subtle: interleaving 8 rows (dense::dot_rows, which hides the add latency and speeds up the
-  // PCA) made this scan slower, 11.3 ms against 7.4-9.6 ms for 50257 x 768: the table does not
-  // fit in cache and the scan is bound by memory, which 8 strided streams read less well.
   for (int64_t r = 0; r < rows_; ++r) {
-    if (skip[static_cast<size_t>(r)]) continue;
-    const float* row = table_.data() + r * dim_;
-    float s;
-    if (metric == Metric::Cosine) {
-      const float rn = norms_[static_cast<size_t>(r)];
-      // subtle: (dot / |q|) / |r|, not dot / (|q| |r|): the product of two tiny norms underflows.
-      s = rn == 0.0f ? 0.0f : kernels::dot(D, q.data(), row) / qn / rn;
-    } else {
-      for (size_t d = 0; d < D; ++d) diff[d] = q[d] - row[d];
-      s = std::sqrt(kernels::dot(D, diff.data(), diff.data()));
-    }
-    c.push_back({s, static_cast<int32_t>(r)});
+    if (!skip[static_cast<size_t>(r)]) c.push_back({scores[static_cast<size_t>(r)], static_cast<int32_t>(r)});
   }
 
   const size_t m = std::min(c.size(), static_cast<size_t>(k));

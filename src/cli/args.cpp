@@ -63,6 +63,8 @@ const std::vector<FlagSpec>& global_flags() {
   static const std::vector<FlagSpec> flags{
       {"memory-limit", "SIZE",
        "the most memory the run may plan (512MiB, 8GiB; default: EMBEDLAB_MEMORY_LIMIT, else the available memory)"},
+      {"threads", "N",
+       "threads the run may use, 1 to 64; the output is the same bytes for every N (default: EMBEDLAB_THREADS, else the cores available)"},
   };
   return flags;
 }

@@ -9,10 +9,12 @@
 // *_cli.cpp files (see args.hpp, commands.hpp all_commands); the help text is generated from them.
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <iostream>
 #include <new>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -21,6 +23,7 @@
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "core/memory.hpp"
+#include "core/parallel.hpp"
 
 namespace {
 
@@ -78,6 +81,13 @@ int run(const CommandSpec& spec, const std::vector<std::string>& words) {
   if (args.has("memory-limit")) {
     const uint64_t bytes = embedlab::parse_bytes("--memory-limit", args.text("memory-limit"));
     embedlab::set_memory_limit_override(embedlab::MemoryLimits{bytes, bytes});
+  }
+  // --threads N, else EMBEDLAB_THREADS, else the cores available (src/core/parallel.hpp)
+  if (args.has("threads")) {
+    embedlab::set_threads(static_cast<int>(embedlab::cli::parse_integer("--threads", args.text("threads"), 1, embedlab::kMaxThreads)));
+  } else {
+    const char* env = std::getenv("EMBEDLAB_THREADS");
+    embedlab::set_threads(embedlab::default_threads(env ? std::optional<std::string>(env) : std::nullopt));
   }
   std::ostringstream out;
   const int rc = spec.run(args, out);

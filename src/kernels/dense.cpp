@@ -14,6 +14,8 @@
 #define EMBEDLAB_DK_SSE2 1
 #endif
 
+#include "core/parallel.hpp"
+
 namespace embedlab::dense {
 
 namespace {
@@ -297,15 +299,12 @@ void gemm_impl(size_t n, size_t k, size_t m, const float* A, size_t lda, const f
 }
 }  // namespace
 
-void gemm_acc(size_t n, size_t k, size_t m, const float* A, size_t lda, const float* B,
-              size_t ldb, float* C, size_t ldc) {
-  gemm_impl(n, k, m, A, lda, B, ldb, C, ldc, true);
+namespace {
+void gemm_rows(size_t n, size_t k, size_t m, const float* A, size_t lda, const float* B, size_t ldb,
+               float* C, size_t ldc, bool accumulate) {
+  gemm_impl(n, k, m, A, lda, B, ldb, C, ldc, accumulate);
 }
-
-void gemm(size_t n, size_t k, size_t m, const float* A, size_t lda, const float* B, size_t ldb,
-          float* C, size_t ldc) {
-  gemm_impl(n, k, m, A, lda, B, ldb, C, ldc, false);
-}
+}  // namespace
 
 void sgns_update(size_t n, float g, const float* l1, float* l2, float* work) {
   const V4 vg = splat(g);
@@ -411,15 +410,13 @@ double softmax_xent(size_t n, size_t V, float* logits, const int32_t* targets, f
 
 #else  // no SIMD
 
-void gemm_acc(size_t n, size_t k, size_t m, const float* A, size_t lda, const float* B,
-              size_t ldb, float* C, size_t ldc) {
+namespace {
+void gemm_rows(size_t n, size_t k, size_t m, const float* A, size_t lda, const float* B, size_t ldb,
+               float* C, size_t ldc, bool accumulate) {
+  if (!accumulate) clear_rows(n, m, C, ldc);
   ref::gemm_acc(n, k, m, A, lda, B, ldb, C, ldc);
 }
-void gemm(size_t n, size_t k, size_t m, const float* A, size_t lda, const float* B, size_t ldb,
-          float* C, size_t ldc) {
-  clear_rows(n, m, C, ldc);
-  ref::gemm_acc(n, k, m, A, lda, B, ldb, C, ldc);
-}
+}  // namespace
 void exp_floats(size_t n, const float* x, float* out) { ref::exp_floats(n, x, out); }
 void dot_rows(size_t n, const float* x, const float* const* ys, size_t count, float* out) {
   for (size_t r = 0; r < count; ++r) out[r] = kernels::dot(n, x, ys[r]);
@@ -432,6 +429,37 @@ double softmax_xent(size_t n, size_t V, float* logits, const int32_t* targets, f
 }
 
 #endif
+
+// The public products: row blocks of C on the engine's threads (core/parallel.hpp). Each element
+// of C keeps its own sequence of operations whichever rows share its block (the contract in
+// dense.hpp), so every split, and so every thread count, gives the same bits. Products under
+// kParallelWork multiply-adds run on the calling thread: a hand-off costs more than they do.
+namespace {
+constexpr size_t kGemmRowBlock = 48;  // a multiple of every variant's row panel (1-3, 4, 6)
+constexpr size_t kParallelWork = size_t{1} << 18;
+
+void gemm_blocks(size_t n, size_t k, size_t m, const float* A, size_t lda, const float* B, size_t ldb,
+                 float* C, size_t ldc, bool accumulate) {
+  if (n <= kGemmRowBlock || n * k * m < kParallelWork) {
+    gemm_rows(n, k, m, A, lda, B, ldb, C, ldc, accumulate);
+    return;
+  }
+  parallel_for(static_cast<int64_t>(n), kGemmRowBlock, [&](int64_t b, int64_t e, int64_t) {
+    const size_t i = static_cast<size_t>(b);
+    gemm_rows(static_cast<size_t>(e - b), k, m, A + i * lda, lda, B, ldb, C + i * ldc, ldc, accumulate);
+  });
+}
+}  // namespace
+
+void gemm_acc(size_t n, size_t k, size_t m, const float* A, size_t lda, const float* B,
+              size_t ldb, float* C, size_t ldc) {
+  gemm_blocks(n, k, m, A, lda, B, ldb, C, ldc, true);
+}
+
+void gemm(size_t n, size_t k, size_t m, const float* A, size_t lda, const float* B, size_t ldb,
+          float* C, size_t ldc) {
+  gemm_blocks(n, k, m, A, lda, B, ldb, C, ldc, false);
+}
 
 const char* gemm_isa() {
 #if defined(EMBEDLAB_DK_WASM)

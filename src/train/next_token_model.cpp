@@ -8,6 +8,7 @@
 #include "core/memory.hpp"
 #include "kernels/kernels.hpp"
 #include "core/rng.hpp"
+#include "core/parallel.hpp"
 #include "kernels/dense.hpp"
 #include "train/train_stats.hpp"
 
@@ -53,7 +54,7 @@ void plan_run(MemoryPlan& p, const NextTokenConfig& c, int64_t B, bool backward)
     p.add(a, {B, T, D}, kFloat32);
   }
   p.add("attention scores", {B, T, T}, kFloat32);
-  p.add("score scratch", {T, T}, kFloat32);
+  p.add("attention scratch per thread", {threads(), T, D + 2 * T}, kFloat32);  // v^T or k^T, S, S^T
   p.add("logits", {kHeadChunk, V}, kFloat32);
   p.add("transposed rows", {D, kHeadChunk}, kFloat32);
   // the tied head's backward reuses the (T, D) scratch for its (V, D) gradient
@@ -64,7 +65,7 @@ void plan_run(MemoryPlan& p, const NextTokenConfig& c, int64_t B, bool backward)
     p.add(g, {B, T, D}, kFloat32);
   }
   p.add("transposed head gradient", {D, V}, kFloat32);
-  p.add("second score scratch", {T, T}, kFloat32);
+  p.add("score gradients", {B, T, T}, kFloat32);
   p.add("transposed gradients", {D, B, T}, kFloat32);
   p.add("touched rows", {c.tie_head ? std::max(V, B * T) : B * T}, kInt32);  // B * T: planned above
 }
@@ -217,33 +218,36 @@ void NextTokenModel::forward(std::span<const int32_t> inputs, int64_t B) {
   matmul(N, D, D, x0_.data(), WvT_.data(), v_.data());
   pos_->rotate(q_.data(), B, false);
   pos_->rotate(k_.data(), B, false);
-  // ---- causal attention per sequence
+  // ---- causal attention per sequence, the sequences on the engine's threads (core/parallel.hpp):
+  // a sequence writes only its own rows of A_ and h_ and has its own scratch, so the bytes do not
+  // depend on the thread count (add_bias is const)
   A_.assign(static_cast<size_t>(B) * T * T, 0.0f);
   h_ = x0_;
-  tmpT_.resize(D * T);
-  tmpS_.resize(T * T);
-  for (size_t b = 0; b < static_cast<size_t>(B); ++b) {
-    const float* qb = q_.data() + b * T * D;
-    const float* kb = k_.data() + b * T * D;
-    float* Ab = A_.data() + b * T * T;
-    dense::transpose(T, D, kb, tmpT_.data());
-    matmul(T, D, T, qb, tmpT_.data(), tmpS_.data());
-    for (size_t i = 0; i < T; ++i) {
-      float* s = tmpS_.data() + i * T;
-      for (size_t j = 0; j <= i; ++j) s[j] = s[j] * inv_sqrt_d;
-      pos_->add_bias(0, static_cast<int64_t>(i), s);
-      float mx = s[0];
-      for (size_t j = 1; j <= i; ++j) mx = mx < s[j] ? s[j] : mx;
-      float sum = 0;
-      for (size_t j = 0; j <= i; ++j) {
-        s[j] = dense::exp_float(s[j] - mx);
-        sum = sum + s[j];
+  parallel_for(B, 1, [&](int64_t b0, int64_t b1, int64_t) {
+    std::vector<float> kT(D * T), S(T * T);
+    for (size_t b = static_cast<size_t>(b0); b < static_cast<size_t>(b1); ++b) {
+      const float* qb = q_.data() + b * T * D;
+      const float* kb = k_.data() + b * T * D;
+      float* Ab = A_.data() + b * T * T;
+      dense::transpose(T, D, kb, kT.data());
+      matmul(T, D, T, qb, kT.data(), S.data());
+      for (size_t i = 0; i < T; ++i) {
+        float* s = S.data() + i * T;
+        for (size_t j = 0; j <= i; ++j) s[j] = s[j] * inv_sqrt_d;
+        pos_->add_bias(0, static_cast<int64_t>(i), s);
+        float mx = s[0];
+        for (size_t j = 1; j <= i; ++j) mx = mx < s[j] ? s[j] : mx;
+        float sum = 0;
+        for (size_t j = 0; j <= i; ++j) {
+          s[j] = dense::exp_float(s[j] - mx);
+          sum = sum + s[j];
+        }
+        const float inv = 1.0f / sum;
+        for (size_t j = 0; j <= i; ++j) Ab[i * T + j] = s[j] * inv;
       }
-      const float inv = 1.0f / sum;
-      for (size_t j = 0; j <= i; ++j) Ab[i * T + j] = s[j] * inv;
+      dense::gemm_acc(T, T, D, Ab, T, v_.data() + b * T * D, D, h_.data() + b * T * D, D);
     }
-    dense::gemm_acc(T, T, D, Ab, T, v_.data() + b * T * D, D, h_.data() + b * T * D, D);
-  }
+  });
 }
 
 double NextTokenModel::run(std::span<const int32_t> inputs, std::span<const int32_t> targets,
@@ -282,34 +286,41 @@ double NextTokenModel::run(std::span<const int32_t> inputs, std::span<const int3
   // ---- backward through attention
   dx0_ = dh_;
   dq_.assign(N * D, 0.0f), dk_.assign(N * D, 0.0f), dv_.assign(N * D, 0.0f);
-  tmpS2_.resize(T * T);
   pos_->zero_grad();
-  for (size_t b = 0; b < static_cast<size_t>(B); ++b) {
-    const float* Ab = A_.data() + b * T * T;
-    const float* dhb = dh_.data() + b * T * D;
-    // dA = dh_b v_b^T
-    dense::transpose(T, D, v_.data() + b * T * D, tmpT_.data());
-    matmul(T, D, T, dhb, tmpT_.data(), tmpS_.data());
-    // dv_b = A_b^T dh_b
-    dense::transpose(T, T, Ab, tmpS2_.data());
-    dense::gemm_acc(T, T, D, tmpS2_.data(), T, dhb, D, dv_.data() + b * T * D, D);
-    // dS = A * (dA - rowsum(A * dA)): the gradient of the (biased) scaled scores, causal
-    for (size_t i = 0; i < T; ++i) {
-      float* ds = tmpS_.data() + i * T;
-      const float* a = Ab + i * T;
-      float dot = 0;
-      for (size_t j = 0; j <= i; ++j) dot = dot + a[j] * ds[j];
-      for (size_t j = 0; j <= i; ++j) ds[j] = a[j] * (ds[j] - dot);
-      for (size_t j = i + 1; j < T; ++j) ds[j] = 0.0f;
+  // the sequences on the engine's threads, each with its own scratch; the bias gradients (shared
+  // by every sequence) are accumulated afterwards from the kept dS, in sequence order, so their
+  // bytes do not depend on the thread count either
+  dS_.resize(static_cast<size_t>(B) * T * T);
+  parallel_for(B, 1, [&](int64_t b0, int64_t b1, int64_t) {
+    std::vector<float> vT(D * T), S(T * T), S2(T * T);
+    for (size_t b = static_cast<size_t>(b0); b < static_cast<size_t>(b1); ++b) {
+      const float* Ab = A_.data() + b * T * T;
+      const float* dhb = dh_.data() + b * T * D;
+      // dA = dh_b v_b^T
+      dense::transpose(T, D, v_.data() + b * T * D, vT.data());
+      matmul(T, D, T, dhb, vT.data(), S.data());
+      // dv_b = A_b^T dh_b
+      dense::transpose(T, T, Ab, S2.data());
+      dense::gemm_acc(T, T, D, S2.data(), T, dhb, D, dv_.data() + b * T * D, D);
+      // dS = A * (dA - rowsum(A * dA)): the gradient of the (biased) scaled scores, causal
+      for (size_t i = 0; i < T; ++i) {
+        float* ds = S.data() + i * T;
+        const float* a = Ab + i * T;
+        float dot = 0;
+        for (size_t j = 0; j <= i; ++j) dot = dot + a[j] * ds[j];
+        for (size_t j = 0; j <= i; ++j) ds[j] = a[j] * (ds[j] - dot);
+        for (size_t j = i + 1; j < T; ++j) ds[j] = 0.0f;
+      }
+      std::copy(S.begin(), S.end(), dS_.begin() + static_cast<std::ptrdiff_t>(b * T * T));
+      // ... through the 1/sqrt(D) scale to the raw scores q k^T
+      for (size_t e = 0; e < T * T; ++e) S[e] = S[e] * inv_sqrt_d;
+      // dq_b = dS k_b;  dk_b = dS^T q_b
+      dense::gemm_acc(T, T, D, S.data(), T, k_.data() + b * T * D, D, dq_.data() + b * T * D, D);
+      dense::transpose(T, T, S.data(), S2.data());
+      dense::gemm_acc(T, T, D, S2.data(), T, q_.data() + b * T * D, D, dk_.data() + b * T * D, D);
     }
-    pos_->backward_bias(0, tmpS_.data());
-    // ... through the 1/sqrt(D) scale to the raw scores q k^T
-    for (size_t e = 0; e < T * T; ++e) tmpS_[e] = tmpS_[e] * inv_sqrt_d;
-    // dq_b = dS k_b;  dk_b = dS^T q_b
-    dense::gemm_acc(T, T, D, tmpS_.data(), T, k_.data() + b * T * D, D, dq_.data() + b * T * D, D);
-    dense::transpose(T, T, tmpS_.data(), tmpS2_.data());
-    dense::gemm_acc(T, T, D, tmpS2_.data(), T, q_.data() + b * T * D, D, dk_.data() + b * T * D, D);
-  }
+  });
+  for (size_t b = 0; b < static_cast<size_t>(B); ++b) pos_->backward_bias(0, dS_.data() + b * T * T);
   pos_->rotate(dq_.data(), B, true);
   pos_->rotate(dk_.data(), B, true);
   // ---- projections: dW = d^T x0 (torch layout (out, in)), dx0 += d W

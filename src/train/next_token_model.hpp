@@ -120,7 +120,7 @@ class NextTokenModel {
   std::vector<int32_t> touched_;
   // activations and scratch, sized for the last batch
   std::vector<float> x0_, q_, k_, v_, h_, A_, dh_, dx0_, dq_, dk_, dv_;
-  std::vector<float> WqT_, WkT_, WvT_, HT_, dHT_, logits_, chunkT_, tmpT_, tmpS_, tmpS2_;
+  std::vector<float> WqT_, WkT_, WvT_, HT_, dHT_, logits_, chunkT_, tmpT_, dS_;
 };
 
 }  // namespace embedlab
