@@ -6,7 +6,8 @@
 // read files, so this supplies both and reads embedlab-mt.wasm from this directory (as
 // tests/js/load-engine.mjs does for build/wasm). Its pthread workers run
 // embedlab-mt.worker.cjs: the same script as embedlab-mt.worker.js, named .cjs because it uses
-// require() and this package is "type": "module". M.threads() is the count in use.
+// require() and this package is "type": "module"; they do not keep the process alive.
+// M.threads() is the count in use.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -24,6 +25,11 @@ function locateFile(name) {
 export function createEmbedlab(opts = {}) {
   globalThis.require ??= createRequire(import.meta.url);
   globalThis.__dirname ??= here;
-  return factory({ wasmBinary: fs.readFileSync(path.join(here, 'embedlab-mt.wasm')), locateFile, ...opts });
+  return factory({ wasmBinary: fs.readFileSync(path.join(here, 'embedlab-mt.wasm')), locateFile, ...opts }).then((M) => {
+    // subtle: a worker_threads Worker keeps Node running; the pool's workers (all made before the
+    // module resolves, PTHREAD_POOL_SIZE_STRICT=2) must not, or a script never exits by itself
+    for (const w of [...M.PThread.unusedWorkers, ...M.PThread.runningWorkers]) w.unref();
+    return M;
+  });
 }
 export default createEmbedlab;
