@@ -5,7 +5,7 @@
 //     single-thread build (threads 1), and both draw the same table fingerprint and train to the
 //     same loss and table fingerprint;
 //   - a widget in another site's article (not isolated) loads the single-thread build and draws
-//     the same numbers as the page;
+//     the same numbers as the page; in an article that sends COOP/COEP, the threaded build;
 //   - the page in a cross-origin iframe (the Embed snippet) draws, single-threaded.
 // No durations: every wait is on state.
 //   node tests/browser/threads.test.mjs [--site build/web] [--shots build/screenshots]
@@ -119,7 +119,9 @@ await test('training: three steps give the same loss and table fingerprint in bo
 // another site: an article with a table widget, and one that frames a card of the page
 const site = h.url.replace(/\/$/, '');
 const foreign = http.createServer((req, res) => {
-  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+  // /isolated.html: the article with the two headers docs/widgets.md tells an author to add
+  const isolation = req.url.startsWith('/isolated') ? { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' } : {};
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...isolation });
   res.end(req.url.startsWith('/framed')
     ? `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Framed</title></head>
 <body><iframe id="card" title="embedlab card" src="${site}/index.html${TABLE}&amp;embed=1" style="width: 100%; height: 700px; border: 0"></iframe></body></html>`
@@ -140,6 +142,24 @@ await test('a widget in a foreign article (not isolated) loads the single-thread
   assert(r.isolated === false, 'the article is isolated');
   assert(wasm.length > 0 && wasm.every((p) => p === '/embedlab.wasm'), `wasm fetched: ${wasm.join(', ')}`);
   assert(r.sum === results.isolatedTable, `widget fingerprint ${r.sum}, page ${results.isolatedTable}`);
+  await page.close();
+});
+
+await test('a widget in a foreign article that sends COOP/COEP runs the threaded build (blob: pthread workers) with the same fingerprint', async () => {
+  const page = await h.browser.newPage({ viewport: { width: 1100, height: 900 } });
+  const errors = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  const workers = [];
+  page.on('worker', (w) => workers.push(w));
+  await page.goto(`${article}isolated.html`);
+  await page.waitForFunction(() => Number(document.getElementById('t').dataset.renders || 0) > 0, null, { timeout: 30000 });
+  const r = await page.evaluate(() => ({ isolated: self.crossOriginIsolated, sum: document.getElementById('t').shadowRoot.querySelector('section.view').dataset.checksum }));
+  assert(r.isolated === true, 'the article is not isolated');
+  const engine = workers[0]; // the element's blob: module worker (made first; the pthread workers after it)
+  const asked = await askThreads(engine, { n: 2 });
+  assert(asked.ok && asked.result.build === 'embedlab-mt' && asked.result.threads === 2, `threads: ${JSON.stringify(asked)}`);
+  assert(r.sum === results.isolatedTable, `widget fingerprint ${r.sum}, page ${results.isolatedTable}`);
+  assert(errors.length === 0, `console errors: ${errors.slice(0, 3).join(' | ')}`);
   await page.close();
 });
 
