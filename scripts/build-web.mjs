@@ -161,7 +161,8 @@ function writePackageJson(out) {
     },
     // subtle: embedlab.js calls require('fs') / require('path') on its Node branch only; this tells
     // bundlers targeting browsers to leave them out (esbuild otherwise fails: cannot resolve "fs")
-    browser: { fs: false, path: false },
+    // (the threaded embedlab-mt.js also names perf_hooks, os and worker_threads on that branch)
+    browser: { fs: false, path: false, perf_hooks: false, os: false, worker_threads: false },
     sideEffects: false,
   };
   const to = path.join(out, 'package.json');
