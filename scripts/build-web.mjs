@@ -21,10 +21,13 @@
 //                                       package 'embedlab' (import { createEmbedlab } from 'embedlab')
 //   node_modules/uplot/dist/uPlot.min.css -> OUT/uplot.css (the loss chart's stylesheet)
 //   web/corpora/*                    -> OUT/corpora/
-//   WASM_DIR/embedlab.{js,wasm}      -> OUT/
+//   WASM_DIR/embedlab.{js,wasm}      -> OUT/ (the single-thread build)
+//   WASM_DIR/embedlab-mt.{js,wasm,worker.js,worker.cjs} -> OUT/ (the threaded build: worker.js
+//                                       picks it when cross-origin isolated, embedlab-node.js always)
 //   web/src/main.js   (esbuild)      -> OUT/app.js     (ESM, npm libraries bundled in; modules loaded
 //                                       with import() go to OUT/chunks/, e.g. the point map and each view's code)
-//   web/src/worker.js (esbuild)      -> OUT/worker.js  (ESM, './embedlab.js' left external;
+//   web/src/worker.js (esbuild)      -> OUT/worker.js  (ESM, './embedlab.js' and './embedlab-mt.js' left external;
+//                                       EMBEDLAB_WASM_MT_VERSION likewise for embedlab-mt.wasm;
 //                                       EMBEDLAB_WASM_VERSION = the wasm's content version, so the
 //                                       worker fetches embedlab.wasm?v=<sha256 prefix>: a new wasm
 //                                       is a new URL, never a stale cached one)
@@ -123,6 +126,10 @@ function withPreloads(page, wasmVersion, chunks) {
   ].map((l) => `${indent}${l}\n`).join(''));
 }
 
+// The two builds of the engine (scripts/build wasm makes both).
+const SINGLE_THREAD_FILES = ['embedlab.js', 'embedlab.wasm'];
+const THREADED_FILES = ['embedlab-mt.js', 'embedlab-mt.wasm', 'embedlab-mt.worker.js', 'embedlab-mt.worker.cjs'];
+
 function rel(p) {
   return path.relative(root, p) || '.';
 }
@@ -149,10 +156,13 @@ function writePackageJson(out) {
       './embedlab.d.ts': './embedlab.d.ts',
       './embedlab.js': './embedlab.js',
       './embedlab.wasm': './embedlab.wasm',
+      './embedlab-mt.js': './embedlab-mt.js',
+      './embedlab-mt.wasm': './embedlab-mt.wasm',
     },
     // subtle: embedlab.js calls require('fs') / require('path') on its Node branch only; this tells
     // bundlers targeting browsers to leave them out (esbuild otherwise fails: cannot resolve "fs")
-    browser: { fs: false, path: false },
+    // (the threaded embedlab-mt.js also names perf_hooks, os and worker_threads on that branch)
+    browser: { fs: false, path: false, perf_hooks: false, os: false, worker_threads: false },
     sideEffects: false,
   };
   const to = path.join(out, 'package.json');
@@ -162,7 +172,7 @@ function writePackageJson(out) {
 
 async function main() {
   const { wasmDir, out } = parseArgs(process.argv.slice(2));
-  for (const f of ['embedlab.js', 'embedlab.wasm']) {
+  for (const f of [...SINGLE_THREAD_FILES, ...THREADED_FILES]) {
     if (!fs.existsSync(path.join(wasmDir, f))) {
       fail(`${rel(path.join(wasmDir, f))} not found`, 'build the wasm module first (bash scripts/build), or pass --wasm-dir DIR');
     }
@@ -199,7 +209,9 @@ async function main() {
   copy(path.join(wasmDir, 'embedlab.js'), path.join(out, 'embedlab.js'));
   for (const f of ['article.html', 'article.css', 'article-iframe.html', 'article-iframe.js']) copy(path.join(root, 'tests', 'browser', f), path.join(out, f));
   copy(path.join(wasmDir, 'embedlab.wasm'), path.join(out, 'embedlab.wasm'));
+  for (const f of THREADED_FILES) copy(path.join(wasmDir, f), path.join(out, f));
   const wasmVersion = contentVersion(fs.readFileSync(path.join(out, 'embedlab.wasm')));
+  const wasmMtVersion = contentVersion(fs.readFileSync(path.join(out, 'embedlab-mt.wasm')));
 
   const common = {
     bundle: true,
@@ -214,7 +226,8 @@ async function main() {
   fs.rmSync(path.join(out, 'chunks'), { recursive: true, force: true }); // hashed names: drop the old ones
   const entries = [
     { entry: 'web/src/main.js', outfile: 'app.js', external: ['./engine-boot.js'], split: true },
-    { entry: 'web/src/worker.js', outfile: 'worker.js', external: ['./embedlab.js'], define: { EMBEDLAB_WASM_VERSION: JSON.stringify(wasmVersion) } },
+    { entry: 'web/src/worker.js', outfile: 'worker.js', external: ['./embedlab.js', './embedlab-mt.js'],
+      define: { EMBEDLAB_WASM_VERSION: JSON.stringify(wasmVersion), EMBEDLAB_WASM_MT_VERSION: JSON.stringify(wasmMtVersion) } },
     { entry: 'web/src/plots/scatter-worker.js', outfile: 'scatter-worker.js', external: [] },
     { entry: 'web/src/element.js', outfile: 'embedlab-element.js', external: [], loader: { '.css': 'text' }, plugins: [pageSectionsPlugin] },
   ];

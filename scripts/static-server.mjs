@@ -1,6 +1,6 @@
 // A minimal static file server for build/web on 127.0.0.1, with the MIME types the page
 // needs (application/wasm for streaming compilation). Used by scripts/serve and the browser tests.
-// Usage: node scripts/static-server.mjs DIR [PORT]   (PORT 0 picks a free port)
+// Usage: node scripts/static-server.mjs [--no-isolation] DIR [PORT]   (PORT 0 picks a free port)
 //
 // Every response carries the page's Content-Security-Policy as a header, errors included: the
 // policy is read from the <meta http-equiv="Content-Security-Policy"> of DIR/index.html, so
@@ -22,6 +22,13 @@
 // Cross-Origin-Resource-Policy: cross-origin, so an article on another site can load
 // embedlab-element.js as a module script and its worker can fetch worker.js, embedlab.js, the
 // wasm and the corpora (all CORS requests), also from a page that sets COEP.
+// Threads (docs/page.md, "Threads"): every answer also carries Cross-Origin-Opener-Policy:
+// same-origin and Cross-Origin-Embedder-Policy: require-corp (ISOLATION_HEADERS), so the page is
+// cross-origin isolated, has SharedArrayBuffer, and its engine worker loads the threaded build.
+// They change nothing for the widget on another site's page (a subresource's COOP/COEP are
+// ignored; the CORP header above is what an isolated article needs) nor for the page in an
+// iframe (not isolated there: the single-thread build). serve(dir, port, {isolation: false}), or
+// --no-isolation on the command line, leaves them out (tests compare both builds with it).
 // Tested in tests/js/static-server.test.mjs.
 import http from 'node:http';
 import fs from 'node:fs';
@@ -119,6 +126,11 @@ const SECURITY_HEADERS = {
   'access-control-allow-origin': '*', 'cross-origin-resource-policy': 'cross-origin',
 };
 
+// Cross-origin isolation (see the header): sent with every answer unless serve(..., {isolation: false}).
+export const ISOLATION_HEADERS = {
+  'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp',
+};
+
 // Node's parser error code -> the status the client gets.
 const CLIENT_ERROR_STATUS = { HPE_HEADER_OVERFLOW: 431, HPE_URI_TOO_LONG: 414, ERR_HTTP_REQUEST_TIMEOUT: 408 };
 const REASONS = { 400: 'Bad Request', 408: 'Request Timeout', 414: 'URI Too Long', 431: 'Request Header Fields Too Large' };
@@ -140,11 +152,12 @@ function resolve(root, url) {
   return { status: 200, file, rel, version: new URL(url, 'http://x').searchParams.get('v') };
 }
 
-export function serve(root, port = 0) {
+export function serve(root, port = 0, { isolation = true } = {}) {
   root = path.resolve(root);
   const csp = pageCsp(root);
+  const always = { 'content-security-policy': csp, ...SECURITY_HEADERS, ...(isolation ? ISOLATION_HEADERS : {}) };
   const send = (res, status, headers, body) => {
-    res.writeHead(status, { 'content-security-policy': csp, ...SECURITY_HEADERS, ...headers });
+    res.writeHead(status, { ...always, ...headers });
     res.end(body);
   };
   const text = (res, status, body, headers = {}) => send(res, status, { 'content-type': 'text/plain; charset=utf-8', ...headers }, body);
@@ -202,7 +215,7 @@ export function serve(root, port = 0) {
     }
     const status = CLIENT_ERROR_STATUS[err.code] || 400;
     const body = `${REASONS[status].toLowerCase()}\n`;
-    const headers = { 'content-security-policy': csp, ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8',
+    const headers = { ...always, 'content-type': 'text/plain; charset=utf-8',
       'content-length': Buffer.byteLength(body), connection: 'close' };
     const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
     socket.end(`HTTP/1.1 ${status} ${REASONS[status]}\r\n${head}\r\n${body}`);
@@ -211,11 +224,13 @@ export function serve(root, port = 0) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const [dir = 'build/web', port = '8000'] = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const isolation = !args.includes('--no-isolation');
+  const [dir = 'build/web', port = '8000'] = args.filter((a) => a !== '--no-isolation');
   if (!fs.existsSync(path.join(dir, 'index.html'))) {
     console.error(`static-server: ${dir}/index.html not found. HINT: run scripts/build first.`);
     process.exit(2);
   }
-  const server = await serve(dir, Number(port));
-  console.log(`static-server: serving ${dir} on http://127.0.0.1:${server.address().port}/`);
+  const server = await serve(dir, Number(port), { isolation });
+  console.log(`static-server: serving ${dir} on http://127.0.0.1:${server.address().port}/${isolation ? ' (cross-origin isolated: threads)' : ' (not isolated: one thread)'}`);
 }

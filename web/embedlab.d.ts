@@ -18,7 +18,7 @@
 export interface EmbedlabOptions {
   /** The .wasm bytes, when the module cannot fetch embedlab.wasm itself (Node, custom hosting). */
   wasmBinary?: ArrayBuffer | Uint8Array;
-  /** Where to find a file the module asks for ('embedlab.wasm'), given the script's directory. */
+  /** Where to find a file the module asks for ('embedlab.wasm', 'embedlab-mt.worker.js'), given the script's directory. */
   locateFile?: (path: string, scriptDirectory: string) => string;
   print?: (text: string) => void;
   printErr?: (text: string) => void;
@@ -642,6 +642,17 @@ export interface EmbedlabModule {
   manualSeed(seed: number): void;
   /** The instruction set the module was built for, e.g. 'wasm_simd128'. */
   isa(): string;
+  /**
+   * The number of threads the engine uses: 1 in the single-thread build (embedlab.js: pages that
+   * are not cross-origin isolated), up to the logical cores in the threaded one (embedlab-mt.js:
+   * Node, and pages with COOP/COEP). Results are the same bits whatever the count.
+   */
+  threads(): number;
+  /**
+   * Asks for n threads, an integer in [1, 64]; returns the count in use, min(n, the cores this
+   * build can use). Throws "setThreads: threads 0 out of range [1, 64]" for n outside that range.
+   */
+  setThreads(n: number): number;
   Embedding: typeof Embedding;
   Linear: typeof Linear;
 

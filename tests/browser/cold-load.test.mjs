@@ -2,7 +2,9 @@
 // as a duration (the clock is scripts/bench-page.mjs's cold_load figure):
 //   - the engine worker is started by engine-boot.js, before app.js's module graph has loaded
 //     (app.js is held back until worker.js has been asked for: without the early start, never);
-//   - the worker fetches the wasm at its content-versioned URL, the one index.html preloads;
+//   - the worker fetches the wasm at its content-versioned URL: the one index.html preloads
+//     (embedlab.wasm) when the page is not cross-origin isolated, the threaded build's
+//     (embedlab-mt.wasm, versioned too) when it is, as scripts/static-server.mjs serves it;
 //   - index.html's modulepreload links are exactly the chunks app.js imports statically and the
 //     default view's code (its chunk and the chunks that imports), read from the built files,
 //     transitively, so none is fetched one after another;
@@ -80,7 +82,9 @@ await h.test('the engine worker starts before app.js has loaded, and compiles th
   const worker = workers.find((w) => new URL(w.url()).pathname === '/worker.js');
   assert(worker, `no worker.js worker among ${workers.map((w) => w.url()).join(', ')}`);
   const wasm = await worker.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name)).filter((u) => u.pathname.endsWith('.wasm')).map((u) => `${u.pathname}${u.search}`));
-  assert(wasm.join() === `/embedlab.wasm?v=${version}`, `the worker fetched ${wasm.join(', ') || 'no wasm'}, not /embedlab.wasm?v=${version}`);
+  const build = (await page.evaluate(() => self.crossOriginIsolated)) ? 'embedlab-mt' : 'embedlab';
+  const want = `/${build}.wasm?v=${build === 'embedlab' ? version : contentVersion(fs.readFileSync(path.join(h.site, `${build}.wasm`)))}`;
+  assert(wasm.join() === want, `the worker fetched ${wasm.join(', ') || 'no wasm'}, not ${want}`);
   await page.close();
 });
 

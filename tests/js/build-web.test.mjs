@@ -17,7 +17,7 @@ import { chunkOf, staticChunks } from '../../scripts/build-web.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const wasmDir = path.join(repo, 'build', 'wasm');
-const built = fs.existsSync(path.join(wasmDir, 'embedlab.wasm')) && fs.existsSync(path.join(wasmDir, 'embedlab.js'));
+const built = ['embedlab.wasm', 'embedlab.js', 'embedlab-mt.wasm', 'embedlab-mt.js'].every((f) => fs.existsSync(path.join(wasmDir, f)));
 
 function get(port, p) {
   return new Promise((resolve, reject) => {
@@ -67,7 +67,10 @@ describe('a rebuilt wasm gets a new URL', { skip: built ? false : 'build/wasm no
   before(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'embedlab-build-'));
     fs.mkdirSync(path.join(tmp, 'wasm'));
-    fs.copyFileSync(path.join(wasmDir, 'embedlab.js'), path.join(tmp, 'wasm', 'embedlab.js'));
+    // the threaded build as built (build-web.mjs ships both builds); only embedlab.wasm changes below
+    for (const f of ['embedlab.js', 'embedlab-mt.js', 'embedlab-mt.wasm', 'embedlab-mt.worker.js', 'embedlab-mt.worker.cjs']) {
+      fs.copyFileSync(path.join(wasmDir, f), path.join(tmp, 'wasm', f));
+    }
   });
   after(async () => {
     if (server) await new Promise((r) => server.close(r));
@@ -85,6 +88,8 @@ describe('a rebuilt wasm gets a new URL', { skip: built ? false : 'build/wasm no
     const second = withCustomSection(fs.readFileSync(path.join(wasmDir, 'embedlab.wasm')), 'two');
     const a = build(first);
     assert.ok(a.worker.includes(a.v), `worker.js does not hold the version ${a.v}`);
+    const mt = contentVersion(fs.readFileSync(path.join(wasmDir, 'embedlab-mt.wasm')));
+    assert.ok(a.worker.includes(mt), `worker.js does not hold the threaded build's version ${mt}`);
     assert.ok(a.html.includes(`<link rel="preload" href="embedlab.wasm?v=${a.v}" as="fetch"`), 'index.html does not preload the versioned wasm');
     server = await serve(path.join(tmp, 'web'), 0);
     port = server.address().port;

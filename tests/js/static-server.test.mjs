@@ -10,7 +10,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FALLBACK_CSP, metaCsp, pickEncoding, serve } from '../../scripts/static-server.mjs';
+import { FALLBACK_CSP, ISOLATION_HEADERS, metaCsp, pickEncoding, serve } from '../../scripts/static-server.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const pageHtml = fs.readFileSync(path.join(repo, 'web', 'index.html'), 'utf8');
@@ -165,6 +165,26 @@ describe('static server', () => {
     assert.equal(pickEncoding(''), null);
   });
 
+  it('every answer makes the page cross-origin isolated (COOP same-origin, COEP require-corp); {isolation: false} leaves both out', async () => {
+    assert.deepEqual(ISOLATION_HEADERS, { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' });
+    for (const p of ['/index.html', '/worker.js', '/embedlab.wasm', '/nope']) {
+      const r = await get(port, p);
+      assert.equal(r.headers['cross-origin-opener-policy'], 'same-origin', p);
+      assert.equal(r.headers['cross-origin-embedder-policy'], 'require-corp', p);
+    }
+    const plain = await serve(site, 0, { isolation: false });
+    try {
+      for (const p of ['/index.html', '/nope']) {
+        const r = await get(plain.address().port, p);
+        assert.equal(r.headers['cross-origin-opener-policy'], undefined, p);
+        assert.equal(r.headers['cross-origin-embedder-policy'], undefined, p);
+        assert.equal(r.headers['cross-origin-resource-policy'], 'cross-origin', p); // the widgets' CORP stays
+      }
+    } finally {
+      await new Promise((res) => plain.close(res));
+    }
+  });
+
   it('a directory without a CSP meta tag gets the strict fallback policy', async () => {
     const bare = path.join(tmp, 'bare');
     fs.mkdirSync(bare);
@@ -220,7 +240,8 @@ describe('static server: errors of its own carry the same security headers', () 
 
   // the headers a 200 carries that every answer must carry as well
   const SECURITY = { 'content-security-policy': PAGE_CSP, 'x-content-type-options': 'nosniff',
-    'access-control-allow-origin': '*', 'cross-origin-resource-policy': 'cross-origin', 'cache-control': 'no-cache' };
+    'access-control-allow-origin': '*', 'cross-origin-resource-policy': 'cross-origin', 'cache-control': 'no-cache',
+    'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
   const checkHeaders = (headers, what) => {
     for (const [name, value] of Object.entries(SECURITY)) assert.equal(headers[name], value, `${what}: ${name}`);
   };

@@ -17,6 +17,13 @@
 // wasm's URL carries its content hash (embedlab.wasm?v=<sha256 prefix>, EMBEDLAB_WASM_VERSION:
 // defined by build-web.mjs), so a cached copy (the server lets such URLs be cached for a year)
 // is never the old wasm after a new build.
+//
+// Two builds of one source (docs/page.md, "Threads"): when this worker is cross-origin isolated
+// (the page was served with COOP + COEP, as scripts/static-server.mjs does), it loads the
+// threaded embedlab-mt.js + embedlab-mt.wasm (EMBEDLAB_WASM_MT_VERSION), whose pthread workers
+// run embedlab-mt.worker.js; otherwise (a widget in another site's article, an iframe embed, a
+// server without those headers) the single-thread embedlab.js + embedlab.wasm. Both compute the
+// same bits; the ready message says which one runs (threads: M.threads(), build).
 import { JobBoard, READY_ID, collectTransfers, isCancel, makeDispatcher, replyError } from './protocol.js';
 import { makeTableHandler } from './handlers/table-handler.js';
 import { makePositionsHandler } from './handlers/positions-handler.js';
@@ -38,11 +45,17 @@ async function loadCorpus(name) {
   return res.text();
 }
 
+// SharedArrayBuffer exists only in a cross-origin isolated context: then the threaded build.
+const THREADED = self.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
+const BUILD = THREADED ? 'embedlab-mt' : 'embedlab';
+
 // -> Promise<WebAssembly.Module>: compiled while it streams in; a server that sends another
 // type than application/wasm gets it compiled from the downloaded bytes (as Emscripten's glue does)
 function compileWasm() {
-  const version = typeof EMBEDLAB_WASM_VERSION === 'string' ? EMBEDLAB_WASM_VERSION : '';
-  const url = new URL(`./embedlab.wasm${version ? `?v=${version}` : ''}`, import.meta.url);
+  const defined = THREADED ? typeof EMBEDLAB_WASM_MT_VERSION === 'string' && EMBEDLAB_WASM_MT_VERSION
+    : typeof EMBEDLAB_WASM_VERSION === 'string' && EMBEDLAB_WASM_VERSION;
+  const version = defined || '';
+  const url = new URL(`./${BUILD}.wasm${version ? `?v=${version}` : ''}`, import.meta.url);
   return fetch(url, { credentials: 'same-origin' }).then((res) => {
     if (!res.ok) throw new Error(`could not fetch ${url.pathname} (${res.status} ${res.statusText})`);
     if (/^application\/wasm\b/.test(res.headers.get('content-type') || '')) return WebAssembly.compileStreaming(res);
@@ -50,13 +63,31 @@ function compileWasm() {
   });
 }
 const compiling = compileWasm();
-const glue = import('./embedlab.js');
+const glue = THREADED ? import('./embedlab-mt.js') : import('./embedlab.js');
+
+// The threaded build's options: where its pthread workers' script is. From our own origin the
+// glue's default (embedlab-mt.worker.js beside embedlab-mt.js) works. subtle: in another site's
+// isolated article this worker is a blob: of that site (element.js), and a Worker's script must
+// be same-origin, so each pthread worker is a same-origin blob: that imports ours (the site sends
+// CORS and CORP headers), and the glue it loads is named by its absolute URL.
+function threadOptions() {
+  if (!THREADED || new URL(import.meta.url).origin === self.location.origin) return {};
+  const script = new URL('./embedlab-mt.worker.js', import.meta.url).href;
+  const blob = URL.createObjectURL(new Blob([`importScripts(${JSON.stringify(script)});\n`], { type: 'text/javascript' }));
+  return {
+    mainScriptUrlOrBlob: new URL('./embedlab-mt.js', import.meta.url).href,
+    locateFile: (name) => (name === 'embedlab-mt.worker.js' ? blob : new URL(`./${name}`, import.meta.url).href),
+  };
+}
 
 // -> Promise<the Emscripten module>, instantiated from the module compiled above
 function createEngine() {
   return Promise.all([glue, compiling]).then(([{ default: createEmbedlab }, wasm]) => new Promise((resolve, reject) => {
     createEmbedlab({
-      // Emscripten's hook: instantiate and hand back (instance, module); {} = asynchronously
+      ...threadOptions(),
+      // Emscripten's hook: instantiate and hand back (instance, module); {} = asynchronously.
+      // The threaded build posts the module to its pthread workers, which instantiate it on the
+      // same shared memory.
       instantiateWasm: (imports, receive) => {
         WebAssembly.instantiate(wasm, imports).then((instance) => receive(instance, wasm), reject);
         return {};
@@ -83,8 +114,10 @@ const loading = createEngine().then(
       ...makeCompareHandlers(M, text.ensureTokens),
       ...makeImportHandlers(M, importedPositions, layout),
       ...layout.handlers,
+      // {n?} -> {threads, build}: asks for n threads first when n is given (M.setThreads)
+      threads: (p) => ({ threads: p.n === undefined ? M.threads() : M.setThreads(p.n), build: BUILD }),
     }, board);
-    self.postMessage({ id: READY_ID, type: 'ready', ok: true, result: { isa: M.isa(), positionalKinds: M.positionalKinds(), tableFormats: M.tableFormats(), mapAlgorithms: pageMetadata(layout.list) } });
+    self.postMessage({ id: READY_ID, type: 'ready', ok: true, result: { isa: M.isa(), threads: M.threads(), build: BUILD, positionalKinds: M.positionalKinds(), tableFormats: M.tableFormats(), mapAlgorithms: pageMetadata(layout.list) } });
   },
   (err) => {
     self.postMessage({ id: READY_ID, type: 'ready', ok: false, message: `engine: failed to load: ${err && err.message}` });
