@@ -22,6 +22,9 @@ struct KeepThreads {
   ~KeepThreads() { set_threads(saved); }
 };
 
+// These tests run the pool at up to 8 real threads, above the cores of a small machine.
+void run_threads(int n) { set_threads_oversubscribed(n); }
+
 std::vector<float> noise(int64_t n) {
   std::vector<float> x(static_cast<size_t>(n));
   uint64_t s = 12345;
@@ -54,18 +57,29 @@ TEST_CASE("plan_blocks cuts [0, n) into fixed blocks and refuses bad sizes", "[p
   CHECK_THROWS_WITH(plan_blocks("test", -1, 4), Catch::Contains("test: item count must be >= 0, got -1"));
 }
 
-TEST_CASE("set_threads takes [1, 64] and names a value outside it", "[parallel]") {
+TEST_CASE("set_threads takes [1, 64], names a value outside it and keeps the count; the cores cap it", "[parallel]") {
   KeepThreads keep;
-  CHECK_THROWS_WITH(set_threads(0), Catch::Contains("threads: count 0 out of range [1, 65)"));
-  CHECK_THROWS_WITH(set_threads(65), Catch::Contains("count 65 out of range [1, 65)"));
-  set_threads(3);
+  const int cores = max_threads();
+  CHECK((cores >= 1 && cores <= kMaxThreads));
+  CHECK(set_threads(1) == 1);
+  CHECK_THROWS_WITH(set_threads(0), "set_threads: threads 0 out of range [1, 64]");
+  CHECK_THROWS_WITH(set_threads(65, "setThreads"), "setThreads: threads 65 out of range [1, 64]");
+  CHECK_THROWS_WITH(set_threads(-3), "set_threads: threads -3 out of range [1, 64]");
+  CHECK(threads() == 1);
+  // more than the cores: the cores (an oversubscribed pool only waits on descheduled workers)
+  CHECK(set_threads(kMaxThreads) == cores);
+  CHECK(threads() == cores);
+  CHECK(set_threads(2) == std::min(2, cores));
+  set_threads_oversubscribed(3);
   CHECK(threads() == 3);
+  set_threads(3);
+  CHECK(threads() == std::min(3, cores));
 }
 
 TEST_CASE("EMBEDLAB_THREADS: an integer in [1, 64], else an error naming the text", "[parallel]") {
   CHECK(default_threads(std::string("3")) == 3);
   CHECK(default_threads(std::string("64")) == 64);
-  CHECK(default_threads(std::nullopt) >= 1);
+  CHECK(default_threads(std::nullopt) == max_threads());
   for (const char* bad : {"0", "65", "abc", "", "3x", "-2"}) {
     CHECK_THROWS_WITH(default_threads(std::string(bad)), Catch::Contains(std::string("EMBEDLAB_THREADS: '") + bad + "' is not an integer in [1, 64]"));
   }
@@ -74,7 +88,7 @@ TEST_CASE("EMBEDLAB_THREADS: an integer in [1, 64], else an error naming the tex
 TEST_CASE("parallel_for runs every index exactly once at 1 to 8 threads", "[parallel]") {
   KeepThreads keep;
   for (int t : {1, 2, 3, 4, 8}) {
-    set_threads(t);
+    run_threads(t);
     for (int64_t n : {0, 1, 7, 1000, 4097}) {
       std::vector<std::atomic<int>> hits(static_cast<size_t>(n));
       std::vector<int64_t> block_of(static_cast<size_t>(n), -1);
@@ -101,7 +115,7 @@ TEST_CASE("parallel_reduce of a float sum has the same bits at every thread coun
   // the blocked order is an order of its own (else this test could not tell the two apart)
   CHECK(std::memcmp(&want, &plain, sizeof(float)) != 0);
   for (int t : {1, 2, 3, 4, 8}) {
-    set_threads(t);
+    run_threads(t);
     for (int rep = 0; rep < 5; ++rep) {
       const float got = parallel_reduce(static_cast<int64_t>(x.size()), 1000, 0.0f,
                                         [&](int64_t b, int64_t e) { float s = 0; for (int64_t i = b; i < e; ++i) s += x[i]; return s; },
@@ -115,7 +129,7 @@ TEST_CASE("parallel_reduce of a float sum has the same bits at every thread coun
 TEST_CASE("a block that throws: the lowest failing block's error at every thread count, and the pool goes on", "[parallel]") {
   KeepThreads keep;
   for (int t : {1, 2, 4}) {
-    set_threads(t);
+    run_threads(t);
     CHECK_THROWS_WITH(parallel_for(1000, 10, [](int64_t, int64_t, int64_t k) {
                         if (k == 17 || k == 60 || k == 99) throw Error("block " + std::to_string(k) + " failed");
                       }),
@@ -128,12 +142,12 @@ TEST_CASE("a block that throws: the lowest failing block's error at every thread
 
 TEST_CASE("a loop inside a block runs its blocks on that thread, in order", "[parallel]") {
   KeepThreads keep;
-  set_threads(4);
+  run_threads(4);
   std::vector<std::vector<int64_t>> order(8);
   parallel_for(8, 1, [&](int64_t, int64_t, int64_t k) {
     parallel_for(5, 1, [&](int64_t b, int64_t, int64_t) { order[k].push_back(b); });
   });
   for (const auto& o : order) CHECK(o == std::vector<int64_t>{0, 1, 2, 3, 4});
   CHECK_THROWS_WITH(parallel_for(2, 1, [](int64_t, int64_t, int64_t) { set_threads(2); }),
-                    Catch::Contains("set_threads called inside a parallel loop"));
+                    Catch::Contains("set_threads: called inside a parallel loop"));
 }

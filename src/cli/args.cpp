@@ -64,7 +64,7 @@ const std::vector<FlagSpec>& global_flags() {
       {"memory-limit", "SIZE",
        "the most memory the run may plan (512MiB, 8GiB; default: EMBEDLAB_MEMORY_LIMIT, else the available memory)"},
       {"threads", "N",
-       "threads the run may use, 1 to 64; the output is the same bytes for every N (default: EMBEDLAB_THREADS, else the cores available)"},
+       "threads the run may use, 1 to 64, at most the cores available; the output is the same bytes for every N (default: EMBEDLAB_THREADS, else the cores available)"},
   };
   return flags;
 }

@@ -17,6 +17,12 @@
 #include <mutex>
 #include <thread>
 
+#if defined(__EMSCRIPTEN__)
+#include <emscripten/threading.h>
+#elif defined(__linux__)
+#include <sched.h>
+#endif
+
 #include "core/error.hpp"
 
 namespace embedlab {
@@ -29,7 +35,8 @@ constexpr bool kThreaded = true;
 #endif
 
 thread_local bool t_in_loop = false;  // this thread is running a block: nested loops run serially
-std::atomic<int> g_threads{0};        // 0: not set yet (default_threads(nullopt))
+std::atomic<int> g_threads{0};        // the count asked for; 0: not set yet (default_threads(nullopt))
+std::atomic<bool> g_oversubscribed{false};  // set_threads_oversubscribed: no cap at the cores
 
 using Body = std::function<void(int64_t, int64_t, int64_t)>;
 
@@ -124,7 +131,24 @@ class Pool {
 
 }  // namespace
 
-int max_threads() { return kThreaded ? kMaxThreads : 1; }
+int max_threads() {
+  static const int cores = [] {
+    int n = 1;
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+    n = 1;
+#elif defined(__EMSCRIPTEN__)
+    n = emscripten_num_logical_cores();  // the figure PTHREAD_POOL_SIZE was computed from
+#elif defined(__linux__)
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    n = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : static_cast<int>(std::thread::hardware_concurrency());
+#else
+    n = static_cast<int>(std::thread::hardware_concurrency());  // 0 when unknown
+#endif
+    return std::clamp(n, 1, kMaxThreads);
+  }();
+  return cores;
+}
 
 int default_threads(const std::optional<std::string>& text) {
   if (text) {
@@ -136,8 +160,7 @@ int default_threads(const std::optional<std::string>& text) {
     }
     return static_cast<int>(v);
   }
-  const unsigned cores = std::thread::hardware_concurrency();
-  return std::clamp(static_cast<int>(cores == 0 ? 1 : cores), 1, kMaxThreads);
+  return max_threads();
 }
 
 int threads() {
@@ -146,13 +169,26 @@ int threads() {
     n = default_threads(std::nullopt);
     g_threads.store(n);
   }
+  if (g_oversubscribed.load()) return kThreaded ? n : 1;
   return std::min(n, max_threads());
 }
 
-void set_threads(int n) {
-  check_index("threads", "count", n, 1, kMaxThreads + 1);
-  if (t_in_loop) fail("threads", "set_threads called inside a parallel loop");
+int set_threads(int n, const char* where) {
+  if (n < 1 || n > kMaxThreads) {
+    fail(where, "threads " + std::to_string(n) + " out of range [1, " + std::to_string(kMaxThreads) + "]");
+  }
+  if (t_in_loop) fail(where, "called inside a parallel loop");
+  g_oversubscribed.store(false);
   g_threads.store(n);
+  return threads();
+}
+
+void set_threads_oversubscribed(int n) {
+#if defined(__EMSCRIPTEN__)
+  fail("set_threads_oversubscribed", "native builds only (the wasm pool has one worker per core)");
+#endif
+  set_threads(n, "set_threads_oversubscribed");
+  g_oversubscribed.store(true);
 }
 
 Blocks plan_blocks(const char* where, int64_t n, int64_t block) {

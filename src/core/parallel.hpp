@@ -16,7 +16,7 @@
 // __EMSCRIPTEN_PTHREADS__) the same; the single-thread wasm build runs every loop on the calling
 // thread, and threads() is 1 there whatever set_threads() asked for.
 //
-//   set_threads(4);                                  // [1, kMaxThreads], else Error
+//   set_threads(4);                                  // [1, kMaxThreads], else Error; 2 on 2 cores
 //   parallel_for(n, 1024, [&](int64_t begin, int64_t end, int64_t block) { ... });
 //   double s = parallel_reduce(n, 4096, 0.0,
 //       [&](int64_t b, int64_t e) { double t = 0; for (auto i = b; i < e; ++i) t += x[i]; return t; },
@@ -35,20 +35,30 @@ namespace embedlab {
 
 inline constexpr int kMaxThreads = 64;
 
-// The threads a parallel loop may use now (>= 1; 1 in the single-thread wasm build).
-int threads();
-
-// The threads this build can run: 1 in the single-thread wasm build, kMaxThreads otherwise.
+// The cores this process may run on, in [1, kMaxThreads]: natively the CPUs of its affinity mask
+// (taskset, a container's cpuset), else std::thread::hardware_concurrency; in the threaded wasm
+// the logical cores its pthread pool was made for (one worker per core but the calling thread's);
+// 1 in the single-thread wasm build.
 int max_threads();
 
-// Sets the count for the loops that start from now on. n outside [1, kMaxThreads] fails:
-// "threads: 0 out of range [1, 64]". Above max_threads() the count in use is max_threads().
-// Must not be called from inside a parallel loop.
-void set_threads(int n);
+// The threads a parallel loop uses now: min(the count asked for, max_threads()), >= 1. Asking
+// for more threads than cores never adds a thread: an oversubscribed pool only waits on
+// descheduled workers at every join (measured: next-token steps at 4 threads on 2 cores were
+// slower than at 1), and the bytes are the same at any count anyway.
+int threads();
+
+// Asks for n threads for the loops that start from now on and returns threads(). n outside
+// [1, kMaxThreads] fails, naming `where`: "set_threads: threads 0 out of range [1, 64]", and
+// the count in use stays. Must not be called from inside a parallel loop.
+int set_threads(int n, const char* where = "set_threads");
+
+// Tests only: runs exactly n threads (n in [1, kMaxThreads]) even above the cores, so that the
+// pool's determinism is exercised with more threads than a small machine has. Natively only.
+void set_threads_oversubscribed(int n);
 
 // The count a process starts with: EMBEDLAB_THREADS when it is set (text: its value, which must
 // be an integer in [1, kMaxThreads], else "EMBEDLAB_THREADS: 'abc' is not an integer in [1, 64]"),
-// else the cores available (std::thread::hardware_concurrency, at least 1, at most kMaxThreads).
+// else max_threads().
 int default_threads(const std::optional<std::string>& text);
 
 // [0, n) cut into blocks of `block` items (the last one shorter): count() blocks, block k is

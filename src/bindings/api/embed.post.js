@@ -234,7 +234,7 @@
   };
 
   M.isa = () => M._isa();
-  // The engine's thread count (core/threads_api.hpp): M.threads() -> the count in use;
+  // The engine's thread count (core/parallel.hpp): M.threads() -> the count in use;
   // M.setThreads(n) asks for n in [1, 64] and returns the count in use, min(n, the cores this
   // build can use): always 1 in the single-thread build (embedlab.js), the logical cores in the
   // threaded one (embedlab-mt.js). Bad input throws "setThreads: threads 0 out of range [1, 64]".
