@@ -430,24 +430,32 @@ double softmax_xent(size_t n, size_t V, float* logits, const int32_t* targets, f
 
 #endif
 
-// The public products: row blocks of C on the engine's threads (core/parallel.hpp). Each element
-// of C keeps its own sequence of operations whichever rows share its block (the contract in
-// dense.hpp), so every split, and so every thread count, gives the same bits. Products under
-// kParallelWork multiply-adds run on the calling thread: a hand-off costs more than they do.
+// The public products: blocks of C on the engine's threads (core/parallel.hpp), blocks of rows
+// when C has many rows, else blocks of columns (the head's (D, V) gradient has 64 rows and 50,257
+// columns). Each element of C keeps its own sequence of operations whichever block it is in (the
+// contract in dense.hpp), so every split, and so every thread count, gives the same bits; the
+// split depends on the shape only. Products under kParallelWork multiply-adds run on the calling
+// thread: a hand-off costs more than they do.
 namespace {
-constexpr size_t kGemmRowBlock = 48;  // a multiple of every variant's row panel (1-3, 4, 6)
+constexpr size_t kGemmRowBlock = 48;   // a multiple of every variant's row panel (1-3, 4, 6)
+constexpr size_t kGemmColBlock = 384;  // a multiple of every variant's column tile (4, 8, 12, 16)
 constexpr size_t kParallelWork = size_t{1} << 18;
 
 void gemm_blocks(size_t n, size_t k, size_t m, const float* A, size_t lda, const float* B, size_t ldb,
                  float* C, size_t ldc, bool accumulate) {
-  if (n <= kGemmRowBlock || n * k * m < kParallelWork) {
+  if (n * k * m < kParallelWork || (n <= kGemmRowBlock && m <= kGemmColBlock)) {
     gemm_rows(n, k, m, A, lda, B, ldb, C, ldc, accumulate);
-    return;
+  } else if (n >= 4 * kGemmRowBlock || m < 2 * kGemmColBlock) {
+    parallel_for(static_cast<int64_t>(n), kGemmRowBlock, [&](int64_t b, int64_t e, int64_t) {
+      const size_t i = static_cast<size_t>(b);
+      gemm_rows(static_cast<size_t>(e - b), k, m, A + i * lda, lda, B, ldb, C + i * ldc, ldc, accumulate);
+    });
+  } else {
+    parallel_for(static_cast<int64_t>(m), kGemmColBlock, [&](int64_t b, int64_t e, int64_t) {
+      const size_t j = static_cast<size_t>(b);
+      gemm_rows(n, k, static_cast<size_t>(e - b), A, lda, B + j, ldb, C + j, ldc, accumulate);
+    });
   }
-  parallel_for(static_cast<int64_t>(n), kGemmRowBlock, [&](int64_t b, int64_t e, int64_t) {
-    const size_t i = static_cast<size_t>(b);
-    gemm_rows(static_cast<size_t>(e - b), k, m, A + i * lda, lda, B, ldb, C + i * ldc, ldc, accumulate);
-  });
 }
 }  // namespace
 

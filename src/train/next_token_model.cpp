@@ -16,7 +16,8 @@ namespace embedlab {
 
 namespace {
 
-constexpr int64_t kHeadChunk = 32;  // rows of logits at once: 32 x V floats (fastest in Node 20)
+constexpr int64_t kHeadChunk = 32;  // rows of logits per block of the pool (32 x V floats: fastest in Node 20)
+constexpr int64_t kHeadGroup = 8 * kHeadChunk;  // rows of logits kept at once (256 x V floats): 8 blocks, up to 8 threads
 
 void zero(std::vector<float>& v, size_t n) { v.assign(n, 0.0f); }
 
@@ -55,8 +56,8 @@ void plan_run(MemoryPlan& p, const NextTokenConfig& c, int64_t B, bool backward)
   }
   p.add("attention scores", {B, T, T}, kFloat32);
   p.add("attention scratch per thread", {threads(), T, D + 2 * T}, kFloat32);  // v^T or k^T, S, S^T
-  p.add("logits", {kHeadChunk, V}, kFloat32);
-  p.add("transposed rows", {D, kHeadChunk}, kFloat32);
+  p.add("logits", {kHeadGroup, V}, kFloat32);
+  p.add("transposed rows", {D, kHeadGroup}, kFloat32);
   // the tied head's backward reuses the (T, D) scratch for its (V, D) gradient
   p.add("transposed scratch", {c.tie_head && backward ? std::max(T, V) : T, D}, kFloat32);
   if (!backward) return;
@@ -266,19 +267,29 @@ double NextTokenModel::run(std::span<const int32_t> inputs, std::span<const int3
     dh_.assign(N * D, 0.0f);
     dHT_.assign(D * V, 0.0f);
   }
-  logits_.resize(static_cast<size_t>(kHeadChunk) * V);
-  chunkT_.resize(D * static_cast<size_t>(kHeadChunk));
+  // Groups of kHeadGroup rows: their chunks of kHeadChunk rows on the engine's threads (logits,
+  // softmax, dh: each chunk writes its own rows), each chunk's loss kept and added in chunk order
+  // (the serial sum's order), then dHT += h_g^T logits_g over the group's rows in row order, split
+  // by columns (dense.hpp: blocking never reorders). The same bytes at every thread count.
+  logits_.resize(static_cast<size_t>(kHeadGroup) * V);
+  chunkT_.resize(D * static_cast<size_t>(kHeadGroup));
   double total = 0;
   const float grad_scale = 1.0f / static_cast<float>(N);
-  for (size_t r0 = 0; r0 < N; r0 += static_cast<size_t>(kHeadChunk)) {
-    const size_t rows = std::min(static_cast<size_t>(kHeadChunk), N - r0);
-    const float* hc = h_.data() + r0 * D;
-    matmul(rows, D, V, hc, HT_.data(), logits_.data());
-    total += dense::softmax_xent(rows, V, logits_.data(), targets.data() + r0, grad_scale);
+  double chunk_loss[kHeadGroup / kHeadChunk];
+  for (size_t g0 = 0; g0 < N; g0 += static_cast<size_t>(kHeadGroup)) {
+    const size_t group_rows = std::min(static_cast<size_t>(kHeadGroup), N - g0);
+    parallel_for(static_cast<int64_t>(group_rows), kHeadChunk, [&](int64_t c0, int64_t c1, int64_t k) {
+      const size_t r0 = g0 + static_cast<size_t>(c0), rows = static_cast<size_t>(c1 - c0);
+      float* lc = logits_.data() + static_cast<size_t>(c0) * V;
+      matmul(rows, D, V, h_.data() + r0 * D, HT_.data(), lc);
+      chunk_loss[k] = dense::softmax_xent(rows, V, lc, targets.data() + r0, grad_scale);
+      if (backward) dense::gemm_acc(rows, V, D, lc, V, Hw, D, dh_.data() + r0 * D, D);
+    });
+    const int64_t chunks = plan_blocks("next-token head", static_cast<int64_t>(group_rows), kHeadChunk).count();
+    for (int64_t k = 0; k < chunks; ++k) total += chunk_loss[k];
     if (!backward) continue;
-    dense::gemm_acc(rows, V, D, logits_.data(), V, Hw, D, dh_.data() + r0 * D, D);
-    dense::transpose(rows, D, hc, chunkT_.data());
-    dense::gemm_acc(D, rows, V, chunkT_.data(), rows, logits_.data(), V, dHT_.data(), V);
+    dense::transpose(group_rows, D, h_.data() + g0 * D, chunkT_.data());
+    dense::gemm_acc(D, group_rows, V, chunkT_.data(), group_rows, logits_.data(), V, dHT_.data(), V);
   }
   const double mean = total / static_cast<double>(N);
   if (!backward) return mean;
