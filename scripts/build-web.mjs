@@ -3,14 +3,15 @@
 //
 //   web/index.html + web/sections/*.html -> OUT/index.html (the view sections put in at the marker,
 //                                       in the view registry's order: scripts/page-sections.mjs;
-//                                       at the preload marker, a <link rel="preload" as="fetch"> of the
-//                                       versioned wasm (the worker's fetch of the same URL is then
-//                                       served from the HTTP cache) and a <link rel="modulepreload"> for
+//                                       at the preload marker, a <link rel="modulepreload"> for
 //                                       each chunk app.js imports statically and for the default
 //                                       view's code (its chunk, views/NAME-view.js, and its static
 //                                       chunks), read from esbuild's metafile, so the browser
 //                                       fetches them beside app.js)
-//   web/src/engine-boot.js           -> OUT/ (copied: index.html starts the worker with it, ahead of app.js)
+//   web/src/engine-boot.js           -> OUT/ (index.html starts the worker with it, ahead of app.js; it
+//                                       preloads the versioned wasm of the build the worker will pick,
+//                                       so the worker's fetch of the same URL is served from the HTTP
+//                                       cache: the versions are written over its @...@ marks)
 //   web/style.css                    -> OUT/
 //   web/docs.html, web/docs.css, web/docs/*.js -> OUT/ (the API examples page; its scripts copied
 //                                       as written, since the page shows their source)
@@ -115,15 +116,25 @@ export function chunkOf(metafile, module) {
   return found ? found[0] : null;
 }
 
-// the assembled page, the wasm's content version, the chunk paths -> the page with their links at
-// the marker. subtle: the wasm's link has crossorigin because the worker's fetch() is a CORS
-// request (same-origin credentials): a preload only serves a request of the same mode.
-function withPreloads(page, wasmVersion, chunks) {
+// engine-boot.js with each @NAME@ mark replaced by its value (the wasm builds' content versions);
+// a mark that is missing, or left over, fails the build.
+function writeEngineBoot(from, to, values) {
+  let text = fs.readFileSync(from, 'utf8');
+  for (const [name, value] of Object.entries(values)) {
+    if (!text.includes(`@${name}@`)) fail(`web/src/engine-boot.js has no @${name}@ mark`, 'put back the preload of the wasm builds');
+    text = text.replaceAll(`@${name}@`, value);
+  }
+  const left = text.match(/@EMBEDLAB_[A-Z_]+@/);
+  if (left) fail(`web/src/engine-boot.js: ${left[0]} has no value`, 'give it one in scripts/build-web.mjs writeEngineBoot');
+  fs.mkdirSync(path.dirname(to), { recursive: true });
+  fs.writeFileSync(to, text);
+}
+
+// the assembled page, the chunk paths -> the page with their modulepreload links at the marker
+// (the wasm's preload is engine-boot.js's: only it knows which build the worker will pick)
+function withPreloads(page, chunks) {
   if (!PRELOAD_MARKER.test(page)) fail('web/index.html has no <!-- embedlab:preload --> marker line', 'put it back after the app.js script tag');
-  return page.replace(PRELOAD_MARKER, (_, indent) => [
-    `<link rel="preload" href="embedlab.wasm?v=${wasmVersion}" as="fetch" type="application/wasm" crossorigin>`,
-    ...chunks.map((c) => `<link rel="modulepreload" href="${c}">`),
-  ].map((l) => `${indent}${l}\n`).join(''));
+  return page.replace(PRELOAD_MARKER, (_, indent) => chunks.map((c) => `${indent}<link rel="modulepreload" href="${c}">\n`).join(''));
 }
 
 // The two builds of the engine (scripts/build wasm makes both).
@@ -192,7 +203,6 @@ async function main() {
     fail(err.message, 'each view of web/src/views/registry.js has its section in web/sections/NAME.html');
   }
   copy(path.join(root, 'web', 'style.css'), path.join(out, 'style.css'));
-  copy(path.join(root, 'web', 'src', 'engine-boot.js'), path.join(out, 'engine-boot.js'));
   for (const f of ['docs.html', 'docs.css', 'learn.html', 'learn.css', 'learn.js', 'embedlab.d.ts']) copy(path.join(root, 'web', f), path.join(out, f));
   for (const f of fs.readdirSync(path.join(root, 'web', 'docs')).sort()) copy(path.join(root, 'web', 'docs', f), path.join(out, 'docs', f));
   copy(path.join(root, 'README.md'), path.join(out, 'README.md'));
@@ -212,6 +222,7 @@ async function main() {
   for (const f of THREADED_FILES) copy(path.join(wasmDir, f), path.join(out, f));
   const wasmVersion = contentVersion(fs.readFileSync(path.join(out, 'embedlab.wasm')));
   const wasmMtVersion = contentVersion(fs.readFileSync(path.join(out, 'embedlab-mt.wasm')));
+  writeEngineBoot(path.join(root, 'web', 'src', 'engine-boot.js'), path.join(out, 'engine-boot.js'), { EMBEDLAB_WASM_VERSION: wasmVersion, EMBEDLAB_WASM_MT_VERSION: wasmMtVersion });
 
   const common = {
     bundle: true,
@@ -259,7 +270,7 @@ async function main() {
       console.log(`        chunk ${rel(path.resolve(c))} (${fs.statSync(path.resolve(c)).size} bytes, ${early ? 'modulepreload in index.html' : 'loaded on demand'})`);
     }
     if (e.outfile === 'app.js') {
-      fs.writeFileSync(path.join(out, 'index.html'), withPreloads(page, wasmVersion, preloaded));
+      fs.writeFileSync(path.join(out, 'index.html'), withPreloads(page, preloaded));
       console.log(`wrote   ${rel(path.join(out, 'index.html'))} (web/index.html + web/sections/*.html, the wasm's preload, ${preloaded.length} modulepreload links)`);
     }
     if (e.define) console.log(`        defined ${Object.entries(e.define).map(([k, v]) => `${k} = ${v}`).join(', ')}`);

@@ -6,7 +6,9 @@
 //     same loss and table fingerprint;
 //   - a widget in another site's article (not isolated) loads the single-thread build and draws
 //     the same numbers as the page; in an article that sends COOP/COEP, the threaded build;
-//   - the page in a cross-origin iframe (the Embed snippet) draws, single-threaded.
+//   - the page in a cross-origin iframe (the Embed snippet) draws, single-threaded;
+//   - the badge says how many threads run, and the threads field (URL key `threads`) changes them
+//     and not the table; the single-thread page's field says why it has one.
 // No durations: every wait is on state.
 //   node tests/browser/threads.test.mjs [--site build/web] [--shots build/screenshots]
 import http from 'node:http';
@@ -19,7 +21,8 @@ const plain = await serve(h.site, 0, { isolation: false }); // the same site wit
 const plainUrl = `http://127.0.0.1:${plain.address().port}/`;
 
 const TABLE = '#view=table&seed=42&V=40&D=12';
-const TRAIN = '#view=train&enc=char&tD=8&ctx=16&tB=8&seed=5';
+// words: a vocabulary of thousands, so the head's products and chunks run on the pool too
+const TRAIN = '#view=train&tEnc=word&tD=32&ctx=32&tB=32&seed=5';
 
 // The engine worker's answer to {type: 'threads', payload}, asked inside the worker through its
 // own message handler (the page keeps its EngineClient to itself).
@@ -90,6 +93,39 @@ await test('the page from scripts/static-server.mjs is cross-origin isolated and
   await page.close();
 });
 
+// the badge's "engine ready (isa, N threads)" -> N
+const badgeThreads = (page) => page.$eval('#engine-status', (el) => {
+  const m = /^engine ready \([^,]+, (\d+) threads?\)$/.exec(el.textContent);
+  return m ? Number(m[1]) : el.textContent;
+});
+
+await test('the badge shows the threads in use; the threads field and its URL key change them, not the numbers', async () => {
+  const { page, worker } = await openAt(h.url, TABLE);
+  const cores = await page.evaluate(() => Math.min(64, navigator.hardwareConcurrency));
+  await page.waitForFunction((n) => document.body.dataset.threads === String(n), cores, { timeout: 30000 });
+  assert(await badgeThreads(page) === cores, `badge: ${await badgeThreads(page)}, cores ${cores}`);
+  if (cores > 1) assert(cores > 1 && (await askThreads(worker, {})).result.threads === cores, 'the worker does not run every core');
+  // one thread from the drawer: the link keeps it, the worker runs it, the table is the same
+  if (await page.isVisible('#drawer-toggle')) await page.click('#drawer-toggle'); // a narrow layout's drawer
+  await page.fill('#f-threads', '1');
+  await page.press('#f-threads', 'Enter');
+  await page.waitForFunction(() => document.body.dataset.threads === '1', null, { timeout: 30000 });
+  assert(await badgeThreads(page) === 1, `badge after threads=1: ${await badgeThreads(page)}`);
+  assert(/[#&]threads=1(&|$)/.test(await page.evaluate(() => location.hash)), `the link lacks threads=1: ${await page.evaluate(() => location.hash)}`);
+  assert((await askThreads(worker, {})).result.threads === 1, 'the worker still runs more than one thread');
+  assert(await tableChecksum(page) === results.isolatedTable, 'the table changed with the thread count');
+  await page.close();
+  // the URL key alone, and a bad value named
+  const opened = await openAt(h.url, `${TABLE}&threads=2`);
+  await opened.page.waitForFunction((n) => document.body.dataset.threads === String(n), Math.min(2, cores), { timeout: 30000 });
+  await opened.page.close();
+  const bad = await openAt(h.url, `${TABLE}&threads=0`);
+  const notice = await bad.page.$eval('#url-messages', (el) => el.textContent);
+  assert(notice.includes('threads'), `no message for threads=0: ${notice}`);
+  await bad.page.waitForFunction((n) => document.body.dataset.threads === String(n), cores, { timeout: 30000 });
+  await bad.page.close();
+});
+
 await test('without COOP/COEP the same page runs the single-thread build: same table fingerprint', async () => {
   const { page, worker, wasm, isolated } = await openAt(plainUrl, TABLE);
   assert(isolated === false, 'the page is isolated without the headers');
@@ -100,6 +136,9 @@ await test('without COOP/COEP the same page runs the single-thread build: same t
   assert(set.ok && set.result.threads === 1, `setThreads(2) in the single-thread build: ${JSON.stringify(set)}`);
   const sum = await tableChecksum(page);
   assert(sum && sum === results.isolatedTable, `fingerprint ${sum}, threaded build ${results.isolatedTable}`);
+  await page.waitForFunction(() => document.body.dataset.threads === '1', null, { timeout: 30000 });
+  const note = await page.$eval('#threads-note', (el) => el.textContent);
+  assert(note.includes('not cross-origin isolated'), `the threads field does not say why one thread: ${note}`);
   await page.close();
 });
 

@@ -80,17 +80,18 @@ describe('a rebuilt wasm gets a new URL', { skip: built ? false : 'build/wasm no
     fs.writeFileSync(path.join(tmp, 'wasm', 'embedlab.wasm'), bytes);
     execFileSync(process.execPath, [path.join(repo, 'scripts', 'build-web.mjs'), '--wasm-dir', path.join(tmp, 'wasm'), '--out', path.join(tmp, 'web')], { stdio: 'pipe' });
     const v = contentVersion(bytes);
-    return { v, worker: fs.readFileSync(path.join(tmp, 'web', 'worker.js'), 'utf8'), html: fs.readFileSync(path.join(tmp, 'web', 'index.html'), 'utf8') };
+    return { v, worker: fs.readFileSync(path.join(tmp, 'web', 'worker.js'), 'utf8'), boot: fs.readFileSync(path.join(tmp, 'web', 'engine-boot.js'), 'utf8') };
   };
 
-  it('worker.js and the preload link name the new version; the server caches only the current one', async () => {
+  it("worker.js and engine-boot.js's preload name the new version; the server caches only the current one", async () => {
     const first = withCustomSection(fs.readFileSync(path.join(wasmDir, 'embedlab.wasm')), 'one');
     const second = withCustomSection(fs.readFileSync(path.join(wasmDir, 'embedlab.wasm')), 'two');
     const a = build(first);
     assert.ok(a.worker.includes(a.v), `worker.js does not hold the version ${a.v}`);
     const mt = contentVersion(fs.readFileSync(path.join(wasmDir, 'embedlab-mt.wasm')));
     assert.ok(a.worker.includes(mt), `worker.js does not hold the threaded build's version ${mt}`);
-    assert.ok(a.html.includes(`<link rel="preload" href="embedlab.wasm?v=${a.v}" as="fetch"`), 'index.html does not preload the versioned wasm');
+    assert.ok(a.boot.includes(`embedlab: '${a.v}', 'embedlab-mt': '${mt}'`), "engine-boot.js does not preload the builds' versions");
+    assert.ok(!/@EMBEDLAB_/.test(a.boot), 'engine-boot.js kept a version mark');
     server = await serve(path.join(tmp, 'web'), 0);
     port = server.address().port;
     let r = await get(port, `/embedlab.wasm?v=${a.v}`);
@@ -102,7 +103,7 @@ describe('a rebuilt wasm gets a new URL', { skip: built ? false : 'build/wasm no
     const b = build(second);
     assert.notEqual(b.v, a.v);
     assert.ok(b.worker.includes(b.v) && !b.worker.includes(a.v), `worker.js still names ${a.v} (or not ${b.v})`);
-    assert.ok(b.html.includes(`embedlab.wasm?v=${b.v}`) && !b.html.includes(a.v), 'index.html still preloads the old version');
+    assert.ok(b.boot.includes(`embedlab: '${b.v}'`) && !b.boot.includes(a.v), 'engine-boot.js still preloads the old version');
     r = await get(port, `/embedlab.wasm?v=${b.v}`);
     assert.equal(r.headers['cache-control'], IMMUTABLE);
     assert.ok(r.body.equals(second), 'the new URL does not serve the new wasm');

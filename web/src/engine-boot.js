@@ -1,4 +1,4 @@
-// The page's engine worker, started as early as the page can: index.html loads this tiny module
+// The page's engine worker, started as early as the page can (and its wasm's preload): index.html loads this tiny module
 // with its own <script type="module"> ahead of app.js, so worker.js (and, at its top, the wasm's
 // streaming compile and embedlab.js) load while app.js's module graph is still arriving, instead
 // of after it. main.js imports this same module (left external by scripts/build-web.mjs, so the
@@ -11,6 +11,20 @@
 //
 //   import { adoptWorker } from './engine-boot.js';
 //   const engine = new EngineClient('./worker.js', adoptWorker());   // {worker, early: [events]}
+
+// The wasm the worker will fetch, preloaded beside worker.js: the threaded build when the page is
+// cross-origin isolated (worker.js makes the same choice), else the single-thread one, so an
+// isolated page never downloads both. scripts/build-web.mjs writes the builds' content versions
+// over these two marks when it copies this file (a build that leaves one fails).
+const WASM_VERSIONS = { embedlab: '@EMBEDLAB_WASM_VERSION@', 'embedlab-mt': '@EMBEDLAB_WASM_MT_VERSION@' };
+const wasmBuild = self.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function' ? 'embedlab-mt' : 'embedlab';
+const preload = document.createElement('link');
+preload.rel = 'preload';
+preload.as = 'fetch';
+preload.type = 'application/wasm';
+preload.crossOrigin = 'anonymous'; // the worker's fetch is a CORS request: a preload only serves its own mode
+preload.href = new URL(`./${wasmBuild}.wasm?v=${WASM_VERSIONS[wasmBuild]}`, import.meta.url).href;
+document.head.append(preload);
 
 const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
 let early = []; // message and error events that arrived before adoptWorker()

@@ -151,6 +151,11 @@ function onChange(key, value) {
     writeHash();
     return;
   }
+  if (key === 'threads') {
+    applyThreads();
+    writeHash();
+    return;
+  }
   if (key === 'cmap' || key === 'logy') {
     for (const v of Object.values(views)) if (v.view) v.view.recolor(state); // the others draw with it when shown
     writeHash();
@@ -384,6 +389,7 @@ function readLink() {
   controls.showFieldsForModel(state.model, state.pos);
   showPositionHelp(controls.form, positionalKinds, state.pos);
   applyDisplay(document.documentElement, state);
+  applyThreads();
   document.body.classList.toggle('embed', state.embed);
   if (state.embed) withView('train', (view) => (view.autosave = false));
   showOnlyCard(state);
@@ -449,6 +455,39 @@ async function start(kinds, maps) {
   readLink();
 }
 
+// The engine's threads: the `threads` setting (null: every core the build may use) goes to the
+// worker (M.setThreads), and the badge says how many run. Only the time changes: the engine
+// computes the same bytes at any count (docs/page.md, Threads). A page that is not cross-origin
+// isolated runs the single-thread build, and the badge and the field's note say why.
+let engineInfo = null; // {isa, build: 'embedlab' | 'embedlab-mt', threads}
+const threadsNote = document.getElementById('threads-note');
+function showReady() {
+  const { isa, build, threads } = engineInfo;
+  const single = build !== 'embedlab-mt';
+  readyText = `engine ready (${isa}, ${threads} thread${threads === 1 ? '' : 's'})`;
+  if (!statusEl.classList.contains('busy')) statusEl.textContent = readyText;
+  statusEl.title = single ? 'This page is not cross-origin isolated, so the engine runs its single-thread build.' : `The threaded build runs ${threads} thread${threads === 1 ? '' : 's'}.`;
+  threadsNote.textContent = single
+    ? 'One thread: the page is not cross-origin isolated (the server sends no COOP/COEP headers).'
+    : `${threads} running; this machine has ${navigator.hardwareConcurrency || 'an unknown number of'} logical cores.`;
+  document.body.dataset.threads = String(threads);
+  document.body.dataset.build = build;
+}
+let threadsAsked = Promise.resolve();
+function applyThreads() {
+  if (!engineInfo) return;
+  const n = state.threads == null ? 64 : state.threads; // 64: as many as the build may use
+  threadsAsked = threadsAsked.then(() => engine.request('threads', { n })).then(
+    (r) => {
+      engineInfo.threads = r.threads;
+      showReady();
+    },
+    (err) => {
+      threadsNote.textContent = err.message;
+    },
+  );
+}
+
 // "working…" after 300 ms of open requests, so quick answers do not flicker the badge
 let busyTimer = null;
 let readyText = '';
@@ -475,8 +514,8 @@ engine.onCrash = (message) => {
 engine.ready.then(
   (info) => {
     start(info.positionalKinds, info.mapAlgorithms);
-    readyText = `engine ready (${info.isa})`;
-    statusEl.textContent = readyText;
+    engineInfo = { isa: info.isa, build: info.build, threads: info.threads };
+    showReady();
     statusEl.classList.add('ok');
     document.body.dataset.engine = 'ready';
   },

@@ -56,6 +56,8 @@ export const PARAMS = [
   { key: 'cmap', kind: 'enum', def: 'puor', values: ['puor', 'rdbu', 'viridis', 'cividis'] },
   { key: 'theme', kind: 'enum', def: 'auto', values: ['auto', 'light', 'dark'] }, // auto: prefers-color-scheme (style.css)
   { key: 'fs', kind: 'enum', def: 'medium', values: ['small', 'medium', 'large'] }, // label size of the plots' text
+  // the engine's threads (null: every core the build may use); only the time changes, never a number
+  { key: 'threads', kind: 'optint', def: null, min: 1, max: 64 },
   { key: 'corpus', kind: 'enum', def: 'the-verdict', values: ['the-verdict', 'tinyshakespeare', 'custom'] },
   { key: 'enc', kind: 'enum', def: 'gpt2', values: ['gpt2', 'whitespace', 'word', 'char', 'bpe'] },
   { key: 'lower', kind: 'bool', def: false },
