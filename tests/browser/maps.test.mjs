@@ -215,7 +215,9 @@ await test('Cancel during the construction (t-SNE neighbours of 20,000 rows) sto
   assert(c.mapState === 'cancelled', `state after Cancel: ${c.mapState}`);
   const msg = await page.textContent('#import-map-progress');
   await page.locator('#import-map-choice').screenshot({ path: shot('maps-tsne-cancelled.png') });
-  assert(/^t-SNE cancelled before its first frame \(finding neighbours… \d+%\); the map shows the previous one\.$/.test(msg), `message: ${msg}`);
+  // the phase the Cancel landed in: neighbours, or the next one on a machine that finished them first
+  // (the threaded build on several cores); either way the message names it with its share
+  assert(/^t-SNE cancelled before its first frame \((finding neighbours|calibrating affinities)… \d+%\); the map shows the previous one\.$/.test(msg), `message: ${msg}`);
   // the worker is free within a slice: a neighbours query is answered, and no frame of the run comes
   await page.fill('#import-query', '11');
   await page.click('#import-nn-form button');

@@ -284,6 +284,12 @@ await test('the map labels the most frequent tokens (next-token rows by count, n
 await test('word2vec with frozen PCA axes: the note says the basis stays (tests/js/page-handlers checks it does), the view rescales so the trained points stay in the frame', async () => {
   const p = await openPage('#view=train&model=skipgram&enc=whitespace&lower=1&minc=2&tD=32&ep=8');
   await waitRenders(p, 'train', 0);
+  // trails are the frames drawn while the map is on screen (an off-screen plot gets no frames, issue
+  // 24): a window tall enough for the Step button and the map at once, as a reader watching them has
+  await p.setViewportSize({ width: 1360, height: 3000 });
+  await p.evaluate(() => window.scrollTo(0, 0));
+  await p.waitForFunction(() => document.querySelector('#train-map').getBoundingClientRect().bottom < innerHeight, null, { timeout: 5000 });
+  await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   await p.check('#map-freeze');
   await p.waitForFunction(() => /axes frozen/.test(document.querySelector('#map-note').textContent), null, { timeout: 5000 });
   // one Step per epoch (one gensim job of this short text), so the map has one frame per step and
