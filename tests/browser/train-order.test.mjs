@@ -4,7 +4,8 @@
 //   - a setting typed while the previous run's render awaits its sinusoidal panel: each render
 //     names its own run (data-rendered-run), not the settings typed after it
 //   - Play pressed between a new run's request and its render (the worker steps the new run):
-//     the divergence message of SGD at lr 1e6 stays, no replay of the page's step follows
+//     the render does not replay the step that slice wrote as the link's step; Play on the drawn
+//     run (SGD at lr 1e6) ends in the divergence message, which stays
 // Asserts no duration: it waits on the page's data attributes and on the worker's replies
 // (workerStep: a neighbours round trip, answered after every request sent before it).
 //   node tests/browser/train-order.test.mjs [--site build/web]
@@ -95,7 +96,7 @@ await test('a setting typed while the previous run is still being drawn: each re
   await page.close();
 });
 
-await test('Play pressed before the new run (SGD at lr 1e6) is drawn: the divergence message stays', async () => {
+await test('Play pressed before the new run (SGD at lr 1e6) is drawn: its slice is not replayed as the link\'s step; Play on it ends in the divergence message, which stays', async () => {
   const page = await heldPage('#view=train&enc=char&opt=sgd');
   assert((await rendered(page)) === 'sgd 0.01', `first render ${await rendered(page)}`);
   const n0 = await posted(page, 'trainStart');
@@ -105,13 +106,19 @@ await test('Play pressed before the new run (SGD at lr 1e6) is drawn: the diverg
   await page.click('#train-play'); // the page still shows lr 0.01; the worker steps the new run
   await waitPosted(page, 'trainStep', 0);
   await page.evaluate(() => window.__replies.release());
-  await page.waitForFunction(() => /loss became/.test(document.querySelector('#train-message').textContent), null, { timeout: 20000 });
-  await workerStep(page); // every reply sent before it has landed (the render's panel included)
+  await page.waitForFunction(() => document.querySelector('#view-train').dataset.renderedRun === 'sgd 1000000', null, { timeout: 20000 });
+  await workerStep(page); // every reply sent before it has landed: the slice, the render's panel
+  const gap = await page.$eval('#view-train', (el) => ({ replayed: el.dataset.replayed, steps: Number(el.dataset.steps) }));
+  const gapMessage = await page.textContent('#train-message');
+  // the new render stops Play (a new run starts paused); the slice's steps are the new run's
+  assert(gap.steps > 0 && gap.replayed === undefined && !/^Replayed/.test(gapMessage), `after the slice of the gap: step ${gap.steps}, replayed ${gap.replayed}, message "${gapMessage}"`);
+  assert((await page.textContent('#train-play')) === '▶ Play', 'the new run is playing');
+  // Play on the drawn run: it diverges (or, diverged in that slice already, fails again at once)
+  await page.click('#train-play');
+  await page.waitForFunction(() => document.querySelector('#train-play').textContent === '▶ Play' && /loss became/.test(document.querySelector('#train-message').textContent), null, { timeout: 20000 });
+  await workerStep(page);
   const m = await page.textContent('#train-message');
   assert(/^train: loss became (nan|inf) at step \d+ with learning rate 1e\+06/.test(m), `message: ${m}`);
-  const view = await page.$eval('#view-train', (el) => ({ ...el.dataset }));
-  assert(view.renderedRun === 'sgd 1000000' && view.replayed === undefined, `rendered ${view.renderedRun}, replayed ${view.replayed}`);
-  assert((await page.textContent('#train-play')) === '▶ Play', 'still playing after the loss diverged');
   await page.close();
 });
 
