@@ -234,11 +234,12 @@ await test('train view: learning rate NaN, dimension 0 and a diverging rate give
   await typeInto(page, 'f-tD', '32');
   await page.selectOption('#f-opt', 'sgd');
   await typeInto(page, 'f-lr', '1000000');
-  // the render of SGD at 1e6, not the one of SGD alone (two renders; Play then stepped the
-  // earlier run, which a newer render replaced, on a busy machine)
+  // the render of SGD at 1e6, not the one of SGD alone (two renders; each names the run it drew,
+  // also when the next setting came while it awaited: train-order.test.mjs)
   await page.waitForFunction(() => document.querySelector('#view-train').dataset.renderedRun === 'sgd 1000000', null, { timeout: 30000 });
   await page.click('#train-play');
   await page.waitForFunction(() => /loss became/.test(document.querySelector('#train-message').textContent), null, { timeout: 20000 });
+  await workerStep(page); // every reply sent before it has landed: nothing erased the message
   const m = await page.textContent('#train-message');
   assert(/^train: loss became (nan|inf) at step \d+ with learning rate 1e\+06/.test(m), `message: ${m}`);
   await page.close();

@@ -99,6 +99,7 @@ export class TrainView {
     this.saveAgain = false;
     this.onPlay = onPlay;
     this.playGen = 0; // a new run or play() ends the loop of the previous one
+    this.renderGen = 0; // the newest render(): an older one still awaiting stops
     const $ = (id) => root.querySelector(`#${id}`);
     this.el = {
       stale: $('train-stale'), model: $('train-model'), estimate: $('train-estimate'), readout: $('train-readout'),
@@ -189,12 +190,18 @@ export class TrainView {
     return this.last ? Array.prototype.indexOf.call(this.last.tableRowIndex || [], row) : -1;
   }
 
+  // subtle: `state` is the page's live object, which changes while this awaits the sinusoidal
+  // panel (a setting typed meanwhile, onSteps writing the step of a slice that landed): after
+  // the await only `asked`, the settings this run was made with, is read, and a render that a
+  // newer one replaced meanwhile stops there.
   async render(r, state) {
+    const asked = { ...state };
+    const gen = ++this.renderGen;
     this.playing = false; // not pause(): the new run is at step 0, the link's step still to come
     this.playGen++;
     this.stopLayout();
     this.el.play.textContent = '▶ Play';
-    this.state = { ...state };
+    this.state = { ...asked };
     this.last = { ...r, tableRowIndex: r.table.rowIndex };
     this.labels = r.labels;
     this.rawRowLabels = r.rowLabels || [];
@@ -240,12 +247,13 @@ export class TrainView {
     // a restored run: its step and last loss; the rate of a next-token run is constant (word2vec's decays: not shown)
     this.readout(restored ? { totalSteps: restored.step, lastLoss: this.losses.length ? this.losses[this.losses.length - 1] : NaN, learningRate: state.model === 'next' ? Number(s.lr) : NaN, finished: false } : null);
     if (!this.el.posCard.hidden) {
-      const sin = await this.engine.request('positions', { seed: state.seed, T: state.ctx, D: state.tD % 2 ? state.tD + 1 : state.tD, sim: 'cos', maxSide: 256, distanceCheck: false });
+      const sin = await this.engine.request('positions', { seed: asked.seed, T: asked.ctx, D: asked.tD % 2 ? asked.tD + 1 : asked.tD, sim: 'cos', maxSide: 256, distanceCheck: false });
+      if (gen !== this.renderGen) return; // a newer run is on screen: its render draws and replays
       this.drawSim(this.sinSim, sin.kinds[0].similarity);
     }
     // for the browser tests: the optimizer and rate of the run this render drew (several
     // settings typed in a row give several renders; a test waits for the one it needs)
-    this.root.dataset.renderedRun = `${state.opt} ${state.lr}`;
+    this.root.dataset.renderedRun = `${asked.opt} ${asked.lr}`;
     this.root.dataset.renders = String(Number(this.root.dataset.renders || 0) + 1);
     if (restored) {
       // the autosaved run: shown at its step, paused; the link now names that step
@@ -259,7 +267,7 @@ export class TrainView {
     // the saved run could not be loaded: said until the next run, before each autosave line
     this.restoreNote = r.restored && r.restored.error ? `Not restored: ${r.restored.error}. ` : '';
     if (this.el.saved) this.el.saved.textContent = this.restoreNote;
-    if (state.step > 0) this.play(state.step); // the link's step: replayed, not awaited (the view is live)
+    if (asked.step > 0) this.play(asked.step); // the link's step: replayed, not awaited (the view is live)
   }
 
   // one position-similarity panel: a scale that shows its structure, with its colour bar and range in words
@@ -319,7 +327,7 @@ export class TrainView {
       this.drawTables(r, r.step);
       if (r.map !== undefined) this.drawMap(r.map, r.step);
     } catch (err) {
-      this.el.message.textContent = err.message;
+      if (gen === this.playGen && !this.playing) this.el.message.textContent = err.message; // not over a newer run's message
     }
   }
 
