@@ -86,7 +86,10 @@ export class TrainRunMethods {
     const first = w[0];
     const dt = now - first.t;
     if (dt <= 0) return null;
-    return { tokensPerSecond: ((w[w.length - 1].tokens - first.tokens) * 1000) / dt, msPerStep: dt / (w[w.length - 1].steps - first.steps) };
+    const tokens = w[w.length - 1].tokens - first.tokens, steps = w[w.length - 1].steps - first.steps;
+    // what the rate is made of, for tests: replies in the window, its steps, tokens and milliseconds
+    this.root.dataset.rateWindow = `${w.length - 1},${steps},${tokens},${dt}`;
+    return { tokensPerSecond: (tokens * 1000) / dt, msPerStep: dt / steps };
   }
 
   readout(stats, rate) {
