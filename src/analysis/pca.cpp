@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "core/memory.hpp"
+#include "core/parallel.hpp"
 #include "core/rng.hpp"
 #include "kernels/dense.hpp"
 #include "kernels/kernels.hpp"
@@ -19,7 +20,9 @@ namespace {
 
 using MatrixRM = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-constexpr int64_t kBlockRows = 256;  // centred rows converted to double at a time
+constexpr int64_t kBlockRows = 256;    // centred rows converted to double at a time
+constexpr int64_t kScanRows = 256;     // rows of one block of a pass over the table on the pool
+constexpr int64_t kColumnBlock = 64;   // columns of one block of a column-wise pass on the pool
 
 // The rows to project: row i of the subset is table row ids[i] (or i when ids is empty).
 struct Rows {
@@ -55,33 +58,44 @@ void check_inputs(std::span<const float> table, int64_t rows, int64_t dim, const
   }
 }
 
+// Rows in fixed blocks on the pool: the lowest failing block's error is the one reported
+// (parallel.hpp), and a block stops at its first bad value, so the message names the first
+// non-finite value in row order whatever the thread count.
 void check_finite(const Rows& x) {
-  for (int64_t i = 0; i < x.n; ++i) {
-    const float* r = x.row(i);
-    for (int64_t d = 0; d < x.dim; ++d) {
-      if (!std::isfinite(r[d])) {
-        fail("pca", "table value " + format_number(r[d]) + " at row " + std::to_string(x.id(i)) + ", column " +
-                        std::to_string(d) + " is not finite");
+  parallel_for(x.n, kScanRows, [&](int64_t b, int64_t e, int64_t) {
+    for (int64_t i = b; i < e; ++i) {
+      const float* r = x.row(i);
+      for (int64_t d = 0; d < x.dim; ++d) {
+        if (!std::isfinite(r[d])) {
+          fail("pca", "table value " + format_number(r[d]) + " at row " + std::to_string(x.id(i)) + ", column " +
+                          std::to_string(d) + " is not finite");
+        }
       }
     }
-  }
+  });
 }
 
+// Each column summed over the rows in row order, columns in fixed blocks on the pool (the
+// serial loop's bits).
 Eigen::VectorXd mean_of(const Rows& x) {
   Eigen::VectorXd m = Eigen::VectorXd::Zero(x.dim);
-  for (int64_t i = 0; i < x.n; ++i) {
-    const float* r = x.row(i);
-    for (int64_t d = 0; d < x.dim; ++d) m[d] += r[d];
-  }
+  parallel_for(x.dim, kColumnBlock, [&](int64_t c0, int64_t c1, int64_t) {
+    for (int64_t i = 0; i < x.n; ++i) {
+      const float* r = x.row(i);
+      for (int64_t d = c0; d < c1; ++d) m[d] += r[d];
+    }
+  });
   return m / static_cast<double>(x.n);
 }
 
-// Rows [start, start + out.rows()) of x minus mean, in double.
+// Rows [start, start + out.rows()) of x minus mean, in double (rows in fixed blocks on the pool).
 void centred_block(const Rows& x, const Eigen::VectorXd& mean, int64_t start, MatrixRM& out) {
-  for (int64_t i = 0; i < out.rows(); ++i) {
-    const float* r = x.row(start + i);
-    for (int64_t d = 0; d < x.dim; ++d) out(i, d) = r[d] - mean[d];
-  }
+  parallel_for(out.rows(), kScanRows, [&](int64_t b, int64_t e, int64_t) {
+    for (int64_t i = b; i < e; ++i) {
+      const float* r = x.row(start + i);
+      for (int64_t d = 0; d < x.dim; ++d) out(i, d) = r[d] - mean[d];
+    }
+  });
 }
 
 // Top-k eigenpairs of a symmetric matrix (lower triangle filled): values descending.
@@ -281,36 +295,46 @@ void centre_row(const float* row, const float* mean, int64_t D, float* out) {
 }
 
 // Y (n, l) = X_c B, B (D, l): each entry one SIMD dot product of a centred row with a column
-// of B (dense::dot_rows: the l dots of a row interleaved, each bit for bit kernels::dot).
+// of B (dense::dot_rows: the l dots of a row interleaved, each bit for bit kernels::dot); rows
+// in fixed blocks on the pool, each writing its own rows of Y.
 void times_centred(const Rows& x, const std::vector<float>& B, int64_t l, const Eigen::VectorXd& mean, std::vector<float>& Y) {
   const int64_t D = x.dim;
-  std::vector<float> Bt(static_cast<size_t>(l * D)), centred(static_cast<size_t>(D));  // (l, D), (D)
+  std::vector<float> Bt(static_cast<size_t>(l * D));  // (l, D)
   dense::transpose(static_cast<size_t>(D), static_cast<size_t>(l), B.data(), Bt.data());
   std::vector<const float*> cols(static_cast<size_t>(l));
   for (int64_t c = 0; c < l; ++c) cols[c] = Bt.data() + c * D;
   const std::vector<float> mf = float_mean(mean);
-  for (int64_t i = 0; i < x.n; ++i) {
-    centre_row(x.row(i), mf.data(), D, centred.data());
-    dense::dot_rows(static_cast<size_t>(D), centred.data(), cols.data(), static_cast<size_t>(l), Y.data() + i * l);
-  }
+  parallel_for(x.n, kScanRows, [&](int64_t b, int64_t e, int64_t) {
+    std::vector<float> centred(static_cast<size_t>(D));  // one row; planned as the "centred row block"
+    for (int64_t i = b; i < e; ++i) {
+      centre_row(x.row(i), mf.data(), D, centred.data());
+      dense::dot_rows(static_cast<size_t>(D), centred.data(), cols.data(), static_cast<size_t>(l), Y.data() + i * l);
+    }
+  });
 }
 
 // Z (D, l) = X_c^T Y, Y (n, l): (Y^T X_c)^T accumulated over blocks of centred rows with
-// dense::gemm_acc (l x m) @ (m x D), so the long dimension D is the one the SIMD kernel runs along.
+// dense::gemm_acc (l x m) @ (m x w), so the long dimension D is the one the SIMD kernel runs along.
+// On the pool: fixed blocks of kColumnBlock columns of Zt (l, D), each centring its own columns
+// of the rows and accumulating over the row blocks in order. Each element keeps gemm_acc's order
+// (the inner index in order, dense.hpp), so the bits are those of the whole-width product.
 void transposed_times_centred(const Rows& x, const std::vector<float>& Y, int64_t l, const Eigen::VectorXd& mean,
                               std::vector<float>& Z) {
   const int64_t D = x.dim, n = x.n;
   const int64_t rows = std::min(kRandomBlock, n);
-  std::vector<float> Zt(static_cast<size_t>(l * D), 0.0f), YT(static_cast<size_t>(l * rows));
-  std::vector<float> block(static_cast<size_t>(rows * D));  // centred rows
+  std::vector<float> Zt(static_cast<size_t>(l * D), 0.0f), YT(static_cast<size_t>(l * n));  // (l, D), (l, n)
+  dense::transpose(static_cast<size_t>(n), static_cast<size_t>(l), Y.data(), YT.data());
   const std::vector<float> mf = float_mean(mean);
-  for (int64_t start = 0; start < n; start += kRandomBlock) {
-    const int64_t m = std::min(kRandomBlock, n - start);
-    dense::transpose(static_cast<size_t>(m), static_cast<size_t>(l), Y.data() + start * l, YT.data());
-    for (int64_t i = 0; i < m; ++i) centre_row(x.row(start + i), mf.data(), D, block.data() + i * D);
-    dense::gemm_acc(static_cast<size_t>(l), static_cast<size_t>(m), static_cast<size_t>(D), YT.data(), static_cast<size_t>(m),
-                    block.data(), static_cast<size_t>(D), Zt.data(), static_cast<size_t>(D));
-  }
+  parallel_for(D, kColumnBlock, [&](int64_t c0, int64_t c1, int64_t) {
+    const int64_t w = c1 - c0;
+    std::vector<float> block(static_cast<size_t>(rows * w));  // centred rows, columns [c0, c1)
+    for (int64_t start = 0; start < n; start += kRandomBlock) {
+      const int64_t m = std::min(kRandomBlock, n - start);
+      for (int64_t i = 0; i < m; ++i) centre_row(x.row(start + i) + c0, mf.data() + c0, w, block.data() + i * w);
+      dense::gemm_acc(static_cast<size_t>(l), static_cast<size_t>(m), static_cast<size_t>(w), YT.data() + start,
+                      static_cast<size_t>(n), block.data(), static_cast<size_t>(w), Zt.data() + c0, static_cast<size_t>(D));
+    }
+  });
   for (int64_t d = 0; d < D; ++d)
     for (int64_t c = 0; c < l; ++c) Z[d * l + c] = Zt[c * D + d];
 }
@@ -419,7 +443,7 @@ PcaResult pca(std::span<const float> table, int64_t rows, int64_t dim, const Pca
     p.add("samples", {n, l}, kFloat32);                          // Y
     p.add("test matrix and projection", {2 * dim, l}, kFloat32);  // omega, Z
     p.add("transposed projections", {2 * l, dim}, kFloat32);      // Bt, Zt
-    p.add("transposed sample block", {l, rows}, kFloat32);        // YT
+    p.add("transposed samples", {l, n}, kFloat32);                // YT
     p.add("centred row block", {rows + 1, dim}, kFloat32);         // block, centred
     p.add("QR of the samples", {2 * n, l}, kFloat64);             // M and its Q
   } else {
@@ -466,12 +490,14 @@ PcaResult pca(std::span<const float> table, int64_t rows, int64_t dim, const Pca
     r.points = randomized_points(x, mean, V, opts.k);
   } else {
     r.points.resize(static_cast<size_t>(n * opts.k));
-    Eigen::VectorXd centred(dim);
-    for (int64_t i = 0; i < n; ++i) {
-      const float* row = x.row(i);
-      for (int64_t d = 0; d < dim; ++d) centred[d] = row[d] - mean[d];
-      for (int64_t c = 0; c < opts.k; ++c) r.points[i * opts.k + c] = static_cast<float>(centred.dot(V.col(c)));
-    }
+    parallel_for(n, kScanRows, [&](int64_t b, int64_t e, int64_t) {  // rows in fixed blocks, each its own points
+      Eigen::VectorXd centred(dim);
+      for (int64_t i = b; i < e; ++i) {
+        const float* row = x.row(i);
+        for (int64_t d = 0; d < dim; ++d) centred[d] = row[d] - mean[d];
+        for (int64_t c = 0; c < opts.k; ++c) r.points[i * opts.k + c] = static_cast<float>(centred.dot(V.col(c)));
+      }
+    });
   }
   if (!opts.previous.empty()) align_to(r, opts.previous);
   return r;
