@@ -272,6 +272,8 @@ constexpr int64_t kRandomizedCells = int64_t{1} << 24;  // n x D from which Auto
 constexpr int64_t kOversample = 10;                      // l = k + 10 sample directions (sklearn's n_oversamples)
 constexpr int kPowerIterations = 4;
 constexpr int64_t kRandomBlock = 1024;
+constexpr int64_t kQrRows = 512;  // rows of one TSQR block (orthonormalise)
+constexpr int64_t kTraceRows = 1024;  // rows of one block of the total variance
 
 bool use_randomized(const PcaOptions& o, int64_t n, int64_t dim) {
   if (o.solver == PcaSolver::Randomized) return true;
@@ -339,15 +341,51 @@ void transposed_times_centred(const Rows& x, const std::vector<float>& Y, int64_
     for (int64_t c = 0; c < l; ++c) Z[d * l + c] = Zt[c * D + d];
 }
 
+// Rows of A (rows, l) at [start, start + m) as a double matrix.
+Eigen::MatrixXd rows_of(const std::vector<float>& A, int64_t start, int64_t m, int64_t l) {
+  Eigen::MatrixXd M(m, l);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t c = 0; c < l; ++c) M(i, c) = A[(start + i) * l + c];
+  return M;
+}
+
 // An orthonormal basis of the columns of A (rows, l), in place (thin QR in double).
+// Tall A (rows >= 2 kQrRows, l <= kQrRows / 2) by TSQR (Demmel, Grigori, Hoemmen & Langou 2012,
+// "Communication-optimal parallel and sequential QR and LU factorizations", SIAM J. Sci. Comput.
+// 34(1)): fixed blocks of kQrRows rows (the last one takes the rest), each factored A_b = Q_b R_b
+// by Householder on the pool; the stacked R_b (b l x l) factored once, S = Q_s R; then block b of
+// the basis is Q_b times its l x l slice of Q_s (on the pool). The blocks depend only on rows,
+// so the bits do not depend on the thread count; the basis spans what Householder on the whole
+// of A spans (the same up to rounding and signs, which the caller does not depend on).
+// Otherwise Householder on the whole of A, on the calling thread.
 void orthonormalise(std::vector<float>& A, int64_t rows, int64_t l) {
-  Eigen::MatrixXd M(rows, l);
-  for (int64_t i = 0; i < rows; ++i)
-    for (int64_t c = 0; c < l; ++c) M(i, c) = A[i * l + c];
-  const Eigen::HouseholderQR<Eigen::MatrixXd> qr(M);
-  const Eigen::MatrixXd Q = qr.householderQ() * Eigen::MatrixXd::Identity(rows, l);
-  for (int64_t i = 0; i < rows; ++i)
-    for (int64_t c = 0; c < l; ++c) A[i * l + c] = static_cast<float>(Q(i, c));
+  if (rows < 2 * kQrRows || 2 * l > kQrRows) {
+    const Eigen::MatrixXd M = rows_of(A, 0, rows, l);
+    const Eigen::HouseholderQR<Eigen::MatrixXd> qr(M);
+    const Eigen::MatrixXd Q = qr.householderQ() * Eigen::MatrixXd::Identity(rows, l);
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t c = 0; c < l; ++c) A[i * l + c] = static_cast<float>(Q(i, c));
+    return;
+  }
+  const int64_t blocks = rows / kQrRows;  // the last block takes the rest (kQrRows to 2 kQrRows - 1 rows)
+  const auto first = [&](int64_t b) { return b * kQrRows; };
+  const auto count = [&](int64_t b) { return b + 1 == blocks ? rows - b * kQrRows : kQrRows; };
+  std::vector<Eigen::HouseholderQR<Eigen::MatrixXd>> qr(static_cast<size_t>(blocks));
+  Eigen::MatrixXd S = Eigen::MatrixXd::Zero(blocks * l, l);  // the stacked R factors
+  parallel_for(blocks, 1, [&](int64_t b, int64_t, int64_t) {
+    qr[b].compute(rows_of(A, first(b), count(b), l));
+    S.middleRows(b * l, l) = qr[b].matrixQR().topRows(l).triangularView<Eigen::Upper>();
+  });
+  const Eigen::HouseholderQR<Eigen::MatrixXd> top(S);
+  const Eigen::MatrixXd Qs = top.householderQ() * Eigen::MatrixXd::Identity(blocks * l, l);
+  parallel_for(blocks, 1, [&](int64_t b, int64_t, int64_t) {
+    const int64_t m = count(b);
+    Eigen::MatrixXd E = Eigen::MatrixXd::Zero(m, l);
+    E.topRows(l) = Qs.middleRows(b * l, l);
+    E.applyOnTheLeft(qr[b].householderQ());  // Q_b (m x m) [Qs_b; 0]: the thin Q_b times Qs_b
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t c = 0; c < l; ++c) A[(first(b) + i) * l + c] = static_cast<float>(E(i, c));
+  });
 }
 
 // Returns components as columns (D, k); sets variance (k) and the total variance.
@@ -355,12 +393,20 @@ Eigen::MatrixXd randomized_path(const Rows& x, const Eigen::VectorXd& mean, int6
                                 double& total) {
   const int64_t n = x.n, D = x.dim, l = std::min(D, k + kOversample);
   const double denom = n > 1 ? static_cast<double>(n - 1) : 1.0;
-  total = 0;  // trace of the covariance, in double
-  for (int64_t i = 0; i < n; ++i) {
-    const float* r = x.row(i);
-    for (int64_t d = 0; d < D; ++d) total += (r[d] - mean[d]) * (r[d] - mean[d]);
-  }
-  total /= denom;
+  // trace of the covariance, in double: fixed blocks of rows on the pool, each summed in row-major
+  // order, the partials in block order
+  total = parallel_reduce(
+              n, kTraceRows, 0.0,
+              [&](int64_t b, int64_t e) {
+                double t = 0;
+                for (int64_t i = b; i < e; ++i) {
+                  const float* r = x.row(i);
+                  for (int64_t d = 0; d < D; ++d) t += (r[d] - mean[d]) * (r[d] - mean[d]);
+                }
+                return t;
+              },
+              [](double a, double p) { return a + p; }) /
+          denom;
   std::vector<float> omega(static_cast<size_t>(D * l)), Y(static_cast<size_t>(n * l)), Z(static_cast<size_t>(D * l));
   Generator g(0);  // a fixed test matrix: the same table gives the same map
   g.normal(omega.data(), omega.size());
@@ -445,7 +491,8 @@ PcaResult pca(std::span<const float> table, int64_t rows, int64_t dim, const Pca
     p.add("transposed projections", {2 * l, dim}, kFloat32);      // Bt, Zt
     p.add("transposed samples", {l, n}, kFloat32);                // YT
     p.add("centred row block", {rows + 1, dim}, kFloat32);         // block, centred
-    p.add("QR of the samples", {2 * n, l}, kFloat64);             // M and its Q
+    p.add("QR of the samples", {2 * n, l}, kFloat64);             // M and its Q (TSQR: the blocks' QR and E)
+    p.add("stacked R factors", {n / kQrRows + 1, l, 2 * l}, kFloat64);  // S and Q_s
   } else {
     p.add(n < dim ? "Gram matrix" : "covariance matrix", {m, m}, kFloat64);
     p.add("centred rows", {n < dim ? n : std::min(kBlockRows, n), dim}, kFloat64);
