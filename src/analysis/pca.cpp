@@ -316,27 +316,29 @@ void times_centred(const Rows& x, const std::vector<float>& B, int64_t l, const 
 }
 
 // Z (D, l) = X_c^T Y, Y (n, l): (Y^T X_c)^T accumulated over blocks of centred rows with
-// dense::gemm_acc (l x m) @ (m x w), so the long dimension D is the one the SIMD kernel runs along.
-// On the pool: fixed blocks of kColumnBlock columns of Zt (l, D), each centring its own columns
-// of the rows and accumulating over the row blocks in order. Each element keeps gemm_acc's order
-// (the inner index in order, dense.hpp), so the bits are those of the whole-width product.
+// dense::gemm_acc (l x m) @ (m x D), so the long dimension D is the one the SIMD kernel runs along.
+// On the pool, for each block of rows in order: the rows centred in fixed blocks of rows, then the
+// product in fixed blocks of kColumnBlock columns of Zt (l, D). Each element keeps gemm_acc's
+// order (the inner index in order, dense.hpp), so the bits are those of the whole-width product.
 void transposed_times_centred(const Rows& x, const std::vector<float>& Y, int64_t l, const Eigen::VectorXd& mean,
                               std::vector<float>& Z) {
   const int64_t D = x.dim, n = x.n;
   const int64_t rows = std::min(kRandomBlock, n);
   std::vector<float> Zt(static_cast<size_t>(l * D), 0.0f), YT(static_cast<size_t>(l * n));  // (l, D), (l, n)
+  std::vector<float> block(static_cast<size_t>(rows * D));  // centred rows
   dense::transpose(static_cast<size_t>(n), static_cast<size_t>(l), Y.data(), YT.data());
   const std::vector<float> mf = float_mean(mean);
-  parallel_for(D, kColumnBlock, [&](int64_t c0, int64_t c1, int64_t) {
-    const int64_t w = c1 - c0;
-    std::vector<float> block(static_cast<size_t>(rows * w));  // centred rows, columns [c0, c1)
-    for (int64_t start = 0; start < n; start += kRandomBlock) {
-      const int64_t m = std::min(kRandomBlock, n - start);
-      for (int64_t i = 0; i < m; ++i) centre_row(x.row(start + i) + c0, mf.data() + c0, w, block.data() + i * w);
-      dense::gemm_acc(static_cast<size_t>(l), static_cast<size_t>(m), static_cast<size_t>(w), YT.data() + start,
-                      static_cast<size_t>(n), block.data(), static_cast<size_t>(w), Zt.data() + c0, static_cast<size_t>(D));
-    }
-  });
+  for (int64_t start = 0; start < n; start += kRandomBlock) {
+    const int64_t m = std::min(kRandomBlock, n - start);
+    parallel_for(m, kScanRows, [&](int64_t b, int64_t e, int64_t) {
+      for (int64_t i = b; i < e; ++i) centre_row(x.row(start + i), mf.data(), D, block.data() + i * D);
+    });
+    parallel_for(D, kColumnBlock, [&](int64_t c0, int64_t c1, int64_t) {
+      dense::gemm_acc(static_cast<size_t>(l), static_cast<size_t>(m), static_cast<size_t>(c1 - c0), YT.data() + start,
+                      static_cast<size_t>(n), block.data() + c0, static_cast<size_t>(D), Zt.data() + c0,
+                      static_cast<size_t>(D));
+    });
+  }
   for (int64_t d = 0; d < D; ++d)
     for (int64_t c = 0; c < l; ++c) Z[d * l + c] = Zt[c * D + d];
 }
