@@ -1,4 +1,5 @@
 #include "analysis/pca.hpp"
+#include "analysis/pca_randomized.hpp"
 
 #include <Eigen/Dense>
 #include <algorithm>
@@ -9,29 +10,17 @@
 
 #include "core/error.hpp"
 #include "core/memory.hpp"
-#include "core/rng.hpp"
-#include "kernels/dense.hpp"
-#include "kernels/kernels.hpp"
+#include "core/parallel.hpp"
 
 namespace embedlab {
+
+using namespace pca_detail;
 
 namespace {
 
 using MatrixRM = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-constexpr int64_t kBlockRows = 256;  // centred rows converted to double at a time
-
-// The rows to project: row i of the subset is table row ids[i] (or i when ids is empty).
-struct Rows {
-  const float* table;
-  int64_t dim;
-  std::span<const int32_t> ids;
-  int64_t n;
-  const float* row(int64_t i) const {
-    return table + (ids.empty() ? i : static_cast<int64_t>(ids[static_cast<size_t>(i)])) * dim;
-  }
-  int64_t id(int64_t i) const { return ids.empty() ? i : ids[static_cast<size_t>(i)]; }
-};
+constexpr int64_t kBlockRows = 256;    // centred rows converted to double at a time
 
 void check_inputs(std::span<const float> table, int64_t rows, int64_t dim, const PcaOptions& o, int64_t n) {
   uint64_t want = 0;  // rows x dim in 64 bits
@@ -55,41 +44,49 @@ void check_inputs(std::span<const float> table, int64_t rows, int64_t dim, const
   }
 }
 
+// Rows in fixed blocks on the pool: the lowest failing block's error is the one reported
+// (parallel.hpp), and a block stops at its first bad value, so the message names the first
+// non-finite value in row order whatever the thread count.
 void check_finite(const Rows& x) {
-  for (int64_t i = 0; i < x.n; ++i) {
-    const float* r = x.row(i);
-    for (int64_t d = 0; d < x.dim; ++d) {
-      if (!std::isfinite(r[d])) {
-        fail("pca", "table value " + format_number(r[d]) + " at row " + std::to_string(x.id(i)) + ", column " +
-                        std::to_string(d) + " is not finite");
+  parallel_for(x.n, kScanRows, [&](int64_t b, int64_t e, int64_t) {
+    for (int64_t i = b; i < e; ++i) {
+      const float* r = x.row(i);
+      for (int64_t d = 0; d < x.dim; ++d) {
+        if (!std::isfinite(r[d])) {
+          fail("pca", "table value " + format_number(r[d]) + " at row " + std::to_string(x.id(i)) + ", column " +
+                          std::to_string(d) + " is not finite");
+        }
       }
     }
-  }
+  });
 }
 
+// Each column summed over the rows in row order, columns in fixed blocks on the pool (the
+// serial loop's bits).
 Eigen::VectorXd mean_of(const Rows& x) {
   Eigen::VectorXd m = Eigen::VectorXd::Zero(x.dim);
-  for (int64_t i = 0; i < x.n; ++i) {
-    const float* r = x.row(i);
-    for (int64_t d = 0; d < x.dim; ++d) m[d] += r[d];
-  }
+  parallel_for(x.dim, kColumnBlock, [&](int64_t c0, int64_t c1, int64_t) {
+    for (int64_t i = 0; i < x.n; ++i) {
+      const float* r = x.row(i);
+      for (int64_t d = c0; d < c1; ++d) m[d] += r[d];
+    }
+  });
   return m / static_cast<double>(x.n);
 }
 
-// Rows [start, start + out.rows()) of x minus mean, in double.
+// Rows [start, start + out.rows()) of x minus mean, in double (rows in fixed blocks on the pool).
 void centred_block(const Rows& x, const Eigen::VectorXd& mean, int64_t start, MatrixRM& out) {
-  for (int64_t i = 0; i < out.rows(); ++i) {
-    const float* r = x.row(start + i);
-    for (int64_t d = 0; d < x.dim; ++d) out(i, d) = r[d] - mean[d];
-  }
+  parallel_for(out.rows(), kScanRows, [&](int64_t b, int64_t e, int64_t) {
+    for (int64_t i = b; i < e; ++i) {
+      const float* r = x.row(start + i);
+      for (int64_t d = 0; d < x.dim; ++d) out(i, d) = r[d] - mean[d];
+    }
+  });
 }
 
-// Top-k eigenpairs of a symmetric matrix (lower triangle filled): values descending.
-struct Top {
-  Eigen::VectorXd values;
-  Eigen::MatrixXd vectors;  // columns
-};
-Top top_eigen(const Eigen::MatrixXd& sym, int64_t k) {
+}  // namespace
+
+Top pca_detail::top_eigen(const Eigen::MatrixXd& sym, int64_t k) {
   const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(sym);
   if (es.info() != Eigen::Success) fail("pca", "the eigensolver did not converge");
   const int64_t m = sym.rows();
@@ -100,6 +97,8 @@ Top top_eigen(const Eigen::MatrixXd& sym, int64_t k) {
   }
   return t;
 }
+
+namespace {
 
 // Block Krylov (block Lanczos with full reorthogonalisation, then Rayleigh-Ritz) for the top k
 // eigenpairs of a large symmetric matrix (lower triangle filled). Blocks of b = k + 2
@@ -246,133 +245,6 @@ Eigen::MatrixXd gram_path(const Rows& x, const Eigen::VectorXd& mean, int64_t k,
   return V;
 }
 
-// ---- randomized solver (Halko, Martinsson & Tropp 2011, alg. 4.4; sklearn's randomized_svd) ----
-// Products with the centred rows X_c = X - 1 mean^T, in float32 SIMD kernels (kernels::dot,
-// dense::gemm_acc) on rows centred first, one row or block at a time: each value is
-// float(x - mean) from the double mean, so a large mean costs no precision.
-// subtle: the products used to run on the raw rows and subtract mean^T B afterwards; with a
-// mean of 1e4 and unit-scale variation the float32 sums lost about 3% of the signal, and the
-// explained variance of tests/reference/pca_randomized_hard.json was off by 8e-4 (relative).
-// The small algebra (QR of the n x l basis, the l x l eigenproblem) is in double with Eigen.
-constexpr int64_t kRandomizedCells = int64_t{1} << 24;  // n x D from which Auto picks it
-constexpr int64_t kOversample = 10;                      // l = k + 10 sample directions (sklearn's n_oversamples)
-constexpr int kPowerIterations = 4;
-constexpr int64_t kRandomBlock = 1024;
-
-bool use_randomized(const PcaOptions& o, int64_t n, int64_t dim) {
-  if (o.solver == PcaSolver::Randomized) return true;
-  return o.solver == PcaSolver::Auto && n >= dim && n * dim >= kRandomizedCells && o.k + kOversample < dim;
-}
-
-// The double mean rounded to float32, once per product.
-std::vector<float> float_mean(const Eigen::VectorXd& mean) {
-  std::vector<float> m(static_cast<size_t>(mean.size()));
-  for (Eigen::Index d = 0; d < mean.size(); ++d) m[static_cast<size_t>(d)] = static_cast<float>(mean[d]);
-  return m;
-}
-
-// out (D) = row - mean in float32. A row near a large mean loses nothing here (the difference of
-// two close floats is exact); the rounding of the mean shifts every row by the same vector, less
-// than half a float32 ulp of the mean per column, which a covariance does not see.
-// subtle: a plain loop the compiler may vectorise: one IEEE subtraction per value, the same bits
-// in SSE, wasm_simd128 and scalar code.
-void centre_row(const float* row, const float* mean, int64_t D, float* out) {
-  for (int64_t d = 0; d < D; ++d) out[d] = row[d] - mean[d];
-}
-
-// Y (n, l) = X_c B, B (D, l): each entry one SIMD dot product of a centred row with a column
-// of B (dense::dot_rows: the l dots of a row interleaved, each bit for bit kernels::dot).
-void times_centred(const Rows& x, const std::vector<float>& B, int64_t l, const Eigen::VectorXd& mean, std::vector<float>& Y) {
-  const int64_t D = x.dim;
-  std::vector<float> Bt(static_cast<size_t>(l * D)), centred(static_cast<size_t>(D));  // (l, D), (D)
-  dense::transpose(static_cast<size_t>(D), static_cast<size_t>(l), B.data(), Bt.data());
-  std::vector<const float*> cols(static_cast<size_t>(l));
-  for (int64_t c = 0; c < l; ++c) cols[c] = Bt.data() + c * D;
-  const std::vector<float> mf = float_mean(mean);
-  for (int64_t i = 0; i < x.n; ++i) {
-    centre_row(x.row(i), mf.data(), D, centred.data());
-    dense::dot_rows(static_cast<size_t>(D), centred.data(), cols.data(), static_cast<size_t>(l), Y.data() + i * l);
-  }
-}
-
-// Z (D, l) = X_c^T Y, Y (n, l): (Y^T X_c)^T accumulated over blocks of centred rows with
-// dense::gemm_acc (l x m) @ (m x D), so the long dimension D is the one the SIMD kernel runs along.
-void transposed_times_centred(const Rows& x, const std::vector<float>& Y, int64_t l, const Eigen::VectorXd& mean,
-                              std::vector<float>& Z) {
-  const int64_t D = x.dim, n = x.n;
-  const int64_t rows = std::min(kRandomBlock, n);
-  std::vector<float> Zt(static_cast<size_t>(l * D), 0.0f), YT(static_cast<size_t>(l * rows));
-  std::vector<float> block(static_cast<size_t>(rows * D));  // centred rows
-  const std::vector<float> mf = float_mean(mean);
-  for (int64_t start = 0; start < n; start += kRandomBlock) {
-    const int64_t m = std::min(kRandomBlock, n - start);
-    dense::transpose(static_cast<size_t>(m), static_cast<size_t>(l), Y.data() + start * l, YT.data());
-    for (int64_t i = 0; i < m; ++i) centre_row(x.row(start + i), mf.data(), D, block.data() + i * D);
-    dense::gemm_acc(static_cast<size_t>(l), static_cast<size_t>(m), static_cast<size_t>(D), YT.data(), static_cast<size_t>(m),
-                    block.data(), static_cast<size_t>(D), Zt.data(), static_cast<size_t>(D));
-  }
-  for (int64_t d = 0; d < D; ++d)
-    for (int64_t c = 0; c < l; ++c) Z[d * l + c] = Zt[c * D + d];
-}
-
-// An orthonormal basis of the columns of A (rows, l), in place (thin QR in double).
-void orthonormalise(std::vector<float>& A, int64_t rows, int64_t l) {
-  Eigen::MatrixXd M(rows, l);
-  for (int64_t i = 0; i < rows; ++i)
-    for (int64_t c = 0; c < l; ++c) M(i, c) = A[i * l + c];
-  const Eigen::HouseholderQR<Eigen::MatrixXd> qr(M);
-  const Eigen::MatrixXd Q = qr.householderQ() * Eigen::MatrixXd::Identity(rows, l);
-  for (int64_t i = 0; i < rows; ++i)
-    for (int64_t c = 0; c < l; ++c) A[i * l + c] = static_cast<float>(Q(i, c));
-}
-
-// Returns components as columns (D, k); sets variance (k) and the total variance.
-Eigen::MatrixXd randomized_path(const Rows& x, const Eigen::VectorXd& mean, int64_t k, Eigen::VectorXd& variance,
-                                double& total) {
-  const int64_t n = x.n, D = x.dim, l = std::min(D, k + kOversample);
-  const double denom = n > 1 ? static_cast<double>(n - 1) : 1.0;
-  total = 0;  // trace of the covariance, in double
-  for (int64_t i = 0; i < n; ++i) {
-    const float* r = x.row(i);
-    for (int64_t d = 0; d < D; ++d) total += (r[d] - mean[d]) * (r[d] - mean[d]);
-  }
-  total /= denom;
-  std::vector<float> omega(static_cast<size_t>(D * l)), Y(static_cast<size_t>(n * l)), Z(static_cast<size_t>(D * l));
-  Generator g(0);  // a fixed test matrix: the same table gives the same map
-  g.normal(omega.data(), omega.size());
-  times_centred(x, omega, l, mean, Y);
-  orthonormalise(Y, n, l);
-  for (int it = 0; it < kPowerIterations; ++it) {
-    transposed_times_centred(x, Y, l, mean, Z);
-    orthonormalise(Z, D, l);
-    times_centred(x, Z, l, mean, Y);
-    orthonormalise(Y, n, l);
-  }
-  transposed_times_centred(x, Y, l, mean, Z);  // Z = X_c^T Q = B^T, B = Q^T X_c (l, D)
-  Eigen::MatrixXd Bt(D, l);
-  for (int64_t d = 0; d < D; ++d)
-    for (int64_t c = 0; c < l; ++c) Bt(d, c) = Z[d * l + c];
-  // B B^T = U S^2 U^T (l x l); the right singular vectors V = B^T U / S
-  const Top t = top_eigen(Bt.transpose() * Bt, k);
-  Eigen::MatrixXd V(D, k);
-  for (int64_t c = 0; c < k; ++c) {
-    V.col(c) = Bt * t.vectors.col(c);
-    const double norm = V.col(c).norm();
-    if (norm > 0) V.col(c) /= norm;
-  }
-  variance = t.values / denom;
-  return V;
-}
-
-// points (n, k) = X_c V with the same blocked float32 products (the large-table path).
-std::vector<float> randomized_points(const Rows& x, const Eigen::VectorXd& mean, const Eigen::MatrixXd& V, int64_t k) {
-  std::vector<float> Vf(static_cast<size_t>(x.dim * k)), points(static_cast<size_t>(x.n * k));
-  for (int64_t d = 0; d < x.dim; ++d)
-    for (int64_t c = 0; c < k; ++c) Vf[d * k + c] = static_cast<float>(V(d, c));
-  times_centred(x, Vf, k, mean, points);
-  return points;
-}
-
 // Largest-|loading| positive. Loadings within a relative 1e-6 of the largest count as tied
 // and the lowest column of them wins.
 // subtle: without the tolerance, a symmetric direction such as (1, -1)/sqrt2 would take its
@@ -419,9 +291,10 @@ PcaResult pca(std::span<const float> table, int64_t rows, int64_t dim, const Pca
     p.add("samples", {n, l}, kFloat32);                          // Y
     p.add("test matrix and projection", {2 * dim, l}, kFloat32);  // omega, Z
     p.add("transposed projections", {2 * l, dim}, kFloat32);      // Bt, Zt
-    p.add("transposed sample block", {l, rows}, kFloat32);        // YT
+    p.add("transposed samples", {l, n}, kFloat32);                // YT
     p.add("centred row block", {rows + 1, dim}, kFloat32);         // block, centred
-    p.add("QR of the samples", {2 * n, l}, kFloat64);             // M and its Q
+    p.add("QR of the samples", {2 * n, l}, kFloat64);             // M and its Q (TSQR: the blocks' QR and E)
+    p.add("stacked R factors", {n / kQrRows + 1, l, 2 * l}, kFloat64);  // S and Q_s
   } else {
     p.add(n < dim ? "Gram matrix" : "covariance matrix", {m, m}, kFloat64);
     p.add("centred rows", {n < dim ? n : std::min(kBlockRows, n), dim}, kFloat64);
@@ -466,12 +339,14 @@ PcaResult pca(std::span<const float> table, int64_t rows, int64_t dim, const Pca
     r.points = randomized_points(x, mean, V, opts.k);
   } else {
     r.points.resize(static_cast<size_t>(n * opts.k));
-    Eigen::VectorXd centred(dim);
-    for (int64_t i = 0; i < n; ++i) {
-      const float* row = x.row(i);
-      for (int64_t d = 0; d < dim; ++d) centred[d] = row[d] - mean[d];
-      for (int64_t c = 0; c < opts.k; ++c) r.points[i * opts.k + c] = static_cast<float>(centred.dot(V.col(c)));
-    }
+    parallel_for(n, kScanRows, [&](int64_t b, int64_t e, int64_t) {  // rows in fixed blocks, each its own points
+      Eigen::VectorXd centred(dim);
+      for (int64_t i = b; i < e; ++i) {
+        const float* row = x.row(i);
+        for (int64_t d = 0; d < dim; ++d) centred[d] = row[d] - mean[d];
+        for (int64_t c = 0; c < opts.k; ++c) r.points[i * opts.k + c] = static_cast<float>(centred.dot(V.col(c)));
+      }
+    });
   }
   if (!opts.previous.empty()) align_to(r, opts.previous);
   return r;

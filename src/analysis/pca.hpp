@@ -30,6 +30,11 @@
 // copied. Times (random tables, the slowest case for Krylov: flat spectrum; the bench table
 // against sklearn, scripts/bench table): docs/benchmarks.md, "PCA".
 //
+// Threads (core/parallel.hpp; docs/tables.md, "PCA on several threads"): the passes over the
+// rows, the randomized solver's products and its QR (TSQR) run in fixed blocks that depend on the
+// shape only, sums across blocks in block order, so every thread count gives the same bytes. The
+// covariance / Gram products and the eigensolvers run on the calling thread.
+//
 // It does not: whiten, compute more than the top k, reorder components to match `previous`
 // when two eigenvalues cross (only signs are aligned), or treat zero-variance directions
 // specially beyond giving them explained = 0 (their components are an arbitrary, but

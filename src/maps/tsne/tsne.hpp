@@ -48,6 +48,11 @@
 // (sklearn's init='pca'), found by subspace iteration in plain double loops (not Eigen, so the
 // bits are the same in both builds); or any (n, 2) layout given, e.g. the last frame.
 //
+// Threads (core/parallel.hpp; docs/maps.md, "t-SNE on several threads"): the calibration runs
+// in fixed blocks of rows; each gradient in fixed blocks of 256 points for the repulsive sums
+// plus one block for the whole attractive pass (its serial scatter keeps the pair-once trick);
+// the KL terms in blocks of rows. Every block writes only its own outputs, and sums across
+// rows (Z, KL) are taken in index order afterwards, so any thread count gives the serial bits.
 // Determinism: the same table, options and seed give the same bits, natively and in wasm.
 // Every reduction runs in a fixed order in scalar float/double arithmetic, exp and log are
 // core/detmath's, the products are dense::gemm's (fixed order in every variant), and the tree's
@@ -63,7 +68,7 @@
 // (<= 2 n K entries), the map, its update, gains and gradient (4 x n x 2 float32), the tree.
 //
 // It does not: build a vantage-point tree (neighbours are exact, n <= kTsneMaxRows), embed in
-// more than 2 dimensions, use several threads, interpolate (FIt-SNE), transform new points into
+// more than 2 dimensions, build the quadtree on several threads, interpolate (FIt-SNE), transform new points into
 // an existing map, or stop early on a flat KL divergence (sklearn's n_iter_without_progress).
 //
 // Intended usage:

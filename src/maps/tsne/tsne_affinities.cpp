@@ -8,6 +8,7 @@
 #include "core/detmath.hpp"
 #include "core/error.hpp"
 #include "core/memory.hpp"
+#include "core/parallel.hpp"
 #include "kernels/dense.hpp"
 #include "kernels/kernels.hpp"
 #include "maps/tsne/tsne.hpp"
@@ -19,6 +20,7 @@ namespace {
 constexpr int64_t kBlockRows = 64;    // rows of one product block
 constexpr int64_t kBlockCols = 512;   // columns of one product block
 constexpr int kMaxSearchSteps = 200;  // bhtsne's cap on the binary search
+constexpr int64_t kCalibrationRows = 16;  // rows of one calibration block on the pool
 
 // (distance, id), ordered by distance then id: a total order, so the K nearest are one set
 // whatever order the candidates arrive in.
@@ -270,7 +272,7 @@ TsneAffinities tsne_conditional_begin(const TsneNeighbours& nb, double perplexit
   MemoryPlan p("tsne");
   p.add("conditional affinities", {n, k}, kFloat32);
   p.add("conditional affinity columns", {n, k}, kInt32);
-  p.add("affinity row", {k}, kFloat64);
+  p.add("affinity rows", {std::min<int64_t>(kMaxThreads, (n + kCalibrationRows - 1) / kCalibrationRows), k}, kFloat64);
   p.check();
   TsneAffinities out;
   out.n = n;
@@ -281,43 +283,47 @@ TsneAffinities tsne_conditional_begin(const TsneNeighbours& nb, double perplexit
   return out;
 }
 
+// Rows in fixed blocks of kCalibrationRows on the pool: each row's search reads only its own
+// distances and writes only its own values (and beta), so any split gives the same bits.
 void tsne_conditional_rows(const TsneNeighbours& nb, double perplexity, TsneAffinities& out, int64_t begin,
                            int64_t end, std::vector<double>* betas) {
   const int64_t k = nb.k;
-  std::vector<double> e(static_cast<size_t>(k));
   const double log_u = detmath::log(perplexity);
   // stop when 2^H is within a relative 1e-5 of the perplexity: H - log u in (log(1 - 1e-5), log(1 + 1e-5))
   const double lo = detmath::log(1.0 - 1e-5), hi = detmath::log(1.0 + 1e-5);
-  for (int64_t i = begin; i < end; ++i) {
-    const float* dist = nb.distances.data() + i * k;
-    // subtle: distances are shifted by the nearest one, which leaves P and H unchanged (both are
-    // invariant to a constant added to every distance) and keeps e^(-beta d) from underflowing
-    // in every term at once.
-    const double d0 = dist[0];
-    double beta = 1.0, beta_min = -DBL_MAX, beta_max = DBL_MAX, sum = 0;
-    for (int s = 0; s < kMaxSearchSteps; ++s) {
-      sum = 0;
-      double weighted = 0;  // sum_j d_j e_j
-      for (int64_t m = 0; m < k; ++m) {
-        const double d = static_cast<double>(dist[m]) - d0;
-        e[m] = exp_nonpositive(-beta * d);
-        sum += e[m];
-        weighted += d * e[m];
+  parallel_for(end - begin, kCalibrationRows, [&](int64_t b, int64_t e_end, int64_t) {
+    std::vector<double> e(static_cast<size_t>(k));  // planned by tsne_conditional_begin ("affinity rows")
+    for (int64_t i = begin + b; i < begin + e_end; ++i) {
+      const float* dist = nb.distances.data() + i * k;
+      // subtle: distances are shifted by the nearest one, which leaves P and H unchanged (both are
+      // invariant to a constant added to every distance) and keeps e^(-beta d) from underflowing
+      // in every term at once.
+      const double d0 = dist[0];
+      double beta = 1.0, beta_min = -DBL_MAX, beta_max = DBL_MAX, sum = 0;
+      for (int s = 0; s < kMaxSearchSteps; ++s) {
+        sum = 0;
+        double weighted = 0;  // sum_j d_j e_j
+        for (int64_t m = 0; m < k; ++m) {
+          const double d = static_cast<double>(dist[m]) - d0;
+          e[m] = exp_nonpositive(-beta * d);
+          sum += e[m];
+          weighted += d * e[m];
+        }
+        const double h = beta * weighted / sum + detmath::log(sum);  // entropy in nats
+        const double diff = h - log_u;
+        if (diff > lo && diff < hi) break;
+        if (diff > 0) {  // too flat: raise beta
+          beta_min = beta;
+          beta = beta_max == DBL_MAX ? beta * 2 : (beta + beta_max) / 2;
+        } else {
+          beta_max = beta;
+          beta = beta_min == -DBL_MAX ? beta / 2 : (beta + beta_min) / 2;
+        }
       }
-      const double h = beta * weighted / sum + detmath::log(sum);  // entropy in nats
-      const double diff = h - log_u;
-      if (diff > lo && diff < hi) break;
-      if (diff > 0) {  // too flat: raise beta
-        beta_min = beta;
-        beta = beta_max == DBL_MAX ? beta * 2 : (beta + beta_max) / 2;
-      } else {
-        beta_max = beta;
-        beta = beta_min == -DBL_MAX ? beta / 2 : (beta + beta_min) / 2;
-      }
+      for (int64_t m = 0; m < k; ++m) out.values[i * k + m] = static_cast<float>(e[m] / sum);
+      if (betas) (*betas)[i] = beta;
     }
-    for (int64_t m = 0; m < k; ++m) out.values[i * k + m] = static_cast<float>(e[m] / sum);
-    if (betas) (*betas)[i] = beta;
-  }
+  });
 }
 
 TsneAffinities tsne_conditional(const TsneNeighbours& nb, double perplexity, std::vector<double>* betas) {

@@ -15,6 +15,7 @@
 #include "core/detmath.hpp"
 #include "core/error.hpp"
 #include "core/memory.hpp"
+#include "core/parallel.hpp"
 #include "maps/tsne/tsne.hpp"
 
 namespace embedlab {
@@ -23,6 +24,7 @@ namespace {
 
 constexpr int64_t kLeafPoints = 8;  // a cell with at most this many points is a leaf
 constexpr int kMaxDepth = 40;       // deeper cells (near-duplicate points) stay leaves
+constexpr int64_t kForceRows = 256; // points of one block of repulsive sums on the pool
 
 struct Node {
   float cx, cy;   // centre of mass
@@ -147,19 +149,18 @@ void check_shapes(const char* where, const TsneAffinities& P, std::span<const fl
   }
 }
 
-// grad_i = 4 (e * attractive_i - repulsive_i / Z), with the repulsive sums (n, 2) in rep.
+// The attractive sums (n, 2) into attr: sum_j p_ij w_ij (y_i - y_j) over P's non-zeros.
 // P is symmetric with sorted rows, so each pair i < j is computed once, from row i, and added to
 // i and subtracted from j (w_ij = w_ji, p_ij = p_ji): half the divisions. A row's terms are first
 // computed element by element into scratch arrays (a loop the compiler may vectorize: the same
 // IEEE operations per element either way), then summed in order.
-void combine(const TsneAffinities& P, std::span<const float> Y, float exaggeration, const std::vector<float>& rep,
-             double z, std::span<float> grad) {
+// subtle: one serial pass (the scatter to row j is what makes it cheap: attr stays in cache);
+// on the pool it is one block of the same loop as the repulsive sums (see forces()).
+void attractive(const TsneAffinities& P, std::span<const float> Y, std::span<float> attr, std::span<float> scratch) {
   const int64_t n = P.n;
-  std::fill(grad.begin(), grad.end(), 0.0f);  // the attractive sums, first
-  int64_t widest = 0;
-  for (int64_t i = 0; i < n; ++i) widest = std::max(widest, P.row_start[i + 1] - P.row_start[i]);
-  std::vector<float> fx(plan("tsne", "attractive terms", {widest, 2}, kFloat32));
-  float* fy = fx.data() + widest;
+  std::fill(attr.begin(), attr.end(), 0.0f);
+  float* fx = scratch.data();
+  float* fy = fx + scratch.size() / 2;
   for (int64_t i = 0; i < n; ++i) {
     const int32_t* cols = P.cols.data() + P.row_start[i];
     const float* p = P.values.data() + P.row_start[i];
@@ -180,23 +181,18 @@ void combine(const TsneAffinities& P, std::span<const float> Y, float exaggerati
       const int32_t j = cols[first + e];
       ax += fx[e];
       ay += fy[e];
-      grad[2 * j] -= fx[e];
-      grad[2 * j + 1] -= fy[e];
+      attr[2 * j] -= fx[e];
+      attr[2 * j + 1] -= fy[e];
     }
-    grad[2 * i] += ax;
-    grad[2 * i + 1] += ay;
-  }
-  const float inv_z = static_cast<float>(1.0 / z);
-  for (int64_t i = 0; i < n; ++i) {
-    grad[2 * i] = 4.0f * (exaggeration * grad[2 * i] - rep[2 * i] * inv_z);
-    grad[2 * i + 1] = 4.0f * (exaggeration * grad[2 * i + 1] - rep[2 * i + 1] * inv_z);
+    attr[2 * i] += ax;
+    attr[2 * i + 1] += ay;
   }
 }
 
-// Exact repulsive sums: rep (n, 2) = sum_j w_ij^2 (y_i - y_j); returns Z.
-double repulsion_exact(int64_t n, std::span<const float> Y, std::vector<float>& rep) {
-  double z = 0;
-  for (int64_t i = 0; i < n; ++i) {
+// Exact repulsive sums of rows [b, e): rep (n, 2) = sum_j w_ij^2 (y_i - y_j), sums[i] = the
+// row's part of Z (sum_j w_ij).
+void repulsion_exact(int64_t n, std::span<const float> Y, int64_t b, int64_t e, float* rep, float* sums) {
+  for (int64_t i = b; i < e; ++i) {
     const float xi = Y[2 * i], yi = Y[2 * i + 1];
     float sq = 0, fx = 0, fy = 0;
     for (int64_t j = 0; j < n; ++j) {
@@ -208,22 +204,20 @@ double repulsion_exact(int64_t n, std::span<const float> Y, std::vector<float>& 
       fx += q2 * dx;
       fy += q2 * dy;
     }
-    rep[2 * i] = fx, rep[2 * i + 1] = fy;
-    z += sq;
+    if (rep) rep[2 * i] = fx, rep[2 * i + 1] = fy;
+    sums[i] = sq;
   }
-  return z;
 }
 
-// Barnes-Hut repulsive sums into rep (n, 2) (rep may be empty: Z only); returns Z.
-double repulsion_bh(int64_t n, std::span<const float> Y, double theta, std::vector<int32_t>& order,
-                    std::vector<float>* rep) {
-  const QuadTree tree(Y, order, theta);
+// Barnes-Hut repulsive sums of the points [b, e) in tree order: rep (n, 2) by row (rep may be
+// null: Z only), sums[t] = point t's part of Z.
+void repulsion_bh(const QuadTree& tree, const std::vector<int32_t>& order, int64_t b, int64_t e, float* rep,
+                  float* sums) {
   const Node* nodes = tree.nodes().data();
   const int32_t count = static_cast<int32_t>(tree.nodes().size());
   const float* px = tree.px().data();
   const float* py = tree.py().data();
-  double z = 0;
-  for (int64_t t = 0; t < n; ++t) {  // points in tree order
+  for (int64_t t = b; t < e; ++t) {  // points in tree order
     const float xi = px[t], yi = py[t];
     float sq = 0, fx = 0, fy = 0;
     int32_t k = 0;
@@ -256,10 +250,46 @@ double repulsion_bh(int64_t n, std::span<const float> Y, double theta, std::vect
     }
     if (rep) {
       const int32_t i = order[t];
-      (*rep)[2 * i] = fx, (*rep)[2 * i + 1] = fy;
+      rep[2 * i] = fx, rep[2 * i + 1] = fy;
     }
-    z += sq;
+    sums[t] = sq;
   }
+}
+
+// One evaluation on the pool (core/parallel.hpp): block 0 computes the attractive sums (when
+// grad is given), blocks 1.. the repulsive sums of kForceRows points each (exact, or through the
+// tree when it is given); each block writes only its own outputs, so the thread count changes no
+// bit, and the serial loops' orders are kept: Z = the points' parts summed in order afterwards,
+// then grad_i = 4 (e * attractive_i - repulsive_i / Z). Returns Z.
+double forces(const TsneAffinities& P, std::span<const float> Y, const QuadTree* tree, const std::vector<int32_t>* order,
+              float exaggeration, std::span<float> grad) {
+  const int64_t n = P.n;
+  int64_t widest = 0;
+  for (int64_t i = 0; i < n; ++i) widest = std::max(widest, P.row_start[i + 1] - P.row_start[i]);
+  MemoryPlan p("tsne");
+  if (!grad.empty()) {
+    p.add("repulsive forces", {n, 2}, kFloat32);
+    p.add("attractive terms", {widest, 2}, kFloat32);
+  }
+  p.add("parts of Z", {n}, kFloat32);
+  p.check();
+  std::vector<float> rep(grad.empty() ? 0 : static_cast<size_t>(2 * n)), fx(grad.empty() ? 0 : static_cast<size_t>(2 * widest));
+  std::vector<float> sums(static_cast<size_t>(n));
+  const int64_t blocks = (n + kForceRows - 1) / kForceRows;
+  parallel_for(blocks + 1, 1, [&](int64_t k, int64_t, int64_t) {
+    if (k == 0) {
+      if (!grad.empty()) attractive(P, Y, grad, fx);
+      return;
+    }
+    const int64_t b = (k - 1) * kForceRows, e = std::min(n, b + kForceRows);
+    float* r = grad.empty() ? nullptr : rep.data();
+    if (tree) repulsion_bh(*tree, *order, b, e, r, sums.data());
+    else repulsion_exact(n, Y, b, e, r, sums.data());
+  });
+  double z = 0;
+  for (int64_t i = 0; i < n; ++i) z += sums[i];
+  const float inv_z = static_cast<float>(1.0 / z);
+  for (int64_t i = 0; i < static_cast<int64_t>(grad.size()); ++i) grad[i] = 4.0f * (exaggeration * grad[i] - rep[i] * inv_z);
   return z;
 }
 
@@ -273,10 +303,7 @@ std::vector<int32_t> identity_order(int64_t n) {
 
 double tsne_gradient_exact(const TsneAffinities& P, std::span<const float> Y, float exaggeration, std::span<float> grad) {
   check_shapes("tsne gradient", P, Y, grad);
-  std::vector<float> rep(plan("tsne", "repulsive forces", {P.n, 2}, kFloat32));
-  const double z = repulsion_exact(P.n, Y, rep);
-  combine(P, Y, exaggeration, rep, z, grad);
-  return z;
+  return forces(P, Y, nullptr, nullptr, exaggeration, grad);
 }
 
 double tsne_gradient_bh(const TsneAffinities& P, std::span<const float> Y, double theta, float exaggeration,
@@ -288,27 +315,38 @@ double tsne_gradient_bh(const TsneAffinities& P, std::span<const float> Y, doubl
 
 double tsne_gradient_bh_ordered(const TsneAffinities& P, std::span<const float> Y, double theta, float exaggeration,
                                 std::span<float> grad, std::vector<int32_t>& order) {
-  std::vector<float> rep(plan("tsne", "repulsive forces", {P.n, 2}, kFloat32));
-  const double z = repulsion_bh(P.n, Y, theta, order, &rep);
-  combine(P, Y, exaggeration, rep, z, grad);
-  return z;
+  const QuadTree tree(Y, order, theta);
+  return forces(P, Y, &tree, &order, exaggeration, grad);
 }
 
+// Z as the gradient finds it, then the terms p log(p / q) in fixed blocks of rows on the pool,
+// one per entry, summed in entry order afterwards (the serial loop's order: the same bits at
+// every thread count).
 double tsne_kl_ordered(const TsneAffinities& P, std::span<const float> Y, double theta, std::vector<int32_t>& order) {
-  std::vector<float> rep;
-  const double z = theta == 0 ? (rep.resize(plan("tsne", "repulsive forces", {P.n, 2}, kFloat32)),
-                                 repulsion_exact(P.n, Y, rep))
-                              : repulsion_bh(P.n, Y, theta, order, nullptr);
-  double kl = 0;
-  for (int64_t i = 0; i < P.n; ++i) {
-    const float xi = Y[2 * i], yi = Y[2 * i + 1];
-    for (int64_t e = P.row_start[i]; e < P.row_start[i + 1]; ++e) {
-      const double p = P.values[e];
-      if (p <= 0) continue;
-      const int32_t j = P.cols[e];
-      const double dx = static_cast<double>(xi) - Y[2 * j], dy = static_cast<double>(yi) - Y[2 * j + 1];
-      kl += p * detmath::log(p * z * (1.0 + dx * dx + dy * dy));  // p log(p / q), q = w / Z, w = 1 / (1 + d^2)
+  double z = 0;
+  if (theta == 0) {
+    z = forces(P, Y, nullptr, nullptr, 1.0f, {});
+  } else {
+    const QuadTree tree(Y, order, theta);
+    z = forces(P, Y, &tree, &order, 1.0f, {});
+  }
+  std::vector<double> terms(plan("tsne", "divergence terms", P.row_start[P.n], kFloat64));
+  parallel_for(P.n, kForceRows, [&](int64_t b, int64_t end, int64_t) {
+    for (int64_t i = b; i < end; ++i) {
+      const float xi = Y[2 * i], yi = Y[2 * i + 1];
+      for (int64_t e = P.row_start[i]; e < P.row_start[i + 1]; ++e) {
+        const double p = P.values[e];
+        terms[e] = 0;
+        if (p <= 0) continue;
+        const int32_t j = P.cols[e];
+        const double dx = static_cast<double>(xi) - Y[2 * j], dy = static_cast<double>(yi) - Y[2 * j + 1];
+        terms[e] = p * detmath::log(p * z * (1.0 + dx * dx + dy * dy));  // p log(p / q), q = w / Z, w = 1 / (1 + d^2)
+      }
     }
+  });
+  double kl = 0;
+  for (int64_t e = 0; e < P.row_start[P.n]; ++e) {
+    if (!(P.values[e] <= 0)) kl += terms[e];
   }
   return kl;
 }
