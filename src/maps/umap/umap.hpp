@@ -83,8 +83,12 @@
 // Times against Embedding Atlas's wasm UMAP, per phase, native and wasm, and the quality
 // (input neighbours kept): scripts/bench umap, umap-large; figures in docs/benchmarks.md.
 //
+// Threads: the kNN search, smooth_knn_dist, the memberships and the layout run on the thread pool
+// in fixed blocks (the layout's scheme: layout_epoch in umap_detail.hpp; docs/maps.md, "Threads"),
+// so the map's bits do not depend on the thread count.
+//
 // It does not: output more than 2 dimensions, run densMAP, supervised or inverse transforms,
-// use threads, or search an index for transform (it scans all fitted rows).
+// or search an index for transform (it scans all fitted rows).
 //
 // Construction in slices (for a page that must stay interruptible): UmapRun::start validates,
 // plans the memory and copies the rows; prepare(slices) then runs knn, graph and init in slices
