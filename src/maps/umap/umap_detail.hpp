@@ -117,10 +117,6 @@ void rescale_to_10(std::vector<float>& xy);
 // ---- layout (umap_layout.cpp) ----
 // The sampling schedule of optimize_layout_euclidean for the entries of g (head = row,
 // tail = column) over n_epochs.
-struct TailMove {  // a tail move of the parallel epoch onto another block's row
-  int32_t row;
-  float dx, dy;  // subtracted from the row's position
-};
 struct Layout {
   std::vector<int32_t> head, tail;        // (E)
   std::vector<double> per_sample;         // (E) epochs_per_sample = max(w) / w
@@ -128,26 +124,12 @@ struct Layout {
   float a = 0, b = 0, gamma = 1;
   double learning_rate = 1;
   int64_t negative_rate = 5, n_epochs = 0;
-  FastRng rng{0};                          // its state seeds each (epoch, block)'s own generator
-  std::vector<int64_t> block_start;        // (blocks + 1) the first edge of each block of kLayoutRows heads
-  int64_t rows = 0;                        // head rows
-  std::vector<float> snapshot;             // (n, 2) the fit's positions at the start of an epoch
-  std::vector<std::vector<TailMove>> moves;  // per block: its tail moves onto other blocks' rows
+  FastRng rng{0};
 };
-// Heads per block of the parallel epoch (see layout_epoch): fixed, so the bits do not depend on
-// the thread count.
-inline constexpr int64_t kLayoutRows = 256;
 Layout make_layout(const Graph& g, int64_t n_epochs, const AbParams& ab, const UmapOptions& o, double learning_rate,
                    uint64_t seed);
 // One epoch e (0-based) of umap-learn's optimize_layout_euclidean_single_epoch: head (rows, 2)
 // is moved; tail (n_tail, 2) too when move_other (then head == tail, the fit).
-// Deterministic in parallel (umap-learn's epochs are hogwild): the heads are cut into blocks of
-// kLayoutRows rows, and a block walks only its own edges (the graph's rows are its heads), so it
-// alone writes its heads and their schedules. Within a block everything reads and writes the live
-// positions of the block's own rows; other rows are read from the snapshot taken at the start of
-// the epoch, and a tail move onto another block's row is recorded and applied after the epoch,
-// the blocks' records in block order. Negative samples draw from a generator of their own per
-// (epoch, block), seeded from L.rng. So the epoch's bits do not depend on the thread count.
 void layout_epoch(Layout& L, float* head, float* tail, int64_t n_tail, int64_t e, bool move_other);
 
 // The moves of kLanes heads at squared distances x (kLanes) from their samples, offsets ox, oy

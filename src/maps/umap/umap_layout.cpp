@@ -1,13 +1,11 @@
 // UMAP's SGD layout (umap-learn 0.5 layouts.py, optimize_layout_euclidean with
-// move_other for the fit and without for transform), in float32, in blocks of heads on the
-// thread pool (the deterministic scheme: layout_epoch in umap_detail.hpp).
+// move_other for the fit and without for transform), in float32, single-threaded.
 #include <cmath>
 #include <cstring>
 #include <limits>
 
 #include "core/error.hpp"
 #include "core/memory.hpp"
-#include "core/parallel.hpp"
 #include "kernels/dense.hpp"
 #include "maps/umap/umap_detail.hpp"
 #include "maps/umap/umap_forces.hpp"
@@ -49,7 +47,6 @@ Layout make_layout(const Graph& g, int64_t n_epochs, const AbParams& ab, const U
   MemoryPlan p("umap");
   p.add("layout edges", {E, 2}, kInt32);
   p.add("layout schedule", {E, 3}, kFloat64);
-  p.add("layout snapshot and tail moves", {g.rows + E, 3}, kFloat32);
   p.check();
   Layout L;
   L.head.resize(static_cast<size_t>(E));
@@ -77,11 +74,6 @@ Layout make_layout(const Graph& g, int64_t n_epochs, const AbParams& ab, const U
   L.negative_rate = o.negative_sample_rate;
   L.n_epochs = n_epochs;
   L.rng = FastRng(seed ^ 0x1a7e0017ull);
-  L.rows = g.rows;
-  const Blocks blocks = plan_blocks("umap layout", g.rows, kLayoutRows);
-  L.block_start.resize(static_cast<size_t>(blocks.count() + 1));
-  for (int64_t k = 0; k <= blocks.count(); ++k) L.block_start[k] = g.start[k < blocks.count() ? blocks.begin(k) : g.rows];
-  L.moves.resize(static_cast<size_t>(blocks.count()));
   return L;
 }
 
@@ -112,13 +104,7 @@ const char* forces_isa() {
 #endif
 }
 
-namespace {
-
-// The edges [e0, e1) of one block, heads [r0, r1): see layout_epoch. others: where rows outside
-// the block are read (the fit's snapshot, or transform's fixed tail); moves: the block's record
-// of tail moves onto rows outside it (the fit only).
-void layout_block(Layout& L, float* head, const float* others, int64_t n_tail, int64_t e, bool move_other, int64_t e0,
-                  int64_t e1, int64_t r0, int64_t r1, FastRng& rng, std::vector<TailMove>& moves) {
+void layout_epoch(Layout& L, float* head, float* tail, int64_t n_tail, int64_t e, bool move_other) {
   // alpha of epoch e: lr (1 - e / n_epochs), as in umappp and Embedding Atlas (umap-learn's
   // loop sets it after each epoch, so its epoch e runs at lr (1 - (e - 1) / n_epochs) and its
   // last epochs at twice this rate: see "learning rate" in umap.hpp)
@@ -130,15 +116,10 @@ void layout_block(Layout& L, float* head, const float* others, int64_t n_tail, i
   const uint32_t n_neg_rows = static_cast<uint32_t>(n_tail);
   const ForceConsts attract{b, a, two_gamma_b, alpha, two_ab, true}, repel{b, a, two_gamma_b, alpha, two_ab, false};
   const ForcesFn fn = pick_forces();
-  const int64_t E = e1 - e0;
-  // a row's position: live when the block owns it (the fit's heads and tails are one array),
-  // else from `others`
-  const auto pos = [&](int32_t r) -> const float* {
-    return move_other && r >= r0 && r < r1 ? head + 2 * static_cast<int64_t>(r) : others + 2 * static_cast<int64_t>(r);
-  };
+  const int64_t E = static_cast<int64_t>(L.head.size());
 
-  // kLanes stripes of the block's edges, each walked in order; a round takes the next due edge
-  // of every stripe (see the file comment in umap.hpp: the attractions of a round in one pass,
+  // kLanes stripes of the edge list, each walked in order; a round takes the next due edge of
+  // every stripe (see the file comment in umap.hpp: the attractions of a round in one pass,
   // then their negative samples measured from the moved heads, kLanes at a time). A stripe
   // finds its due edges 64 at a time as a bit mask (no branch per edge: whether an edge is
   // due follows no pattern a branch predictor learns); an edge that is never sampled has
@@ -153,8 +134,8 @@ void layout_block(Layout& L, float* head, const float* others, int64_t n_tail, i
     return mask;
   };
   for (int s = 0; s < kLanes; ++s) {
-    base[s] = e0 + E * s / kLanes;
-    stop[s] = e0 + E * (s + 1) / kLanes;
+    base[s] = E * s / kLanes;
+    stop[s] = E * (s + 1) / kLanes;
     pending[s] = base[s] < stop[s] ? due_mask(base[s], stop[s]) : 0;
   }
   const auto next_due = [&](int s) -> int64_t {  // the stripe's next due edge, or -1
@@ -183,7 +164,7 @@ void layout_block(Layout& L, float* head, const float* others, int64_t n_tail, i
     for (int c = 0; c < kLanes; ++c) {
       if (c < g) {
         const float* h = head + 2 * static_cast<int64_t>(L.head[edge[c]]);
-        const float* t = pos(L.tail[edge[c]]);
+        const float* t = tail + 2 * static_cast<int64_t>(L.tail[edge[c]]);
         ox[c] = h[0] - t[0], oy[c] = h[1] - t[1];
         x[c] = ox[c] * ox[c] + oy[c] * oy[c];
       } else {
@@ -196,12 +177,8 @@ void layout_block(Layout& L, float* head, const float* others, int64_t n_tail, i
       float* h = head + 2 * static_cast<int64_t>(L.head[i]);
       h[0] += gx[c], h[1] += gy[c];
       if (move_other) {
-        const int32_t t = L.tail[i];
-        if (t >= r0 && t < r1) {
-          head[2 * static_cast<int64_t>(t)] -= gx[c], head[2 * static_cast<int64_t>(t) + 1] -= gy[c];
-        } else {
-          moves.push_back({t, gx[c], gy[c]});
-        }
+        float* t = tail + 2 * static_cast<int64_t>(L.tail[i]);
+        t[0] -= gx[c], t[1] -= gy[c];
       }
       L.next[i] += L.per_sample[i];
     }
@@ -224,7 +201,7 @@ void layout_block(Layout& L, float* head, const float* others, int64_t n_tail, i
         if (n_neg[c] <= k) continue;
         lane_row[m] = L.head[edge[c]];
         const float* h = head + 2 * static_cast<int64_t>(lane_row[m]);
-        const float* o = pos(static_cast<int32_t>(rng.below(n_neg_rows)));
+        const float* o = tail + 2 * static_cast<int64_t>(L.rng.below(n_neg_rows));
         ox[m] = h[0] - o[0], oy[m] = h[1] - o[1];
         x[m] = ox[m] * ox[m] + oy[m] * oy[m];
         ++m;
@@ -236,32 +213,6 @@ void layout_block(Layout& L, float* head, const float* others, int64_t n_tail, i
         float* h = head + 2 * static_cast<int64_t>(lane_row[c]);
         h[0] += gx[c], h[1] += gy[c];
       }
-    }
-  }
-}
-
-}  // namespace
-
-void layout_epoch(Layout& L, float* head, float* tail, int64_t n_tail, int64_t e, bool move_other) {
-  const int64_t blocks = static_cast<int64_t>(L.block_start.size()) - 1;
-  const float* others = tail;
-  if (move_other) {  // the fit: rows of other blocks are read as they were when the epoch began
-    L.snapshot.assign(tail, tail + 2 * n_tail);
-    others = L.snapshot.data();
-  }
-  const uint64_t seed = L.rng.state;
-  parallel_for(L.rows, kLayoutRows, [&](int64_t r0, int64_t r1, int64_t k) {
-    FastRng mix(seed ^ (static_cast<uint64_t>(e) * 0x100000001b3ull + static_cast<uint64_t>(k)));
-    FastRng rng(mix.next());
-    std::vector<TailMove>& moves = L.moves[static_cast<size_t>(k)];
-    moves.clear();
-    layout_block(L, head, others, n_tail, e, move_other, L.block_start[k], L.block_start[k + 1], r0, r1, rng, moves);
-  });
-  if (!move_other) return;
-  for (int64_t k = 0; k < blocks; ++k) {  // the tail moves onto other blocks' rows, in block order
-    for (const TailMove& m : L.moves[static_cast<size_t>(k)]) {
-      float* t = tail + 2 * static_cast<int64_t>(m.row);
-      t[0] -= m.dx, t[1] -= m.dy;
     }
   }
 }
