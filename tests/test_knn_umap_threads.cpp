@@ -33,7 +33,7 @@ bool same_graph(const KnnGraph& a, const KnnGraph& b) {
 
 TEST_CASE("exact kNN: the same bits at 1-4 threads, the all-pairs search's", "[knn][threads]") {
   KeepThreads keep;
-  const int64_t n = 1100, D = 37, k = 12;  // 18 units of 64 rows, 8-row blocks; 37: a SIMD remainder
+  const int64_t n = 1100, D = 37, k = 12;  // 9 blocks of 128 rows: 10 rounds of tiles; 37: a SIMD remainder
   const std::vector<float> t = clustered(n, D, 5, 1.5f, 3);
   for (const Metric metric : {Metric::Cosine, Metric::Euclidean}) {
     INFO(metric_name(metric));

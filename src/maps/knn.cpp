@@ -42,9 +42,13 @@ struct Heaps {
     return false;
   }
   // Replaces the root of row i's heap by (dist, id) if dist is smaller and id not there yet.
-  bool push(int64_t i, float dist, int32_t id, uint8_t is_new) {
+  // total: if (dist, id) is smaller (a total order, so the heap ends with the k smallest pairs
+  // whatever order they came in; for pushes in ascending id order, as the exact search's were,
+  // the same heaps as without it).
+  bool push(int64_t i, float dist, int32_t id, uint8_t is_new, bool total = false) {
     float* dd = d.data() + i * k;
-    if (!(dist < dd[0]) || contains(i, id)) return false;
+    const bool smaller = dist < dd[0] || (total && dist == dd[0] && id < ids[static_cast<size_t>(i * k)]);
+    if (!smaller || contains(i, id)) return false;
     int32_t* ii = ids.data() + i * k;
     uint8_t* ff = flag.data() + i * k;
     int64_t pos = 0;
@@ -268,26 +272,55 @@ constexpr int64_t kSortBlock = 1024;  // rows sorted into the graph per unit
 constexpr int64_t kSortRows = 128;    // rows of a parallel block of the sort
 constexpr int64_t kJoinRows = 256;   // NN-descent: rows of local joins per unit
 constexpr int64_t kJoinBlock = 16;   // NN-descent: rows of a parallel block of the joins
-constexpr int64_t kExactRows = 64;    // Exact: query rows per unit
-constexpr int64_t kExactBlock = 8;    // Exact: query rows per parallel block
-constexpr int64_t kExactChunk = 256;  // Exact: candidate rows measured per pass (~D KiB: stays in L2)
+constexpr int64_t kQueryBlock = 8;     // knn_query: new rows per parallel block
+constexpr int64_t kExactBlock = 128;  // Exact: rows of a tile's side (two sides: ~D KiB, in L2)
 
-// Exact rows [begin, end) of h against every row: row i's heap receives j = 0, 1, ..., n - 1 (but
-// i) in that order, which is the order the former one-sided scan (row j against the rows after
-// it, pushing into both heaps) gave it, and proxy(i, j) has the bits of proxy(j, i) (products
-// commute), so the heaps hold today's bits. Each block writes only rows [begin, end) of h. The
-// candidates go in chunks of kExactChunk rows that every query row of the block meets while
-// they are in cache. ids: 0, 1, ..., n - 1.
-void exact_rows(const KnnRows& x, Heaps& h, const int32_t* ids, int64_t begin, int64_t end) {
+// The exact search's tiles: the rows in blocks of kExactBlock; tile (a, b), a <= b, measures every
+// pair (i in a, j in b, i < j) once and pushes it into both rows' heaps with the total order, so
+// the heaps do not depend on the order of the tiles. The tiles run in rounds of a round-robin
+// tournament (the circle method over m = the blocks rounded up to even): round 0 the diagonal
+// tiles, round r >= 1 the pairs of blocks it matches; the tiles of a round share no block, so
+// each writes heaps no other tile of the round writes. A pair's proxy has the same bits whichever
+// row is the query (products commute), so the heaps are those of the one-sided scan (row j
+// against the rows after it, ascending), bit for bit.
+struct ExactTiles {
+  int64_t blocks, m;  // m: blocks rounded up to even (>= 2)
+  explicit ExactTiles(int64_t n) : blocks((n + kExactBlock - 1) / kExactBlock), m(blocks + (blocks & 1)) {
+    if (m < 2) m = 2;
+  }
+  int64_t rounds() const { return m; }  // the diagonal round and m - 1 matchings
+  // the tiles of round r: (a, b) pairs with a <= b < blocks
+  std::vector<std::pair<int64_t, int64_t>> tiles(int64_t r) const {
+    std::vector<std::pair<int64_t, int64_t>> t;
+    if (r == 0) {
+      for (int64_t a = 0; a < blocks; ++a) t.push_back({a, a});
+      return t;
+    }
+    const int64_t q = r - 1, M = m - 1;  // element m - 1 fixed, the others rotate
+    const auto add = [&](int64_t a, int64_t b) {
+      if (a > b) std::swap(a, b);
+      if (b < blocks) t.push_back({a, b});
+    };
+    add(q, m - 1);
+    for (int64_t s = 1; s < m / 2; ++s) add((q + s) % M, (q - s + M) % M);
+    return t;
+  }
+};
+
+void exact_tile(const KnnRows& x, Heaps& h, const int32_t* ids, int64_t a, int64_t b) {
   const int64_t n = x.rows();
-  std::vector<float> out(static_cast<size_t>(kExactChunk));
+  const int64_t b0 = b * kExactBlock, b1 = std::min(n, b0 + kExactBlock);
+  std::vector<float> out(static_cast<size_t>(kExactBlock));
   std::vector<const float*> ptrs(out.size());
-  for (int64_t c0 = 0; c0 < n; c0 += kExactChunk) {
-    const int64_t count = std::min(kExactChunk, n - c0);
-    for (int64_t i = begin; i < end; ++i) {
-      x.proxies(x.row(i), x.squared_norm(i), ids + c0, static_cast<size_t>(count), out.data(), ptrs.data());
-      for (int64_t c = 0; c < count; ++c)
-        if (c0 + c != i) h.push(i, out[c], static_cast<int32_t>(c0 + c), 0);
+  for (int64_t i = a * kExactBlock; i < std::min(n, (a + 1) * kExactBlock); ++i) {
+    const int64_t j0 = a == b ? i + 1 : b0;
+    if (j0 >= b1) continue;
+    const size_t count = static_cast<size_t>(b1 - j0);
+    x.proxies(x.row(i), x.squared_norm(i), ids + j0, count, out.data(), ptrs.data());
+    for (size_t c = 0; c < count; ++c) {
+      const int32_t j = ids[j0 + static_cast<int64_t>(c)];
+      h.push(i, out[c], j, 0, true);
+      h.push(j, out[c], static_cast<int32_t>(i), 0, true);
     }
   }
 }
@@ -346,12 +379,14 @@ struct KnnBuild::State {
 int64_t KnnBuild::State::unit() {
   const int64_t D = x.dim();
   switch (stage) {
-    case Stage::Exact: {  // rows [row, row + kExactRows) against every row, blocks of them in parallel
-      const int64_t begin = row, end = std::min(n, row + kExactRows);
-      parallel_for(end - begin, kExactBlock, [&](int64_t b, int64_t e, int64_t) { exact_rows(x, h, ids.data(), begin + b, begin + e); });
-      row = end;
-      if (row == n) start_sort();
-      return (end - begin) * n * D + 1;
+    case Stage::Exact: {  // one round of tiles (ExactTiles), its tiles in parallel
+      const ExactTiles plan(n);
+      const std::vector<std::pair<int64_t, int64_t>> tiles = plan.tiles(row);
+      parallel_for(static_cast<int64_t>(tiles.size()), 1, [&](int64_t b, int64_t, int64_t) {
+        exact_tile(x, h, ids.data(), tiles[static_cast<size_t>(b)].first, tiles[static_cast<size_t>(b)].second);
+      });
+      if (++row == plan.rounds()) start_sort();
+      return static_cast<int64_t>(tiles.size()) * kExactBlock * kExactBlock * D + 1;
     }
     case Stage::Trees: {  // a forest of random-projection trees: every pair of rows sharing a leaf
       const int64_t before = join->distances;
@@ -515,7 +550,7 @@ double KnnBuild::progress() const {
   using Stage = State::Stage;
   constexpr double kSorting = 0.02;  // the last share: sorting the heaps into the graph
   if (s.stage == Stage::Sort) return (1 - kSorting) + kSorting * static_cast<double>(s.row) / n;
-  if (!s.descent) return (1 - kSorting) * static_cast<double>(s.row) / n;  // rows [0, row) against every row
+  if (!s.descent) return (1 - kSorting) * static_cast<double>(s.row) / static_cast<double>(ExactTiles(s.n).rounds());
   // Descent: the trees a quarter, the rounds the rest, each round half of what is left (each
   // finds fewer new candidates than the one before; the search may stop after any round)
   constexpr double kTrees = 0.25;
@@ -569,7 +604,7 @@ KnnGraph knn_query(const KnnRows& x, std::span<const float> queries, int64_t m, 
   std::vector<int32_t> ids(static_cast<size_t>(n));
   for (int64_t j = 0; j < n; ++j) ids[j] = static_cast<int32_t>(j);
   // blocks of query rows in parallel, each writing only its rows' heaps
-  parallel_for(m, kExactBlock, [&](int64_t b, int64_t e, int64_t) {
+  parallel_for(m, kQueryBlock, [&](int64_t b, int64_t e, int64_t) {
     std::vector<float> out(ids.size());
     std::vector<const float*> ptrs(ids.size());
     for (int64_t i = b; i < e; ++i) {
