@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "core/memory.hpp"
+#include "core/parallel.hpp"
 #include "kernels/dense.hpp"
 #include "kernels/kernels.hpp"
 
@@ -41,9 +42,13 @@ struct Heaps {
     return false;
   }
   // Replaces the root of row i's heap by (dist, id) if dist is smaller and id not there yet.
-  bool push(int64_t i, float dist, int32_t id, uint8_t is_new) {
+  // total: if (dist, id) is smaller (a total order, so the heap ends with the k smallest pairs
+  // whatever order they came in; for pushes in ascending id order, as the exact search's were,
+  // the same heaps as without it).
+  bool push(int64_t i, float dist, int32_t id, uint8_t is_new, bool total = false) {
     float* dd = d.data() + i * k;
-    if (!(dist < dd[0]) || contains(i, id)) return false;
+    const bool smaller = dist < dd[0] || (total && dist == dd[0] && id < ids[static_cast<size_t>(i * k)]);
+    if (!smaller || contains(i, id)) return false;
     int32_t* ii = ids.data() + i * k;
     uint8_t* ff = flag.data() + i * k;
     int64_t pos = 0;
@@ -182,6 +187,26 @@ struct Joiner {
     }
     return changed;
   }
+
+  // join(p, qs, count) with the proxies of p against qs measured beforehand (proxies[c] for
+  // qs[c], p as the query): the same filter on the heaps as they are now, the same pushes in the
+  // same order, so the same heaps and counts as join.
+  int64_t apply(int32_t p, const int32_t* qs, const float* proxies, size_t count) {
+    size_t m = 0;
+    for (size_t c = 0; c < count; ++c) {
+      const int32_t q = qs[c];
+      if (q == p || q < 0) continue;
+      if (h.contains(p, q) && h.contains(q, p)) continue;
+      todo[m] = q, out[m++] = proxies[c];
+    }
+    distances += static_cast<int64_t>(m);
+    int64_t changed = 0;
+    for (size_t c = 0; c < m; ++c) {
+      changed += h.push(p, out[c], todo[c], 1);
+      changed += h.push(todo[c], out[c], p, 1);
+    }
+    return changed;
+  }
 };
 
 // Candidate lists for one round (pynndescent's new_build_candidates): each row's neighbours and
@@ -244,6 +269,61 @@ void build_candidates(Heaps& h, int64_t C, FastRng& rng, std::vector<int32_t>& n
 
 namespace {
 constexpr int64_t kSortBlock = 1024;  // rows sorted into the graph per unit
+constexpr int64_t kSortRows = 128;    // rows of a parallel block of the sort
+constexpr int64_t kJoinRows = 256;   // NN-descent: rows of local joins per unit
+constexpr int64_t kJoinBlock = 16;   // NN-descent: rows of a parallel block of the joins
+constexpr int64_t kQueryBlock = 8;     // knn_query: new rows per parallel block
+constexpr int64_t kExactBlock = 128;  // Exact: rows of a tile's side (two sides: ~D KiB, in L2)
+
+// The exact search's tiles: the rows in blocks of kExactBlock; tile (a, b), a <= b, measures every
+// pair (i in a, j in b, i < j) once and pushes it into both rows' heaps with the total order, so
+// the heaps do not depend on the order of the tiles. The tiles run in rounds of a round-robin
+// tournament (the circle method over m = the blocks rounded up to even): round 0 the diagonal
+// tiles, round r >= 1 the pairs of blocks it matches; the tiles of a round share no block, so
+// each writes heaps no other tile of the round writes. A pair's proxy has the same bits whichever
+// row is the query (products commute), so the heaps are those of the one-sided scan (row j
+// against the rows after it, ascending), bit for bit.
+struct ExactTiles {
+  int64_t blocks, m;  // m: blocks rounded up to even (>= 2)
+  explicit ExactTiles(int64_t n) : blocks((n + kExactBlock - 1) / kExactBlock), m(blocks + (blocks & 1)) {
+    if (m < 2) m = 2;
+  }
+  int64_t rounds() const { return m; }  // the diagonal round and m - 1 matchings
+  // the tiles of round r: (a, b) pairs with a <= b < blocks
+  std::vector<std::pair<int64_t, int64_t>> tiles(int64_t r) const {
+    std::vector<std::pair<int64_t, int64_t>> t;
+    if (r == 0) {
+      for (int64_t a = 0; a < blocks; ++a) t.push_back({a, a});
+      return t;
+    }
+    const int64_t q = r - 1, M = m - 1;  // element m - 1 fixed, the others rotate
+    const auto add = [&](int64_t a, int64_t b) {
+      if (a > b) std::swap(a, b);
+      if (b < blocks) t.push_back({a, b});
+    };
+    add(q, m - 1);
+    for (int64_t s = 1; s < m / 2; ++s) add((q + s) % M, (q - s + M) % M);
+    return t;
+  }
+};
+
+void exact_tile(const KnnRows& x, Heaps& h, const int32_t* ids, int64_t a, int64_t b) {
+  const int64_t n = x.rows();
+  const int64_t b0 = b * kExactBlock, b1 = std::min(n, b0 + kExactBlock);
+  std::vector<float> out(static_cast<size_t>(kExactBlock));
+  std::vector<const float*> ptrs(out.size());
+  for (int64_t i = a * kExactBlock; i < std::min(n, (a + 1) * kExactBlock); ++i) {
+    const int64_t j0 = a == b ? i + 1 : b0;
+    if (j0 >= b1) continue;
+    const size_t count = static_cast<size_t>(b1 - j0);
+    x.proxies(x.row(i), x.squared_norm(i), ids + j0, count, out.data(), ptrs.data());
+    for (size_t c = 0; c < count; ++c) {
+      const int32_t j = ids[j0 + static_cast<int64_t>(c)];
+      h.push(i, out[c], j, 0, true);
+      h.push(j, out[c], static_cast<int32_t>(i), 0, true);
+    }
+  }
+}
 }  // namespace
 
 struct KnnBuild::State {
@@ -268,10 +348,11 @@ struct KnnBuild::State {
   std::vector<std::pair<int64_t, int64_t>> stack;
   int rounds = 0, round = 0;
   int64_t changed = 0;  // entries changed in the current round
-  std::vector<int32_t> nid, oid, batch;
+  std::vector<int32_t> nid, oid;
+  std::vector<int32_t> jids, jcount;  // Joins: the batches of kJoinRows rows (kJoinRows x C x 2C) and their sizes
+  std::vector<float> jd;              //   and their proxies
   std::vector<float> npri, opri;
   KnnGraph g;
-  std::vector<std::pair<float, int32_t>> sort_row;
   State(const KnnRows& x_, int64_t k_, bool descent_, const char* where)
       : x(x_), n(x_.rows()), k(k_), descent(descent_), h(x_.rows(), k_, where),
         stage(descent_ ? Stage::Trees : Stage::Exact) {}
@@ -287,9 +368,9 @@ struct KnnBuild::State {
     g.n = n, g.k = k;
     g.ids.resize(h.ids.size());
     g.dists.resize(h.d.size());
-    sort_row.resize(static_cast<size_t>(k));
     // the search's buffers go before the graph grows to its full size
     ids = {}, out = {}, ptrs = {}, perm = {}, scratch = {}, side = {}, nid = {}, oid = {}, npri = {}, opri = {};
+    jids = {}, jcount = {}, jd = {};
     row = 0;
     stage = Stage::Sort;
   }
@@ -298,17 +379,14 @@ struct KnnBuild::State {
 int64_t KnnBuild::State::unit() {
   const int64_t D = x.dim();
   switch (stage) {
-    case Stage::Exact: {  // all pairs i < j, each measured once
-      const int64_t i = row++;
-      const size_t count = static_cast<size_t>(n - i - 1);
-      if (count > 0) x.proxies(x.row(i), x.squared_norm(i), ids.data() + i + 1, count, out.data(), ptrs.data());
-      for (size_t c = 0; c < count; ++c) {
-        const int32_t j = ids[i + 1 + c];
-        h.push(i, out[c], j, 0);
-        h.push(j, out[c], static_cast<int32_t>(i), 0);
-      }
-      if (row + 1 >= n) start_sort();
-      return static_cast<int64_t>(count) * D + 1;
+    case Stage::Exact: {  // one round of tiles (ExactTiles), its tiles in parallel
+      const ExactTiles plan(n);
+      const std::vector<std::pair<int64_t, int64_t>> tiles = plan.tiles(row);
+      parallel_for(static_cast<int64_t>(tiles.size()), 1, [&](int64_t b, int64_t, int64_t) {
+        exact_tile(x, h, ids.data(), tiles[static_cast<size_t>(b)].first, tiles[static_cast<size_t>(b)].second);
+      });
+      if (++row == plan.rounds()) start_sort();
+      return static_cast<int64_t>(tiles.size()) * kExactBlock * kExactBlock * D + 1;
     }
     case Stage::Trees: {  // a forest of random-projection trees: every pair of rows sharing a leaf
       const int64_t before = join->distances;
@@ -329,8 +407,10 @@ int64_t KnnBuild::State::unit() {
         join->join(static_cast<int32_t>(row), &r, 1);
       }
       if (++row == n) {
-        nid.resize(static_cast<size_t>(n * C)), oid.resize(nid.size()), batch.resize(static_cast<size_t>(2 * C));
+        nid.resize(static_cast<size_t>(n * C)), oid.resize(nid.size());
         npri.resize(nid.size()), opri.resize(nid.size());
+        jids.resize(static_cast<size_t>(kJoinRows * C * 2 * C)), jd.resize(jids.size());
+        jcount.resize(static_cast<size_t>(kJoinRows * C));
         stage = Stage::Candidates;
       }
       return (join->distances - before) * D + 1;
@@ -340,21 +420,47 @@ int64_t KnnBuild::State::unit() {
       changed = 0, row = 0;
       stage = Stage::Joins;
       return n * (k + C);
-    case Stage::Joins: {  // row i's new x new (later ones) and new x old, in one batch per candidate
+    case Stage::Joins: {  // rows [row, row + kJoinRows): new x new (later ones) and new x old, one batch per candidate
+      // Measured in parallel (blocks of kJoinBlock rows, each writing its rows' batches), then
+      // applied in row order on this thread: the heaps see the pushes of the one-row-at-a-time
+      // loop, in its order, so the graph does not depend on the thread count. The price: pairs
+      // that the serial loop skips (already listed both ways) are measured too.
       const int64_t before = join->distances;
-      const int32_t* ni = nid.data() + row * C;
-      const int32_t* oi = oid.data() + row * C;
-      for (int64_t a = 0; a < C; ++a) {
-        const int32_t pa = ni[a];
-        if (pa < 0) continue;
-        size_t m = 0;
-        for (int64_t b = a + 1; b < C; ++b)
-          if (ni[b] >= 0) batch[m++] = ni[b];
-        for (int64_t b = 0; b < C; ++b)
-          if (oi[b] >= 0) batch[m++] = oi[b];
-        changed += join->join(pa, batch.data(), m);
+      const int64_t begin = row, end = std::min(n, row + kJoinRows), W = 2 * C;
+      parallel_for(end - begin, kJoinBlock, [&](int64_t b, int64_t e, int64_t) {
+        std::vector<const float*> p(static_cast<size_t>(W));
+        for (int64_t r = begin + b; r < begin + e; ++r) {
+          const int32_t* ni = nid.data() + r * C;
+          const int32_t* oi = oid.data() + r * C;
+          for (int64_t a = 0; a < C; ++a) {
+            const int64_t slot = (r - begin) * C + a;
+            int32_t* bi = jids.data() + slot * W;
+            int32_t m = 0;
+            const int32_t pa = ni[a];
+            if (pa >= 0) {
+              for (int64_t c = a + 1; c < C; ++c)
+                if (ni[c] >= 0) bi[m++] = ni[c];
+              for (int64_t c = 0; c < C; ++c)
+                if (oi[c] >= 0) bi[m++] = oi[c];
+              if (m > 0) x.proxies(x.row(pa), x.squared_norm(pa), bi, static_cast<size_t>(m), jd.data() + slot * W, p.data());
+            }
+            jcount[static_cast<size_t>(slot)] = m;
+          }
+        }
+      });
+      int64_t measured = 0;
+      for (int64_t r = begin; r < end; ++r) {
+        const int32_t* ni = nid.data() + r * C;
+        for (int64_t a = 0; a < C; ++a) {
+          const int64_t slot = (r - begin) * C + a;
+          const int32_t m = jcount[static_cast<size_t>(slot)];
+          if (m == 0) continue;
+          measured += m;
+          changed += join->apply(ni[a], jids.data() + slot * W, jd.data() + slot * W, static_cast<size_t>(m));
+        }
       }
-      if (++row == n) {
+      row = end;
+      if (row == n) {
         ++round;
         if (round >= rounds || static_cast<double>(changed) <= kDelta * static_cast<double>(k) * static_cast<double>(n)) {
           start_sort();
@@ -362,11 +468,14 @@ int64_t KnnBuild::State::unit() {
           stage = Stage::Candidates;
         }
       }
-      return (join->distances - before) * D + 2 * C;
+      return (measured + join->distances - before) * D / 2 + (end - begin) * 2 * C;
     }
     case Stage::Sort: {
-      const int64_t end = std::min(n, row + kSortBlock);
-      sort_rows(x, h, g, row, end, sort_row);
+      const int64_t begin = row, end = std::min(n, row + kSortBlock);
+      parallel_for(end - begin, kSortRows, [&](int64_t b, int64_t e, int64_t) {
+        std::vector<std::pair<float, int32_t>> scratch(static_cast<size_t>(k));
+        sort_rows(x, h, g, begin + b, begin + e, scratch);
+      });
       const int64_t cost = (end - row) * k * 16;
       row = end;
       if (row == n) stage = Stage::Done;
@@ -390,6 +499,7 @@ KnnBuild::KnnBuild(const KnnRows& x, int64_t k, KnnMethod method, uint64_t seed)
   p.add("neighbour heaps", {n, k, 9}, kBytes);  // ids, proxies, flags
   if (descent) {
     p.add("candidate lists", {4, n, C}, kFloat32);  // new/old ids and priorities
+    p.add("join batches", {kJoinRows, C, 2 * C + 1, 2}, kFloat32);  // ids and proxies, sizes
     p.add("tree order and scratch", {2, n}, kInt32);
     p.add("tree sides", {n}, kBytes);
     p.add("hyperplane", {D}, kFloat32);
@@ -440,10 +550,7 @@ double KnnBuild::progress() const {
   using Stage = State::Stage;
   constexpr double kSorting = 0.02;  // the last share: sorting the heaps into the graph
   if (s.stage == Stage::Sort) return (1 - kSorting) + kSorting * static_cast<double>(s.row) / n;
-  if (!s.descent) {  // pairs measured: rows [0, row) against the rows after them
-    const double r = static_cast<double>(s.row);
-    return (1 - kSorting) * (r * (2 * n - r - 1) / 2) / (n * (n - 1) / 2);
-  }
+  if (!s.descent) return (1 - kSorting) * static_cast<double>(s.row) / static_cast<double>(ExactTiles(s.n).rounds());
   // Descent: the trees a quarter, the rounds the rest, each round half of what is left (each
   // finds fewer new candidates than the one before; the search may stop after any round)
   constexpr double kTrees = 0.25;
@@ -495,15 +602,18 @@ KnnGraph knn_query(const KnnRows& x, std::span<const float> queries, int64_t m, 
   p.check();
   Heaps h(m, k, "transform");
   std::vector<int32_t> ids(static_cast<size_t>(n));
-  std::vector<float> out(ids.size());
-  std::vector<const float*> ptrs(ids.size());
   for (int64_t j = 0; j < n; ++j) ids[j] = static_cast<int32_t>(j);
-  for (int64_t i = 0; i < m; ++i) {
-    const std::vector<float> q = x.prepare(queries.data() + i * D);
-    const float q_sq = kernels::dot(static_cast<size_t>(D), q.data(), q.data());
-    x.proxies(q.data(), q_sq, ids.data(), static_cast<size_t>(n), out.data(), ptrs.data());
-    for (int64_t j = 0; j < n; ++j) h.push(i, out[j], static_cast<int32_t>(j), 0);
-  }
+  // blocks of query rows in parallel, each writing only its rows' heaps
+  parallel_for(m, kQueryBlock, [&](int64_t b, int64_t e, int64_t) {
+    std::vector<float> out(ids.size());
+    std::vector<const float*> ptrs(ids.size());
+    for (int64_t i = b; i < e; ++i) {
+      const std::vector<float> q = x.prepare(queries.data() + i * D);
+      const float q_sq = kernels::dot(static_cast<size_t>(D), q.data(), q.data());
+      x.proxies(q.data(), q_sq, ids.data(), static_cast<size_t>(n), out.data(), ptrs.data());
+      for (int64_t j = 0; j < n; ++j) h.push(i, out[j], static_cast<int32_t>(j), 0);
+    }
+  });
   return to_graph(x, h);
 }
 

@@ -22,7 +22,8 @@
 // (emscripten); sorts use total orders (distance, then id).
 //
 // Methods:
-//   Exact    every pair once (n^2 / 2 dot products of length D), kept in per-row max-heaps.
+//   Exact    every pair once (n^2 / 2 dot products of length D, in tiles of 128 x 128 rows
+//            that stay in cache), kept in per-row max-heaps ordered by (distance, id).
 //   Descent  NN-descent (Dong, Moses & Li 2011, "Efficient k-nearest neighbor graph
 //            construction for generic similarity measures") as pynndescent 0.5 runs it for
 //            its best-known caller: a forest of min(64, 5 + round(sqrt(n) / 20)) random-projection
@@ -41,8 +42,13 @@
 // left such rows in some seeds at the same recall. Rounds, distance evaluations and times:
 // docs/benchmarks.md, "kNN".
 //
-// It does not: search an index for new points (knn_query scans all rows: O(m n D)), use more
-// than one thread, or support metrics other than cosine and euclidean.
+// Threads (core/parallel.hpp, the same bits at every count): Exact runs rounds of tiles that share
+// no rows (a round-robin tournament of row blocks); knn_query blocks of new rows, each writing
+// its own heaps; Descent measures each unit's joins in parallel blocks and applies them in row
+// order with the serial filter; the trees and the candidate sampling stay serial.
+//
+// It does not: search an index for new points (knn_query scans all rows: O(m n D)), or support
+// metrics other than cosine and euclidean.
 #pragma once
 
 #include <cstdint>

@@ -12,6 +12,7 @@
 #include "core/detmath.hpp"
 #include "core/error.hpp"
 #include "core/memory.hpp"
+#include "core/parallel.hpp"
 #include "maps/umap/umap_detail.hpp"
 
 namespace embedlab {
@@ -120,7 +121,6 @@ struct UmapRun::State {
   SmoothParams smooth;
   SmoothKnn sk;
   int64_t row = 0;        // the next row of smooth_knn_dist
-  std::vector<float> nz;  // its scratch
   std::vector<float> given;  // (n, 2) the initial layout when init is Given
   Graph graph;
   std::unique_ptr<umap_detail::MultiComponentLayout> multi;  // during a multi-component init
@@ -142,6 +142,8 @@ struct UmapRun::State {
 
 namespace {
 constexpr int64_t kSmoothRowCost = 64 * 20;  // per distance of a row: 64 search steps of an exp
+constexpr int64_t kSmoothRows = 1024;         // smooth_knn_dist rows per step of a unit
+constexpr int64_t kSmoothBlock = 64;          // of them, rows of a parallel block
 }  // namespace
 
 int64_t UmapRun::State::unit(int64_t work) {
@@ -166,12 +168,17 @@ int64_t UmapRun::State::unit(int64_t work) {
         sk.rho.resize(static_cast<size_t>(n));
         spent += n * (k + 1);
       }
-      while (row < n && spent < work) {
-        smooth_row(d.data() + row * (k + 1), k + 1, smooth, sk.sigma[row], sk.rho[row], nz);
-        ++row;
-        spent += (k + 1) * kSmoothRowCost;
+      while (row < n && spent < work) {  // rows are independent: kSmoothRows at a time, in parallel blocks
+        const int64_t begin = row, end = std::min(n, row + kSmoothRows);
+        parallel_for(end - begin, kSmoothBlock, [&](int64_t b, int64_t e, int64_t) {
+          std::vector<float> scratch;
+          for (int64_t i = begin + b; i < begin + e; ++i)
+            smooth_row(d.data() + i * (k + 1), k + 1, smooth, sk.sigma[i], sk.rho[i], scratch);
+        });
+        row = end;
+        spent += (end - begin) * (k + 1) * kSmoothRowCost;
       }
-      if (row == n) d = {}, nz = {}, stage = Stage::Fuzzy;
+      if (row == n) d = {}, stage = Stage::Fuzzy;
       break;
     case Stage::Fuzzy:
       graph = umap_detail::fuzzy_graph(knn, sk, o.set_op_mix_ratio);

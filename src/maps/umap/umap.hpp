@@ -83,8 +83,12 @@
 // Times against Embedding Atlas's wasm UMAP, per phase, native and wasm, and the quality
 // (input neighbours kept): scripts/bench umap, umap-large; figures in docs/benchmarks.md.
 //
+// Threads: the kNN search, smooth_knn_dist and the memberships run on the thread pool in fixed
+// blocks, so the map's bits do not depend on the thread count; the layout runs on one thread (a
+// deterministic block-parallel epoch kept fewer neighbours: docs/maps.md, "Threads").
+//
 // It does not: output more than 2 dimensions, run densMAP, supervised or inverse transforms,
-// use threads, or search an index for transform (it scans all fitted rows).
+// or search an index for transform (it scans all fitted rows).
 //
 // Construction in slices (for a page that must stay interruptible): UmapRun::start validates,
 // plans the memory and copies the rows; prepare(slices) then runs knn, graph and init in slices

@@ -9,6 +9,7 @@
 #include "core/detmath.hpp"
 #include "core/error.hpp"
 #include "core/memory.hpp"
+#include "core/parallel.hpp"
 #include "maps/umap/umap.hpp"
 #include "maps/umap/umap_detail.hpp"
 
@@ -25,6 +26,7 @@ using umap_detail::smooth_row;
 namespace {
 constexpr double kSmoothTolerance = 1e-5;  // umap-learn SMOOTH_K_TOLERANCE
 constexpr double kMinDistScale = 1e-3;     // umap-learn MIN_K_DIST_SCALE
+constexpr int64_t kSmoothBlock = 512;      // rows of a parallel block (sigmas, memberships)
 }  // namespace
 
 AbParams find_ab_params(double spread, double min_dist) {
@@ -144,8 +146,11 @@ SmoothKnn smooth_knn_dist(std::span<const float> dists, int64_t n, int64_t k, do
   SmoothKnn s;
   s.sigma.resize(static_cast<size_t>(n));
   s.rho.resize(static_cast<size_t>(n));
-  std::vector<float> nz;
-  for (int64_t i = 0; i < n; ++i) smooth_row(dists.data() + i * k, k, q, s.sigma[i], s.rho[i], nz);
+  // rows are independent: blocks of kSmoothBlock rows in parallel, each writing its own rows
+  parallel_for(n, kSmoothBlock, [&](int64_t b, int64_t e, int64_t) {
+    std::vector<float> nz;
+    for (int64_t i = b; i < e; ++i) smooth_row(dists.data() + i * k, k, q, s.sigma[i], s.rho[i], nz);
+  });
   return s;
 }
 
@@ -162,14 +167,16 @@ Graph fuzzy_graph(const KnnGraph& knn, const SmoothKnn& s, double mix) {
   // forward: row i's (column, a_ij), columns ascending; reverse: row j's (i, a_ij), i ascending
   std::vector<std::pair<int32_t, float>> fwd(static_cast<size_t>(n * k));
   std::vector<int64_t> rstart(static_cast<size_t>(n + 1), 0);
-  for (int64_t i = 0; i < n; ++i) {
-    for (int64_t j = 0; j < k; ++j) {
-      const int32_t c = knn.ids[i * k + j];
-      fwd[i * k + j] = {c, c == i ? 0.0f : membership(knn.dists[i * k + j], s.rho[i], s.sigma[i])};
-      ++rstart[c + 1];
+  parallel_for(n, kSmoothBlock, [&](int64_t b, int64_t e, int64_t) {  // each block its own rows of fwd
+    for (int64_t i = b; i < e; ++i) {
+      for (int64_t j = 0; j < k; ++j) {
+        const int32_t c = knn.ids[i * k + j];
+        fwd[i * k + j] = {c, c == i ? 0.0f : membership(knn.dists[i * k + j], s.rho[i], s.sigma[i])};
+      }
+      std::sort(fwd.begin() + i * k, fwd.begin() + (i + 1) * k);  // ids are distinct in a row
     }
-    std::sort(fwd.begin() + i * k, fwd.begin() + (i + 1) * k);  // ids are distinct in a row
-  }
+  });
+  for (int64_t e = 0; e < n * k; ++e) ++rstart[knn.ids[e] + 1];
   for (int64_t i = 0; i < n; ++i) rstart[i + 1] += rstart[i];
   std::vector<std::pair<int32_t, float>> rev(fwd.size());
   std::vector<int64_t> fill(rstart.begin(), rstart.end() - 1);
