@@ -11,7 +11,7 @@
 //   for (const s of summarise(rows)) s.items   // [{kind: 'line', text} | {kind: 'check', ...} | ...]
 
 // scripts/bench's sections in its order; a row "umap_large.wasm" belongs to "umap-large".
-export const SECTIONS = ['lookup', 'tokenize', 'train', 'table', 'page', 'umap', 'umap-seeds', 'umap-large', 'tsne'];
+export const SECTIONS = ['lookup', 'tokenize', 'train', 'table', 'page', 'umap', 'umap-seeds', 'umap-large', 'tsne', 'threads'];
 
 // The section of a row name: "run.<section>" -> section, else the part before the first dot with
 // "_" read as "-" ("tokenize" alone is the tokenize section).
@@ -227,5 +227,20 @@ const SUMMARIES = {
     if (sw) check('tsne wasm <= 20 s: 20 / wasm s', 20 / sw.seconds.total, 1);
     if (sn) check('tsne native <= 20 s: 20 / native s', 20 / sn.seconds.total, 1);
     if (sw && ss) check('tsne sklearn s / wasm s', ss.seconds / sw.seconds.total, 1);
+  },
+  // scripts/bench-threads.mjs rows: threads.<work>.<native|wasm>, and threads.peer.<name>
+  threads(rows, line, check) {
+    for (const [name, r] of Object.entries(rows)) {
+      if (name.startsWith('threads.peer.') || !r.seconds) continue;
+      const s = Object.entries(r.seconds).map(([n, t]) => `${n}: ${fmt(t, 3)}`).join(', ');
+      const same = r.identical === null ? 'no hash' : r.identical ? 'same bits' : '**bits differ**';
+      line(`${r.work} ${r.build}: s at ${s} threads; ${same}; serial fraction ${fmt(r.serial_fraction)}, 8 cores ${fmt(r.projected_8)}x; load ${r.loadavg?.[0]}`);
+      check(`${r.work} ${r.build}: 2 threads vs 1`, r.ratio_2v1, r.target);
+    }
+    const p = (k) => rows[`threads.peer.${k}`];
+    if (p('torch_next_token')) line(`peer torch next-token, set_num_threads(2): ${fmt(p('torch_next_token').tokens_per_s, 0)} tokens/s`);
+    if (p('gensim_word2vec')) line(`peer ${p('gensim_word2vec').peer}: ${fmt(p('gensim_word2vec').effective_words_per_s, 0)} effective words/s (embedlab's word2vec: one thread, docs/training.md)`);
+    if (p('sklearn_tsne')) line(`peer ${p('sklearn_tsne').peer} t-SNE n_jobs=2, ${p('sklearn_tsne').iterations} iterations: ${fmt(p('sklearn_tsne').seconds)} s`);
+    if (p('sklearn_pca')) line(`peer ${p('sklearn_pca').peer} PCA 50257 x 768 -> 3, OpenBLAS 2 threads: ${fmt(p('sklearn_pca').pca_ms / 1000)} s`);
   },
 };

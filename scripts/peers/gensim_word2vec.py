@@ -23,14 +23,15 @@ def blas_name():
 
 path = sys.argv[1]
 sg = 0 if len(sys.argv) > 2 and sys.argv[2] == "cbow" else 1
+workers = int(os.environ.get("PEER_THREADS", "1"))  # scripts/bench threads: 2
 with open(path, encoding="utf-8") as f:
     sentences = [line.lower().split() for line in f if line.strip()]
-model = Word2Vec(vector_size=100, window=5, negative=5, min_count=5, epochs=5, sg=sg, workers=1, seed=1)
+model = Word2Vec(vector_size=100, window=5, negative=5, min_count=5, epochs=5, sg=sg, workers=workers, seed=1)
 model.build_vocab(sentences)
 t0 = time.perf_counter()
 effective, raw = model.train(sentences, total_examples=model.corpus_count, epochs=model.epochs)
 seconds = time.perf_counter() - t0
-print(json.dumps({"peer": "gensim " + __import__("gensim").__version__ + " workers=1 (" + blas_name() + ")",
+print(json.dumps({"peer": "gensim " + __import__("gensim").__version__ + " workers=" + str(workers) + " (" + blas_name() + ")",
                   "model": "skipgram" if sg else "cbow", "vocab": len(model.wv), "effective_words": effective,
                   "raw_words": raw, "seconds": round(seconds, 4),
                   "effective_words_per_s": round(effective / seconds), "raw_words_per_s": round(raw / seconds)}))

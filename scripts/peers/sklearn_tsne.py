@@ -7,6 +7,7 @@ the 10-NN label agreement of the map (the same measure as embedlab's bench).
   OMP_NUM_THREADS=1 /usr/bin/python3 scripts/peers/sklearn_tsne.py TABLE.npy [clusters iterations perplexity theta]
 """
 import json
+import os
 import sys
 import time
 
@@ -22,7 +23,7 @@ x = np.load(path)
 labels = np.arange(x.shape[0]) % clusters
 t0, c0 = time.perf_counter(), time.process_time()
 tsne = TSNE(n_components=2, perplexity=perplexity, n_iter=iterations, angle=theta, method="barnes_hut",
-            learning_rate=200.0, init="random", early_exaggeration=12.0, n_jobs=1, random_state=0)
+            learning_rate=200.0, init="random", early_exaggeration=12.0, n_jobs=int(os.environ.get("PEER_THREADS", "1")), random_state=0)  # bench threads: 2
 y = tsne.fit_transform(x)
 seconds, cpu_seconds = time.perf_counter() - t0, time.process_time() - c0
 nn = NearestNeighbors(n_neighbors=11).fit(y)

@@ -9,6 +9,7 @@ Prints one JSON line with tokens/s = B*T*steps / time.
 Usage: torch_next_token.py [V D T B STEPS]
 """
 import json
+import os
 import math
 import sys
 import time
@@ -18,7 +19,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 V, D, T, B, STEPS = (int(x) for x in (sys.argv[1:6] if len(sys.argv) > 5 else (5000, 64, 32, 256, 5)))
-torch.set_num_threads(1)
+torch.set_num_threads(int(os.environ.get("PEER_THREADS", "1")))  # scripts/bench threads: 2
 torch.manual_seed(0)
 
 

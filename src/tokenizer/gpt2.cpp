@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/memory.hpp"
+#include "core/parallel.hpp"
 #include "tokenizer/gpt2_split.hpp"
 #include "tokenizer/unicode.hpp"
 
@@ -150,7 +151,9 @@ void Gpt2Tokenizer::merge(std::string_view piece, std::vector<int32_t>& out) con
   for (uint32_t a = 0; a < n; a = next[a]) out.push_back(rank(piece.substr(a, next[a] - a)));
 }
 
-void Gpt2Tokenizer::encode_piece(std::string_view piece, std::vector<int32_t>& out) {
+void Gpt2Tokenizer::encode_piece(std::string_view piece, std::vector<int32_t>& out) { encode_piece(piece, cache_, out); }
+
+void Gpt2Tokenizer::encode_piece(std::string_view piece, PieceCache& cache, std::vector<int32_t>& out) const {
   if (piece.empty()) return;
   const int32_t whole = rank(piece);
   if (whole >= 0) {
@@ -162,14 +165,37 @@ void Gpt2Tokenizer::encode_piece(std::string_view piece, std::vector<int32_t>& o
     return;
   }
   std::string key(piece);
-  auto it = cache_.find(key);
-  if (it == cache_.end()) {
-    if (cache_.size() >= kCacheLimit) cache_.clear();
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    if (cache.size() >= kCacheLimit) cache.clear();
     std::vector<int32_t> ids;
     merge(piece, ids);
-    it = cache_.emplace(std::move(key), std::move(ids)).first;
+    it = cache.emplace(std::move(key), std::move(ids)).first;
   }
   out.insert(out.end(), it->second.begin(), it->second.end());
+}
+
+void Gpt2Tokenizer::encode_ordinary(std::string_view text, std::vector<int32_t>& out) {
+  const std::vector<size_t> cuts = gpt2_chunk_cuts(text, kChunkBytes);
+  if (cuts.size() <= 1) {
+    Gpt2Splitter split(text);
+    for (std::string_view piece; split.next(piece);) encode_piece(piece, cache_, out);
+    return;
+  }
+  // One block per chunk; the chunks' ids, at most one per byte, live beside out until joined.
+  plan("encode", "chunk ids (at most one per byte)", static_cast<int64_t>(text.size()), kInt32);
+  std::vector<std::vector<int32_t>> chunk_ids(cuts.size());
+  parallel_for(static_cast<int64_t>(cuts.size()), 1, [&](int64_t b, int64_t e, int64_t) {
+    PieceCache cache;
+    for (int64_t c = b; c < e; ++c) {
+      const size_t begin = c == 0 ? 0 : cuts[static_cast<size_t>(c) - 1];
+      std::vector<int32_t>& ids = chunk_ids[static_cast<size_t>(c)];
+      ids.reserve((cuts[static_cast<size_t>(c)] - begin) / 4 + 16);
+      Gpt2Splitter split(text.substr(begin, cuts[static_cast<size_t>(c)] - begin));
+      for (std::string_view piece; split.next(piece);) encode_piece(piece, cache, ids);
+    }
+  });
+  for (const std::vector<int32_t>& ids : chunk_ids) out.insert(out.end(), ids.begin(), ids.end());
 }
 
 std::vector<int32_t> Gpt2Tokenizer::encode(std::string_view text, bool allow_special) {
@@ -177,17 +203,13 @@ std::vector<int32_t> Gpt2Tokenizer::encode(std::string_view text, bool allow_spe
   plan("encode", "ids (at most one per byte)", static_cast<int64_t>(text.size()), kInt32);
   std::vector<int32_t> out;
   out.reserve(text.size() / 4 + 16);
-  auto ordinary = [&](std::string_view part) {
-    Gpt2Splitter split(part);
-    for (std::string_view piece; split.next(piece);) encode_piece(piece, out);
-  };
   if (!allow_special) {
-    ordinary(text);
+    encode_ordinary(text, out);
     return out;
   }
   for (size_t pos = 0;;) {
     const size_t hit = text.find(kEndOfTextText, pos);
-    ordinary(text.substr(pos, hit == std::string_view::npos ? std::string_view::npos : hit - pos));
+    encode_ordinary(text.substr(pos, hit == std::string_view::npos ? std::string_view::npos : hit - pos), out);
     if (hit == std::string_view::npos) break;
     out.push_back(kEndOfText);
     pos = hit + kEndOfTextText.size();

@@ -18,6 +18,12 @@
 // Worked example: encode("Hello world") -> {15496, 995}; decode({15496, 995}) -> "Hello world".
 // The-verdict.txt -> 5145 ids starting 40, 367, 2885, 1464 (tests/reference/gpt2_the_verdict.json).
 //
+// Long texts run on the thread pool (core/parallel.hpp): each run of ordinary text is cut into
+// chunks of about kChunkBytes at cuts chosen from the text alone (gpt2_chunk_cuts: a cut never
+// changes a piece), the chunks are encoded in parallel, each with its own piece cache, and their
+// ids are joined in order. So the ids are those of the serial encoder at every thread count, by
+// construction; the caches only remember results, they never change one.
+//
 // subtle: encode() keeps a cache of recently merged pieces, so a Gpt2Tokenizer is not safe to use
 // from two threads at once (decode is). Construction builds a 50k-entry hash table (~2 ms).
 //
@@ -44,6 +50,8 @@ class Gpt2Tokenizer {
   static constexpr std::string_view kEndOfTextText = "<|endoftext|>";
   // Pieces this long are merged with a heap, O(n log n), instead of tiktoken's scans (the same ids).
   static constexpr size_t kHeapMergeFrom = 64;
+  // Texts are encoded in chunks of at least this many bytes (the last may be shorter), in parallel.
+  static constexpr size_t kChunkBytes = size_t{1} << 15;
 
   Gpt2Tokenizer();
 
@@ -63,12 +71,16 @@ class Gpt2Tokenizer {
   int32_t rank(std::string_view bytes) const;
 
  private:
+  using PieceCache = std::unordered_map<std::string, std::vector<int32_t>>;  // piece -> ids (pieces that needed merging)
   void merge(std::string_view piece, std::vector<int32_t>& out) const;
+  void encode_piece(std::string_view piece, PieceCache& cache, std::vector<int32_t>& out) const;
+  // Text without special tokens -> ids appended to out, chunk by chunk on the pool.
+  void encode_ordinary(std::string_view text, std::vector<int32_t>& out);
 
   std::vector<uint32_t> offsets_;  // rank -> offset into the embedded bytes (size 50257)
   std::vector<uint32_t> slots_;    // open-addressing table: rank + 1, 0 = empty
   uint64_t slot_mask_ = 0;
-  std::unordered_map<std::string, std::vector<int32_t>> cache_;  // piece -> ids (pieces that needed merging)
+  PieceCache cache_;               // the calling thread's, for texts of one chunk
 };
 
 }  // namespace embedlab

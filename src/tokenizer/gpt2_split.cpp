@@ -1,5 +1,6 @@
 #include "tokenizer/gpt2_split.hpp"
 
+#include "core/error.hpp"
 #include "tokenizer/unicode.hpp"
 
 namespace embedlab {
@@ -86,6 +87,36 @@ bool Gpt2Splitter::next(std::string_view& piece) {
   piece = s.substr(i, end - i);
   pos_ = end;
   return true;
+}
+
+bool gpt2_safe_cut(std::string_view s, size_t p) {
+  if (p == 0 || p >= s.size()) return false;
+  // The character before p: ASCII, or a valid sequence whose lead byte is at most 3 bytes back.
+  size_t q = p - 1;
+  while (q > 0 && p - q < 4 && (static_cast<unsigned char>(s[q]) & 0xC0) == 0x80) --q;
+  uint32_t cp;
+  if (unicode::decode_one(s, q, cp) != static_cast<int>(p - q) || cp == unicode::kInvalid) return false;
+  int len;
+  const Cls before = class_at(s, q, len);
+  const Cls at = class_at(s, p, len);
+  if (before == kSpace || at == before) return false;
+  return !(s[q] == '\'' && at == kLetter);  // 's 't 're 've 'm 'll 'd
+}
+
+std::vector<size_t> gpt2_chunk_cuts(std::string_view text, size_t min_bytes) {
+  if (min_bytes < 1) fail("gpt2_chunk_cuts", "min_bytes 0 out of range [1, inf)");
+  std::vector<size_t> cuts;
+  if (text.empty()) return cuts;
+  // Each scan starts past the previous cut, so the whole search reads each byte at most once.
+  for (size_t target = min_bytes; target < text.size();) {
+    size_t p = target;
+    while (p < text.size() && !gpt2_safe_cut(text, p)) ++p;
+    if (p >= text.size()) break;
+    cuts.push_back(p);
+    target = (p / min_bytes + 1) * min_bytes;  // the first multiple after the cut
+  }
+  cuts.push_back(text.size());
+  return cuts;
 }
 
 std::vector<std::string> gpt2_split(std::string_view text) {

@@ -16,9 +16,21 @@
 // Worked example: "Hello  world's 42!\n" -> "Hello", " ", " world", "'s", " 42", "!", "\n"
 //   (two spaces: \s+(?!\S) takes the first, leaving " world" to ` ?\p{L}+`).
 //
+// Chunks (gpt2_chunk_cuts): a long text is cut into chunks that can be split and encoded
+// independently (on the thread pool, gpt2.cpp) because a cut never changes a piece. The splitter
+// only looks forward from where it stands, so a cut at p is safe when the whole text has a piece
+// boundary at p whatever came before, and the piece ending at p is found without the bytes after
+// it. Both hold when the character before p is a letter, a number or an "other" character, the
+// character at p is of another class, and not (the one before is ' and the one at p a letter),
+// which a contraction 's 't 're 've 'm 'll 'd could join; both characters must be ASCII or valid
+// UTF-8. A cut never follows whitespace: `\s+(?!\S)` and ` ?` look ahead past it.
+//   "It's  x" : safe cuts at 2 ("It" | "'s..." : ' after a letter) and 4 ("It's" | "  x");
+//               not 3 (' then s: the contraction), 5 or 6 (after whitespace).
+//
 // Intended usage:
 //   Gpt2Splitter split(text);
 //   for (std::string_view piece; split.next(piece);) encode(piece);
+//   for (size_t cut : gpt2_chunk_cuts(text, 1 << 15)) ...;   // chunk ends, the last is text.size()
 #pragma once
 
 #include <string>
@@ -40,5 +52,16 @@ class Gpt2Splitter {
 
 // All pieces at once (tests, display).
 std::vector<std::string> gpt2_split(std::string_view text);
+
+// True when text can be cut at byte p (0 < p < size) without changing any piece: the rule in the
+// header above. Depends on the characters around p only.
+bool gpt2_safe_cut(std::string_view text, size_t p);
+
+// The ends of the chunks of text: the first safe cut at or after every multiple of min_bytes
+// (skipping multiples that an earlier cut passed), then text.size(). Depends on the text and
+// min_bytes only, never on a thread count. {} for the empty text; min_bytes >= 1, else Error.
+// Worked example: gpt2_chunk_cuts("ab cd ef", 3) -> {5, 8} (3 is after a space: the next safe cut
+// is 5, "ab cd" | " ef"; the multiple 6 lies beyond 5 but the text ends first).
+std::vector<size_t> gpt2_chunk_cuts(std::string_view text, size_t min_bytes);
 
 }  // namespace embedlab

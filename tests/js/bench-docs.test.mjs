@@ -78,7 +78,9 @@ describe('bench-docs', () => {
     assert(block(out, 'umap-large').includes('Not run yet: `scripts/bench umap-large`.'));
     // the sections in scripts/bench's order, and the hand-kept text around the block untouched
     const order = [...out.matchAll(/<!-- bench:([a-z-]+) -->/g)].map((m) => m[1]).filter((s) => s !== 'begin' && s !== 'end');
-    assert.deepEqual(order, ['lookup', 'tokenize', 'train', 'table', 'page', 'umap', 'umap-seeds', 'umap-large', 'tsne']);
+    assert.deepEqual(order, ['lookup', 'tokenize', 'train', 'table', 'page', 'umap', 'umap-seeds', 'umap-large', 'tsne', 'threads']);
+    assert(block(out, 'threads').includes('| gpt2_encode native: 2 threads vs 1 | 1.79 | ≥ 1.7 | met |'), block(out, 'threads'));
+    assert(block(out, 'threads').includes('- gpt2_encode native: s at 1: 0.050, 2: 0.028, 3: 0.028, 4: 0.029 threads; same bits; serial fraction 0.12, 8 cores 4.85x; load 2.1'), block(out, 'threads'));
     assert(out.startsWith('# Benchmarks\n\nhand-kept intro\n\n<!-- bench:begin -->\n'));
     assert(out.endsWith('<!-- bench:end -->\n\n## History\n\n2026-11-22: kept by hand\n'));
   });
