@@ -62,7 +62,7 @@ const writePcaTable = () => {
   fs.writeFileSync(pcaTable, npyBytes(t, 50257, 768));
 };
 
-const nextToken = { vocabSize: 5000, vectorSize: 64, context: 32, batchSize: 256, steps: 2, optimizer: 'adam', pos: 'learned' };
+const nextToken = { vocabSize: 5000, vectorSize: 64, context: 32, batchSize: 256, steps: 5, optimizer: 'adam', pos: 'learned' };
 const umapOpts = { rows: 10000, dim: 768, clusters: 50, sample: 1000 };
 const text = fs.readFileSync(corpus, 'utf8');
 
@@ -71,7 +71,7 @@ const WORK = {
   next_token: {
     native: (n) => {
       const r = nativeJson('bench', 'train', '--model', 'next-token', '--vocab-size', '5000', '--vector-size', '64', '--context', '32',
-        '--batch-size', '256', '--steps', '2', '--threads', String(n));
+        '--batch-size', '256', '--steps', '5', '--threads', String(n));
       return { seconds: r.ms_per_step / 1000, hash: resultHash(r) };
     },
     wasm: (M) => {
