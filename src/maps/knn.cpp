@@ -1,6 +1,7 @@
-// kNN graphs (maps/knn.hpp): KnnBuild (the exact search in blocks and NN-descent with random-
-// projection trees, in units of bounded work), knn_graph and knn_query. The rows and their
-// distances (KnnRows), knn_method_name and knn_recall are in knn_rows.cpp.
+// kNN graphs (maps/knn.hpp): KnnBuild (the exact search in tiles and the stages of NN-descent,
+// in units of bounded work), knn_graph and knn_query. The rows and their distances (KnnRows),
+// knn_method_name and knn_recall are in knn_rows.cpp; NN-descent's steps (random-projection
+// trees, local joins, candidate lists) in knn_descent.cpp; the heaps in knn_detail.hpp.
 #include "maps/knn.hpp"
 
 #include <algorithm>
@@ -11,263 +12,24 @@
 #include "core/error.hpp"
 #include "core/memory.hpp"
 #include "core/parallel.hpp"
-#include "kernels/dense.hpp"
 #include "kernels/kernels.hpp"
+#include "maps/knn_detail.hpp"
 
 namespace embedlab {
 
 namespace {
 
-constexpr float kInf = std::numeric_limits<float>::infinity();
+using knn_detail::build_candidates;
+using knn_detail::Heaps;
+using knn_detail::Joiner;
+using knn_detail::rp_tree_node;
+using knn_detail::sort_rows;
+using knn_detail::to_graph;
+
 constexpr double kDelta = 0.001;  // NN-descent stops when a round changes < delta k n entries
-
-// n max-heaps of k (proxy, id, new-flag) entries each, rooted at slot 0; empty slots hold
-// (+inf, -1). Row i's heap is [i k, (i + 1) k).
-struct Heaps {
-  int64_t n, k;
-  std::vector<int32_t> ids;
-  std::vector<float> d;
-  std::vector<uint8_t> flag;
-  Heaps(int64_t n_, int64_t k_, const char* where) : n(n_), k(k_) {
-    const size_t cells = plan(where, "neighbour heaps", {n, k}, kInt32);
-    ids.assign(cells, -1);
-    d.assign(cells, kInf);
-    flag.assign(cells, 0);
-  }
-  float top(int64_t i) const { return d[static_cast<size_t>(i * k)]; }
-  bool contains(int64_t i, int32_t id) const {
-    const int32_t* r = ids.data() + i * k;
-    for (int64_t j = 0; j < k; ++j)
-      if (r[j] == id) return true;
-    return false;
-  }
-  // Replaces the root of row i's heap by (dist, id) if dist is smaller and id not there yet.
-  // total: if (dist, id) is smaller (a total order, so the heap ends with the k smallest pairs
-  // whatever order they came in; for pushes in ascending id order, as the exact search's were,
-  // the same heaps as without it).
-  bool push(int64_t i, float dist, int32_t id, uint8_t is_new, bool total = false) {
-    float* dd = d.data() + i * k;
-    const bool smaller = dist < dd[0] || (total && dist == dd[0] && id < ids[static_cast<size_t>(i * k)]);
-    if (!smaller || contains(i, id)) return false;
-    int32_t* ii = ids.data() + i * k;
-    uint8_t* ff = flag.data() + i * k;
-    int64_t pos = 0;
-    for (;;) {  // sift down
-      const int64_t l = 2 * pos + 1, r = l + 1;
-      if (l >= k) break;
-      int64_t big = l;
-      if (r < k && (dd[r] > dd[l] || (dd[r] == dd[l] && ii[r] > ii[l]))) big = r;
-      if (dd[big] < dist || (dd[big] == dist && ii[big] < id)) break;
-      dd[pos] = dd[big], ii[pos] = ii[big], ff[pos] = ff[big];
-      pos = big;
-    }
-    dd[pos] = dist, ii[pos] = id, ff[pos] = is_new;
-    return true;
-  }
-};
-
-// Rows [begin, end) of the heaps sorted into g (sized by the caller): each row ascending by
-// (proxy, id), proxies -> distances.
-void sort_rows(const KnnRows& x, const Heaps& h, KnnGraph& g, int64_t begin, int64_t end,
-               std::vector<std::pair<float, int32_t>>& row) {
-  for (int64_t i = begin; i < end; ++i) {
-    for (int64_t j = 0; j < h.k; ++j) row[j] = {h.d[i * h.k + j], h.ids[i * h.k + j]};
-    std::sort(row.begin(), row.end());  // (proxy, id): a total order
-    for (int64_t j = 0; j < h.k; ++j) {
-      g.ids[i * h.k + j] = row[j].second;
-      g.dists[i * h.k + j] = x.distance(row[j].first);
-    }
-  }
-}
-
-// The heaps sorted into a graph (sort_rows over every row).
-KnnGraph to_graph(const KnnRows& x, const Heaps& h) {
-  KnnGraph g;
-  g.n = h.n, g.k = h.k;
-  g.ids.resize(h.ids.size());
-  g.dists.resize(h.d.size());
-  std::vector<std::pair<float, int32_t>> row(static_cast<size_t>(h.k));
-  sort_rows(x, h, g, 0, h.n, row);
-  return g;
-}
-
-// ---- NN-descent -------------------------------------------------------------------------------
-
-// One node of a random-projection tree over perm: pops [b, e) from stack; a piece of at most
-// leaf rows is a leaf (on_leaf(b, e)), a larger one is split around a random hyperplane and its
-// halves pushed (left on top, so leaves come in depth-first order). Angular (cosine): the
-// hyperplane through the origin between two random rows; euclidean: the perpendicular bisector
-// of two random rows (pynndescent's angular_random_projection_split /
-// euclidean_random_projection_split). Returns the split's cost (size x D), 0 for a leaf.
-// Popping until the stack is empty, starting from {{0, n}}, builds one tree.
-template <class Leaf>
-int64_t rp_tree_node(const KnnRows& x, std::vector<int32_t>& perm, int64_t leaf, FastRng& rng, Leaf&& on_leaf,
-                     std::vector<float>& normal, std::vector<int32_t>& scratch, std::vector<uint8_t>& side,
-                     std::vector<std::pair<int64_t, int64_t>>& stack) {
-  const size_t D = static_cast<size_t>(x.dim());
-  const auto [b, e] = stack.back();
-  stack.pop_back();
-  const int64_t size = e - b;
-  if (size <= leaf) {
-    on_leaf(b, e);
-    return 0;
-  }
-  const int32_t l = perm[b + rng.below(static_cast<uint32_t>(size))];
-  int32_t r = perm[b + rng.below(static_cast<uint32_t>(size))];
-  for (int tries = 0; r == l && tries < 8; ++tries) r = perm[b + rng.below(static_cast<uint32_t>(size))];
-  const float* xl = x.row(l);
-  const float* xr = x.row(r);
-  float offset = 0;
-  for (size_t d = 0; d < D; ++d) normal[d] = xl[d] - xr[d];
-  if (x.metric() == Metric::Euclidean) {
-    float s = 0;  // -normal . (xl + xr) / 2
-    for (size_t d = 0; d < D; ++d) s += normal[d] * ((xl[d] + xr[d]) * 0.5f);
-    offset = -s;
-  }
-  int64_t left = 0;
-  // margins 64 rows at a time through dot_rows (its interleaved rows hide the add latency that
-  // bounds one dot product; the same bits as kernels::dot)
-  constexpr int64_t kBatch = 64;
-  const float* rows[kBatch];
-  float dots[kBatch];
-  for (int64_t p0 = b; p0 < e; p0 += kBatch) {
-    const int64_t count = std::min(kBatch, e - p0);
-    for (int64_t c = 0; c < count; ++c) rows[c] = x.row(perm[p0 + c]);
-    dense::dot_rows(D, normal.data(), rows, static_cast<size_t>(count), dots);
-    for (int64_t c = 0; c < count; ++c) {
-      const float m = dots[c] + offset;
-      const uint8_t s = m > 0 ? 0 : m < 0 ? 1 : static_cast<uint8_t>(rng.next() & 1);
-      side[p0 + c - b] = s;
-      left += s == 0;
-    }
-  }
-  if (left == 0 || left == size) {  // degenerate (duplicates): split at random, in halves
-    left = 0;
-    for (int64_t p = 0; p < size; ++p) {
-      side[p] = static_cast<uint8_t>(p >= size / 2);
-      left += side[p] == 0;
-    }
-  }
-  // stable partition through scratch (no std::partition: its order differs between libraries)
-  int64_t wl = 0, wr = left;
-  for (int64_t p = 0; p < size; ++p) scratch[side[p] == 0 ? wl++ : wr++] = perm[b + p];
-  std::copy_n(scratch.begin(), size, perm.begin() + b);
-  stack.push_back({b + left, e});
-  stack.push_back({b, b + left});
-  return size * static_cast<int64_t>(D);
-}
-
-// Measures every pair of ids in [first, last) (a leaf, or one row against its candidates) and
-// pushes each into both heaps as new. Returns how many heap entries changed.
-struct Joiner {
-  const KnnRows& x;
-  Heaps& h;
-  int64_t distances = 0;
-  std::vector<int32_t> todo;
-  std::vector<float> out;
-  std::vector<const float*> ptrs;
-  Joiner(const KnnRows& x_, Heaps& h_, size_t most) : x(x_), h(h_), todo(most), out(most), ptrs(most) {}
-
-  // p against qs[0, count): skips q == p and pairs that already list each other.
-  int64_t join(int32_t p, const int32_t* qs, size_t count) {
-    size_t m = 0;
-    for (size_t c = 0; c < count; ++c) {
-      const int32_t q = qs[c];
-      if (q == p || q < 0) continue;
-      if (h.contains(p, q) && h.contains(q, p)) continue;
-      todo[m++] = q;
-    }
-    if (m == 0) return 0;
-    x.proxies(x.row(p), x.squared_norm(p), todo.data(), m, out.data(), ptrs.data());
-    distances += static_cast<int64_t>(m);
-    int64_t changed = 0;
-    for (size_t c = 0; c < m; ++c) {
-      changed += h.push(p, out[c], todo[c], 1);
-      changed += h.push(todo[c], out[c], p, 1);
-    }
-    return changed;
-  }
-
-  // join(p, qs, count) with the proxies of p against qs measured beforehand (proxies[c] for
-  // qs[c], p as the query): the same filter on the heaps as they are now, the same pushes in the
-  // same order, so the same heaps and counts as join.
-  int64_t apply(int32_t p, const int32_t* qs, const float* proxies, size_t count) {
-    size_t m = 0;
-    for (size_t c = 0; c < count; ++c) {
-      const int32_t q = qs[c];
-      if (q == p || q < 0) continue;
-      if (h.contains(p, q) && h.contains(q, p)) continue;
-      todo[m] = q, out[m++] = proxies[c];
-    }
-    distances += static_cast<int64_t>(m);
-    int64_t changed = 0;
-    for (size_t c = 0; c < m; ++c) {
-      changed += h.push(p, out[c], todo[c], 1);
-      changed += h.push(todo[c], out[c], p, 1);
-    }
-    return changed;
-  }
-};
-
-// Candidate lists for one round (pynndescent's new_build_candidates): each row's neighbours and
-// reverse neighbours, split by their new flag, each list a max-heap on a random priority so at
-// most C of them survive; new entries that made it into the list are flagged old.
-void build_candidates(Heaps& h, int64_t C, FastRng& rng, std::vector<int32_t>& nid, std::vector<float>& npri,
-                      std::vector<int32_t>& oid, std::vector<float>& opri) {
-  std::fill(nid.begin(), nid.end(), -1);
-  std::fill(oid.begin(), oid.end(), -1);
-  std::fill(npri.begin(), npri.end(), kInf);
-  std::fill(opri.begin(), opri.end(), kInf);
-  const auto push = [C](std::vector<int32_t>& ids, std::vector<float>& pri, int64_t i, float p, int32_t id) {
-    int32_t* ii = ids.data() + i * C;
-    float* pp = pri.data() + i * C;
-    if (!(p < pp[0])) return;
-    for (int64_t j = 0; j < C; ++j)
-      if (ii[j] == id) return;
-    int64_t pos = 0;
-    for (;;) {
-      const int64_t l = 2 * pos + 1, r = l + 1;
-      if (l >= C) break;
-      const int64_t big = (r < C && pp[r] > pp[l]) ? r : l;
-      if (pp[big] <= p) break;
-      pp[pos] = pp[big], ii[pos] = ii[big];
-      pos = big;
-    }
-    pp[pos] = p, ii[pos] = id;
-  };
-  for (int64_t i = 0; i < h.n; ++i) {
-    for (int64_t j = 0; j < h.k; ++j) {
-      const int32_t id = h.ids[i * h.k + j];
-      if (id < 0) continue;
-      const float p = rng.uniform();
-      if (h.flag[i * h.k + j]) {
-        push(nid, npri, i, p, id);
-        push(nid, npri, id, p, static_cast<int32_t>(i));
-      } else {
-        push(oid, opri, i, p, id);
-        push(oid, opri, id, p, static_cast<int32_t>(i));
-      }
-    }
-  }
-  for (int64_t i = 0; i < h.n; ++i) {
-    const int32_t* ni = nid.data() + i * C;
-    for (int64_t j = 0; j < h.k; ++j) {
-      if (!h.flag[i * h.k + j]) continue;
-      const int32_t id = h.ids[i * h.k + j];
-      for (int64_t c = 0; c < C; ++c)
-        if (ni[c] == id) {
-          h.flag[i * h.k + j] = 0;
-          break;
-        }
-    }
-  }
-}
-
-}  // namespace
 
 // ---- KnnBuild: knn_graph in units of bounded work -------------------------------------------
 
-namespace {
 constexpr int64_t kSortBlock = 1024;  // rows sorted into the graph per unit
 constexpr int64_t kSortRows = 128;    // rows of a parallel block of the sort
 constexpr int64_t kJoinRows = 256;   // NN-descent: rows of local joins per unit
