@@ -62,6 +62,7 @@ t0 = time.perf_counter()
 for i in range(STEPS):
     last = step(i + 1)
 seconds = time.perf_counter() - t0
-print(json.dumps({"peer": f"torch {torch.__version__} 1 thread", "V": V, "D": D, "T": T, "B": B, "steps": STEPS,
+threads = torch.get_num_threads()
+print(json.dumps({"peer": f"torch {torch.__version__} {threads} thread{'' if threads == 1 else 's'}", "V": V, "D": D, "T": T, "B": B, "steps": STEPS,
                   "ms_per_step": round(seconds / STEPS * 1000, 2), "tokens_per_s": round(B * T * STEPS / seconds),
                   "first_loss": round(first, 4), "last_loss": round(last, 4)}))
