@@ -81,6 +81,10 @@ int64_t Joiner::join(int32_t p, const int32_t* qs, size_t count) {
   }
   if (m == 0) return 0;
   x.proxies(x.row(p), x.squared_norm(p), todo.data(), m, out.data(), ptrs.data());
+  return push_pairs(p, m);
+}
+
+int64_t Joiner::push_pairs(int32_t p, size_t m) {
   distances += static_cast<int64_t>(m);
   int64_t changed = 0;
   for (size_t c = 0; c < m; ++c) {
@@ -98,13 +102,7 @@ int64_t Joiner::apply(int32_t p, const int32_t* qs, const float* proxies, size_t
     if (h.contains(p, q) && h.contains(q, p)) continue;
     todo[m] = q, out[m++] = proxies[c];
   }
-  distances += static_cast<int64_t>(m);
-  int64_t changed = 0;
-  for (size_t c = 0; c < m; ++c) {
-    changed += h.push(p, out[c], todo[c], 1);
-    changed += h.push(todo[c], out[c], p, 1);
-  }
-  return changed;
+  return push_pairs(p, m);
 }
 
 void build_candidates(Heaps& h, int64_t C, FastRng& rng, std::vector<int32_t>& nid, std::vector<float>& npri,

@@ -120,6 +120,9 @@ struct Joiner {
   // qs[c], p as the query): the same filter on the heaps as they are now, the same pushes in the
   // same order, so the same heaps and counts as join.
   int64_t apply(int32_t p, const int32_t* qs, const float* proxies, size_t count);
+
+  // the m measured pairs (p, todo[c]) at distance out[c], pushed into both rows' heaps in order
+  int64_t push_pairs(int32_t p, size_t m);
 };
 
 // Candidate lists for one round (pynndescent's new_build_candidates): each row's neighbours and
