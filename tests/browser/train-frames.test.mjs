@@ -74,8 +74,12 @@ await test('while playing, a plot scrolled in is drawn by the next slices and th
   const b = await view(page); // still playing, the loss chart still off screen
   assert(Number(b.positionsDraws) > Number(a.positionsDraws), `positions drawn ${a.positionsDraws} -> ${b.positionsDraws}`);
   assert(b.lossDraws === a.lossDraws, `the off-screen loss chart was drawn ${a.lossDraws} -> ${b.lossDraws} times`);
-  await page.click('#train-play'); // pause (the click scrolls back to the button: the loss chart catches up)
+  await page.click('#train-play'); // pause
   const steps = await workerStep(page);
+  // Scrolled back in, the loss chart catches up to the paused step. The click alone does not
+  // decide that: Playwright scrolls the button to the centre, or to the bottom edge when it retries
+  // (a busy machine moves the layout under it), and the chart sits below the button.
+  await page.$eval('#train-loss', (el) => el.scrollIntoView({ block: 'center' }));
   await page.waitForFunction((s) => document.querySelector('#view-train').dataset.lossStep === String(s), steps, { timeout: 10000 });
   assert(Number((await view(page)).lossPoints) === steps, `the curve misses steps`);
   await page.close();
