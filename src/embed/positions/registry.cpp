@@ -15,6 +15,10 @@
   X(rope)                          \
   X(alibi)                         \
   X(t5)                            \
+  X(rope_pi)                       \
+  X(rope_ntk)                      \
+  X(rope_yarn)                     \
+  X(rope_partial)                  \
   /* end of the list */
 
 namespace embedlab {
