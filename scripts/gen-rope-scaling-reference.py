@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Writes tests/reference/rope_scaling.json: each pair's frequency (inv_freq) and the RoPE angle
-table (cos, sin of p * inv_freq_i) of the four RoPE scalings, computed here in numpy float64 from
-the published formulas, for the Catch2 test ([rope-scaling]) that checks embedlab's kinds
+table (cos, sin of p * inv_freq_i) of the four RoPE scalings, computed in numpy float64 from the
+published formulas (scripts/rope_scaling.py), for the Catch2 test ([rope-scaling]) that checks embedlab's kinds
 rope-pi, rope-ntk, rope-yarn and rope-partial (src/embed/positions/rope_*.cpp) at 1e-6.
 
 - rope-pi: Chen et al. 2023, "Extending Context Window of Large Language Models via Positional
@@ -21,15 +21,12 @@ transformers is not installed; the formulas are re-typed here from those sources
 Usage: /usr/bin/python3 scripts/gen-rope-scaling-reference.py > tests/reference/rope_scaling.json
 """
 import json
-import math
 
 import numpy as np
 
+from rope_scaling import FUNCS
+
 T = 40  # positions in each angle table (rows 0..T-1)
-
-
-def rope_theta(D, base):
-    return 1.0 / (base ** (np.arange(0, D, 2, dtype=np.float64) / D))
 
 
 def table(positions, inv_freq):
@@ -38,47 +35,6 @@ def table(positions, inv_freq):
     out = np.empty((len(positions), 2 * len(inv_freq)))
     out[:, 0::2], out[:, 1::2] = np.cos(ang), np.sin(ang)
     return out
-
-
-def rope_pi(D, base, factor, original_context):
-    inv = rope_theta(D, base) / factor
-    return inv, table(np.arange(T) / factor, rope_theta(D, base)), 1.0
-
-
-def rope_ntk(D, base, factor, original_context):
-    inv = rope_theta(D, base * factor ** (D / (D - 2)))
-    return inv, table(np.arange(T, dtype=np.float64), inv), 1.0
-
-
-def rope_yarn(D, base, factor, original_context, beta_fast=32, beta_slow=1):
-    def find_correction_dim(num_rotations, dim, base, max_position_embeddings):
-        return (dim * math.log(max_position_embeddings / (num_rotations * 2 * math.pi))) / (2 * math.log(base))
-
-    def find_correction_range(low_rot, high_rot, dim, base, max_position_embeddings):
-        low = math.floor(find_correction_dim(low_rot, dim, base, max_position_embeddings))
-        high = math.ceil(find_correction_dim(high_rot, dim, base, max_position_embeddings))
-        return max(low, 0), min(high, dim - 1)
-
-    def linear_ramp_factor(lo, hi, dim):
-        if lo == hi:
-            hi += 0.001
-        return np.clip((np.arange(dim, dtype=np.float64) - lo) / (hi - lo), 0, 1)
-
-    pos_freqs = base ** (np.arange(0, D, 2, dtype=np.float64) / D)
-    inv_freq_extrapolation = 1.0 / pos_freqs
-    inv_freq_interpolation = 1.0 / (factor * pos_freqs)
-    low, high = find_correction_range(beta_fast, beta_slow, D, base, original_context)
-    inv_freq_extrapolation_factor = 1 - linear_ramp_factor(low, high, D // 2)
-    inv = (inv_freq_interpolation * (1 - inv_freq_extrapolation_factor)
-           + inv_freq_extrapolation * inv_freq_extrapolation_factor)
-    attention_factor = 0.1 * math.log(factor) + 1.0 if factor > 1 else 1.0
-    return inv, table(np.arange(T, dtype=np.float64), inv), attention_factor ** 2
-
-
-def rope_partial(D, base, fraction):
-    inv = rope_theta(D, base)
-    inv[int(fraction * D // 2):] = 0.0
-    return inv, table(np.arange(T, dtype=np.float64), inv), 1.0
 
 
 # (kind, D, params): D not a power of two and non-integer factors in each kind.
@@ -99,10 +55,10 @@ CASES = [
     ("rope-partial", 20, {"base": 10000, "fraction": 0.25}),
     ("rope-partial", 10, {"base": 10000, "fraction": 1.0}),
 ]
-FUNCS = {"rope-pi": rope_pi, "rope-ntk": rope_ntk, "rope-yarn": rope_yarn, "rope-partial": rope_partial}
 cases = []
 for kind, D, params in CASES:
-    inv, tab, scale = FUNCS[kind](D, **params)
+    inv, position_divisor, theta, scale = FUNCS[kind](D, **params)
+    tab = table(np.arange(T, dtype=np.float64) / position_divisor, theta)
     cases.append({"kind": kind, "dim": D, "positions": T, "params": params, "inv_freq": inv.tolist(),
                   "attention_scale": scale, "table": tab.ravel().tolist()})
 print(json.dumps({"generated_by": "scripts/gen-rope-scaling-reference.py (numpy " + np.__version__ + ", float64)",
