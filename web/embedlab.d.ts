@@ -132,6 +132,10 @@ export interface PositionTable {
   /** [T, D], or [H, T, T] for bias kinds. */
   shape: number[];
   data: Float32Array;
+  /** Rotation kinds: each pair's effective frequency (D/2; 0 = not rotated). */
+  invFreq?: Float64Array;
+  /** Rotation kinds: the factor on the attention logits q.k (1 except rope-yarn). */
+  attentionScale?: number;
 }
 
 // ---- text: tokenizers, windows, BPE training -------------------------------------------------------
