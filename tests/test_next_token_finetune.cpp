@@ -129,6 +129,27 @@ TEST_CASE("fine-tune refusals name the value and the limit", "[next-token][finet
     CHECK(tr.context() == 4);
     CHECK(std::isfinite(tr.step(1).loss));
   }
+  SECTION("the plan counts the model of T, alive while the longer one is built") {
+    NextTokenSettings s = small("rope");
+    s.model.vocab_size = 5;
+    s.model.context = 64;
+    s.batch_size = 32;
+    NextTokenConfig longer = s.model, before = s.model;
+    longer.context = 128;
+    MemoryPlan alone("test"), old("test");
+    plan_model(alone, longer, 2);
+    plan_run(alone, longer, 32, true);
+    plan_model(old, before);
+    plan_run(old, before, 32, true);
+    REQUIRE(old.bytes() > (1u << 20));  // more than the slack below
+    // room for the longer trainer alone (its ids and batches fit in 1 MiB), not for both models
+    testing::WasmLimits limits(alone.bytes() + (1u << 20), alone.bytes() + (1u << 20));
+    NextTokenSettings s_longer = s;
+    s_longer.model.context = 128;
+    REQUIRE_NOTHROW(validate(s_longer));
+    NextTokenTrainer tr(cyclic(5, 5000), s);
+    REQUIRE_THROWS_WITH(tr.start_finetune(128), Catch::StartsWith("next-token fine-tune: its buffers need "));
+  }
 }
 
 TEST_CASE("fine-tune checkpoints record the phase", "[next-token][finetune][checkpoint]") {

@@ -39,10 +39,16 @@ void check_stream(const char* where, std::span<const int32_t> ids, const NextTok
 // Every buffer a trainer allocates, in one plan: the model's tables with their gradients and
 // optimizer state, the run buffers of a batch of B rows, the batch itself, and (n_ids > 0) the
 // training stream with its windows.
-void plan_trainer(const NextTokenSettings& s, int64_t n_ids, const char* where = "next-token") {
+// `before` (fine-tune): the model of the training context, alive while the longer one is built.
+void plan_trainer(const NextTokenSettings& s, int64_t n_ids, const char* where = "next-token",
+                  const NextTokenConfig* before = nullptr) {
   const NextTokenConfig& c = s.model;
   const int64_t B = s.batch_size, T = c.context;
   MemoryPlan p(where);
+  if (before) {
+    plan_model(p, *before);
+    plan_run(p, *before, B, true);
+  }
   plan_model(p, c, s.optimizer.kind == OptimizerKind::Sgd ? 0 : 2);
   plan_run(p, c, B, true);
   p.add("batch inputs", {B, T}, kInt32);
@@ -112,7 +118,7 @@ void NextTokenTrainer::check_finetune(int64_t context) const {
   }
   NextTokenSettings longer = settings_;
   longer.model.context = context;
-  plan_trainer(longer, static_cast<int64_t>(ids_.size()), where);
+  plan_trainer(longer, static_cast<int64_t>(ids_.size()), where, &model_.config());
 }
 
 void NextTokenTrainer::start_finetune(int64_t context) {
