@@ -10,6 +10,8 @@ RoPE rotates interleaved pairs (x[2i], x[2i+1]) at position p by p * 10000^(-2i/
 adds Vaswani's table; ALiBi adds -slope (i - j) to the scaled scores; T5 adds a learned
 nn.Embedding(num_buckets, 1) bias indexed by HF transformers' T5Attention._relative_position_bucket
 (bidirectional=False; scripts/t5_buckets.py), drawn right after the token table like learned positions.
+rope-yarn and rope-partial rotate like RoPE with their own per-pair frequencies (scripts/rope_scaling.py);
+rope-yarn also multiplies the scaled scores by its attention scale (0.1 ln factor + 1)^2.
 Usage: /usr/bin/python3 scripts/gen-next-token-reference.py > tests/reference/next_token_torch.json
 """
 import json
@@ -19,14 +21,17 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from rope_scaling import FUNCS as ROPE_SCALINGS
 from t5_buckets import t5_relative_position_bucket
 
 torch.set_num_threads(1)
 
 
-def rope(x):  # x (B, T, D)
+def rope(x, inv_freq=None):  # x (B, T, D); inv_freq (D/2,) float64, RoPE's theta when None
     B, T, D = x.shape
     theta = torch.tensor([10000.0 ** (-2.0 * i / D) for i in range(D // 2)], dtype=torch.float64)
+    if inv_freq is not None:
+        theta = torch.tensor(inv_freq, dtype=torch.float64)
     ang = torch.arange(T, dtype=torch.float64)[:, None] * theta[None, :]
     c, s = torch.cos(ang).float(), torch.sin(ang).float()
     x0, x1 = x[..., 0::2], x[..., 1::2]
@@ -76,7 +81,13 @@ def case(V, D, T, B, seed, pos, tie, scale, lr, pos_params=None):
         Q, K, Vv = q(h0), k(h0), v(h0)
         if pos == "rope":
             Q, K = rope(Q), rope(K)
+        attention_scale = 1.0
+        if pos in ROPE_SCALINGS:  # scripts/rope_scaling.py: the kind's inv_freq and factor on q.k
+            inv_freq, _, _, attention_scale = ROPE_SCALINGS[pos](D, **pos_params)
+            Q, K = rope(Q, inv_freq), rope(K, inv_freq)
         a = (Q @ K.transpose(1, 2)) / math.sqrt(D)
+        if attention_scale != 1.0:
+            a = a * attention_scale
         if pos == "alibi":
             ctx = torch.arange(T)
             a = a - pos_params.get("slope", 0.5) * (ctx[:, None] - ctx[None, :]).float()
@@ -107,5 +118,8 @@ cases = [case(11, 8, 6, 3, 7, "learned", False, False, 0.01),
          case(10, 8, 6, 2, 11, "sinusoidal", False, True, 0.01),
          case(10, 6, 6, 3, 13, "alibi", True, False, 0.02, {"slope": 0.25}),
          case(12, 8, 12, 2, 17, "t5", False, False, 0.05, {"num_buckets": 6, "max_distance": 8}),
-         case(9, 6, 40, 2, 19, "t5", True, True, 0.01)]
+         case(9, 6, 40, 2, 19, "t5", True, True, 0.01),
+         case(11, 8, 12, 2, 23, "rope-yarn", False, False, 0.02,
+              {"base": 100, "factor": 2.5, "original_context": 16, "beta_fast": 32, "beta_slow": 0.5}),
+         case(10, 10, 8, 2, 29, "rope-partial", True, True, 0.01, {"base": 100, "fraction": 0.6})]
 print(json.dumps({"generated_by": "scripts/gen-next-token-reference.py (torch " + torch.__version__ + ")", "cases": cases}))

@@ -271,3 +271,29 @@ TEST_CASE("checkpoint bytes are planned: the header's record count, the index an
     CHECK_NOTHROW(CheckpointReader(saved, "next-token"));
   }
 }
+
+TEST_CASE("next-token checkpoints: the fine-tune phase is bounded and checked like the rest", "[checkpoint][finetune]") {
+  const std::vector<int32_t> ids = testing::id_stream(13, 400, 1);
+  NextTokenSettings s = next_settings();
+  s.model.pos = "rope";
+  NextTokenTrainer tr(ids, s);
+  tr.step(5);
+  tr.start_finetune(12);
+  tr.step(3);  // 400 ids, windows of 12, batches of 4: 8 batches an epoch; epoch 0, next_batch 3
+  const std::vector<uint8_t> saved = tr.save_state();
+  NextTokenTrainer fresh(ids, s);
+
+  CHECK_THROWS_WITH(fresh.load_state(with(saved, "finetune.context", i64_payload(6))),
+                    "next-token fine-tune: context 6 must be > the training context 6");
+  CHECK_THROWS_WITH(fresh.load_state(with(saved, "finetune.context", i64_payload(400))),
+                    "next-token fine-tune: 400 training tokens make no window of context 400: need at least 401");
+  CHECK_THROWS_WITH(fresh.load_state(with(saved, "finetune.step", i64_payload(9))), "checkpoint: finetune.step 9 out of range [0, 8]");
+  CHECK_THROWS_WITH(fresh.load_state(with(saved, "finetune.step", i64_payload(4))),
+                    "checkpoint: step 8 does not match epoch 0 and next_batch 3 (8 batches per epoch, fine-tune from step 4 and epoch 0)");
+  CHECK_THROWS_WITH(fresh.load_state(with(saved, "finetune.epoch", i64_payload(1))), "checkpoint: finetune.epoch 1 out of range [0, 0]");
+  CHECK(fresh.steps_done() == 0);
+  CHECK(fresh.context() == 6);
+  CHECK_NOTHROW(fresh.load_state(saved));
+  CHECK(fresh.context() == 12);
+  CHECK(fresh.steps_done() == 8);
+}

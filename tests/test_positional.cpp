@@ -237,7 +237,7 @@ TEST_CASE("T5 relative position bias", "[positional][t5]") {
 
 TEST_CASE("the positional registry", "[positional]") {
   SECTION("lists every kind once, by name, each with a description") {
-    CHECK(position_kind_names() == "none, sinusoidal, learned, rope, alibi, t5");
+    CHECK(position_kind_names() == "none, sinusoidal, learned, rope, alibi, t5, rope-pi, rope-ntk, rope-yarn, rope-partial");
     for (const PositionKind* k : position_kinds()) {
       CHECK(&find_position_kind(k->name) == k);
       CHECK(std::string(k->description).size() > 20);
@@ -246,7 +246,7 @@ TEST_CASE("the positional registry", "[positional]") {
   }
   SECTION("an unknown name lists the known ones") {
     REQUIRE_THROWS_WITH(find_position_kind("spiral"),
-                        "position kind: unknown kind 'spiral', expected one of none, sinusoidal, learned, rope, alibi, t5");
+                        "position kind: unknown kind 'spiral', expected one of none, sinusoidal, learned, rope, alibi, t5, rope-pi, rope-ntk, rope-yarn, rope-partial");
   }
   SECTION("defaults are filled in and every default is within its own range") {
     for (const PositionKind* k : position_kinds()) {

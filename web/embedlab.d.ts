@@ -132,6 +132,10 @@ export interface PositionTable {
   /** [T, D], or [H, T, T] for bias kinds. */
   shape: number[];
   data: Float32Array;
+  /** Rotation kinds: each pair's effective frequency (D/2; 0 = not rotated). */
+  invFreq?: Float64Array;
+  /** Rotation kinds: the factor on the attention logits q.k (1 except rope-yarn). */
+  attentionScale?: number;
 }
 
 // ---- text: tokenizers, windows, BPE training -------------------------------------------------------
@@ -328,6 +332,10 @@ export interface EvaluateAt {
   /** (length): the attention weights of position `at` in the first window. */
   attention: Float32Array;
 }
+export interface TrainerPhase {
+  context: number;
+  finetune: null | { context: number; step: number };
+}
 export declare class Trainer {
   private constructor();
   /** ids: all sentences' ids concatenated; sentenceStarts: S+1 offsets. */
@@ -354,6 +362,13 @@ export declare class Trainer {
   /** next-token: mean loss over the windows of ids. */
   evaluate(ids: Ids): number;
   evaluateAt(ids: Ids, opts: { length: number; at?: number }): EvaluateAt;
+  /**
+   * next-token: continue the run at a longer context (parameters, optimizer state and batch stream carry on).
+   * Throws for a context <= the training context, learned positions, a second fine-tune or buffers over the limit.
+   */
+  startFinetune(context: number): void;
+  /** next-token: the windows' length now, and the fine-tune (null before startFinetune). */
+  phase(): TrainerPhase;
   delete(): void;
 }
 

@@ -9,7 +9,11 @@
 namespace embedlab::bindings {
 
 std::string position_option_name(const PositionKind& k, const PositionParam& p) {
-  std::string s = k.name;
+  std::string s;  // the kind in camelCase ("rope-pi" -> "ropePi"), then the parameter capitalised
+  for (const char* c = k.name; *c; ++c) {
+    if (*c == '-' && c[1] >= 'a' && c[1] <= 'z') s += static_cast<char>(*++c - 'a' + 'A');
+    else s += *c;
+  }
   bool upper = true;
   for (const char* c = p.name; *c; ++c) {
     if (*c == '_') {
@@ -114,7 +118,8 @@ val positional_kinds() {
 }
 
 // (kind, positions T, dim D, heads H, seed, values {name: number}) -> {shape, data: Float32Array}:
-// (T, D), or (H, T, T) for bias kinds. Learned tables are drawn from `seed` when it is a
+// (T, D), or (H, T, T) for bias kinds; rotation kinds add invFreq (Float64Array, D/2) and
+// attentionScale. Learned tables are drawn from `seed` when it is a
 // number, else from the module's generator (manualSeed).
 val position_table(val kind, double T, double D, double H, val seed, val values) {
   return guard("positionTable", [&] {
@@ -131,6 +136,11 @@ val position_table(val kind, double T, double D, double H, val seed, val values)
     for (int64_t n : table.shape) shape.call<void>("push", static_cast<double>(n));
     out.set("shape", shape);
     out.set("data", copy_out(table.data));
+    if (k.inv_freq) {  // rotation kinds: each pair's frequency (D/2) and the factor on q.k
+      const PositionValues r = k.resolve(k.name, v);
+      out.set("invFreq", copy_out(k.inv_freq(d, r)));
+      out.set("attentionScale", k.attention_scale ? k.attention_scale(r) : 1.0);
+    }
     return out;
   });
 }

@@ -225,6 +225,33 @@ class TrainerHandle {
       return o;
     });
   }
+  // next-token: continue at a longer context (NextTokenTrainer::start_finetune).
+  bool start_finetune(double context) {
+    const char* where = "Trainer.startFinetune";
+    return guard(where, [&] {
+      const int64_t T = size_arg(where, "context", context);
+      if (w2v_) fail(where, "a fine-tune continues a next-token run at a longer context; this trainer is word2vec");
+      live_next().start_finetune(T);
+      return true;
+    });
+  }
+  // next-token -> {context: the windows' length now, finetune: null | {context, step}}
+  val phase() {
+    return guard("Trainer.phase", [&] {
+      if (w2v_) fail("Trainer.phase", "word2vec runs have no phases");
+      const NextTokenTrainer& tr = live_next();
+      val o = val::object();
+      o.set("context", static_cast<double>(tr.context()));
+      val ft = val::null();
+      if (tr.finetune_context() != 0) {
+        ft = val::object();
+        ft.set("context", static_cast<double>(tr.finetune_context()));
+        ft.set("step", static_cast<double>(tr.finetune_step()));
+      }
+      o.set("finetune", ft);
+      return o;
+    });
+  }
   double evaluate(val ids) {
     return guard("Trainer.evaluate", [&] {
       const std::vector<int32_t> v = copy_in<int32_t>("Trainer.evaluate", "ids", ids);
@@ -323,6 +350,8 @@ EMSCRIPTEN_BINDINGS(train) {
       .function("vocabIds", &TrainerHandle::vocab_ids)
       .function("evaluate", &TrainerHandle::evaluate)
       .function("evaluateAt", &TrainerHandle::evaluate_at)
+      .function("startFinetune", &TrainerHandle::start_finetune)
+      .function("phase", &TrainerHandle::phase)
       .function("setTokens", &TrainerHandle::set_tokens);
   function("_generate", &generate_js);
   function("_nextTokenRows", &next_token_rows_js);

@@ -142,6 +142,13 @@ int cmd_posenc(Args& a, std::ostream& out) {
   else check_printed_values("posenc", "the table", {T, D});
   const PositionTable t = kind.table({T, bias ? 0 : D, bias ? D : 1}, values, g);
   write_table_open(out, t.shape, t.data);
+  if (kind.inv_freq) {  // rotation kinds: each pair's frequency, and the factor on q.k
+    const PositionValues v = kind.resolve("posenc", values);
+    const std::vector<double> w = kind.inv_freq(D, v);
+    out << ",\"inv_freq\":[";
+    for (size_t i = 0; i < w.size(); ++i) out << (i ? "," : "") << json_number(w[i]);
+    out << "],\"attention_scale\":" << json_number(kind.attention_scale ? kind.attention_scale(v) : 1.0);
+  }
   out << ",\"kind\":" << json_string(kind.name) << ",\"params\":" << json_object(kind.resolve("posenc", values)) << "}\n";
   return 0;
 }

@@ -9,6 +9,11 @@
 //       --optimizer adam --lr 1e-3 [--weight-decay W] [--scale] [--tie] [--stride S]
 //       [--<kind>-<param> X: the parameters of the --pos kind, from the registry (cli/positions.hpp)]
 //       [--valid-fraction 0.1]: the last fraction of the ids is held out and its loss reported.
+//       [--eval-lengths 32,64,128]: also the held-out loss on windows of these lengths.
+//       [--finetune-context T' --finetune-steps N]: after --steps steps at --context T, N more at
+//       T' > T (NextTokenTrainer::start_finetune); --eval-lengths then defaults to T,2T,4T,8T and
+//       the JSON gains "finetune" (its context, steps, losses and the held-out losses by length
+//       before it). --resume of a fine-tuned state needs the same --finetune-context and --steps.
 //       Rows: --encoding gpt2 trains only the ids that occur in FILE (remapped to rows in id
 //       order, as the page does: train/run_tokens.hpp run_rows); --full-vocab trains all 50,257.
 //       Other encodings build their vocabulary from FILE and train all its rows.
@@ -36,6 +41,7 @@
 #include "cli/output.hpp"
 #include "train/run_tokens.hpp"
 #include "cli/positions.hpp"
+#include "cli/train_phases.hpp"
 #include "core/error.hpp"
 #include "core/file.hpp"
 #include "data/sentences.hpp"
@@ -227,9 +233,13 @@ int train_next_token(Args& a, std::ostream& out) {
   const std::string which = a.text_or("table", "input");
   const int64_t steps = a.integer_or("steps", 1000, 0, INT32_MAX);
   const double valid_fraction = a.number_or("valid-fraction", 0.1, 0, 0.9);
-  const std::vector<int32_t> eval_lengths = a.has("eval-lengths") ? a.int_list("eval-lengths") : std::vector<int32_t>{};
+  std::vector<int32_t> eval_lengths = a.has("eval-lengths") ? a.int_list("eval-lengths") : std::vector<int32_t>{};
   const bool full_vocab = a.flag("full-vocab");
   NextTokenSettings s = next_token_settings(a);
+  const Finetune ft = finetune_flags(a, s);
+  if (ft.context != 0 && !a.has("eval-lengths")) {
+    for (int64_t k : {1, 2, 4, 8}) eval_lengths.push_back(static_cast<int32_t>(std::min<int64_t>(k * s.model.context, INT32_MAX)));
+  }
   const std::string file = a.operands()[0];
   a.finish("train --model next-token");
   if (which != "input" && which != "output" && which != "position") {
@@ -248,11 +258,21 @@ int train_next_token(Args& a, std::ostream& out) {
   const std::vector<int32_t> train(ids.begin(), ids.end() - static_cast<std::ptrdiff_t>(n_valid));
   const std::vector<int32_t> valid(ids.end() - static_cast<std::ptrdiff_t>(n_valid), ids.end());
   NextTokenTrainer tr(train, s);
-  tr.set_tokens(tok, rr.rows);  // --save-state carries the tokenizer and rows: `embedlab generate --state` needs nothing else
+  tr.set_tokens(tok, rr.rows);
+  if (ft.context != 0) tr.check_finetune(ft.context);  // refused before any step is spent  // --save-state carries the tokenizer and rows: `embedlab generate --state` needs nothing else
   if (!outputs.resume.empty()) {
     tr.load_state(resume_bytes(outputs));
-    if (tr.steps_done() > steps) {
+    if (tr.steps_done() > steps && tr.finetune_context() == 0) {
       fail("train", "--resume " + outputs.resume + " is at step " + std::to_string(tr.steps_done()) + ", past --steps " + std::to_string(steps));
+    }
+    if (tr.finetune_context() != 0 && (tr.finetune_context() != ft.context || tr.finetune_step() != steps)) {
+      fail("train", "--resume " + outputs.resume + " is a fine-tune at context " + std::to_string(tr.finetune_context()) +
+                        " from step " + std::to_string(tr.finetune_step()) + ": pass --finetune-context " +
+                        std::to_string(tr.finetune_context()) + " and --steps " + std::to_string(tr.finetune_step()));
+    }
+    if (tr.steps_done() > steps + ft.steps) {
+      fail("train", "--resume " + outputs.resume + " is at step " + std::to_string(tr.steps_done()) + ", past --steps " +
+                        std::to_string(steps) + " + --finetune-steps " + std::to_string(ft.steps));
     }
     std::cerr << "resumed " << outputs.resume << " at step " << tr.steps_done() << "\n";
   }
@@ -260,33 +280,28 @@ int train_next_token(Args& a, std::ostream& out) {
             << " held out), vocabulary " << s.model.vocab_size << ", D " << s.model.dim << ", T "
             << s.model.context << ", B " << s.batch_size << ", pos " << s.model.pos
             << ", " << optimizer_kind_name(s.optimizer.kind) << " lr " << s.optimizer.lr << "\n";
-  const int64_t slice = std::max<int64_t>(1, steps / 10);
-  int64_t done = tr.steps_done(), tokens = 0;
-  double ms = 0, first = NAN, last = NAN;
-  while (done < steps) {
-    const TrainStats st = tr.step(std::min(slice, steps - done));
-    done += st.steps;
-    tokens += st.tokens;
-    ms += st.elapsed_ms;
-    if (std::isnan(first)) first = st.loss;
-    last = st.loss;
-    std::cerr << "step " << done << "/" << steps << " loss " << st.loss << " "
-              << static_cast<int64_t>(st.tokens_per_s) << " tokens/s\n";
-  }
-  const double valid_loss = valid.size() > static_cast<size_t>(s.model.context) ? tr.evaluate(valid) : NAN;
-  // length extrapolation: the held-out loss on windows of each asked length; a kind that cannot
-  // run that long gets its reason instead of a number
-  std::string by_length = "[";
-  for (int32_t L : eval_lengths) {
-    std::string item = "{\"length\":" + std::to_string(L) + ",\"loss\":";
-    try {
-      item += json_number(tr.evaluate_at(valid, L).loss) + "}";
-    } catch (const Error& e) {
-      item += "null,\"error\":" + json_string(e.what()) + "}";
+  Progress main, tune;
+  run_until(tr, 0, steps, "step ", main);
+  std::string before = "null";  // held-out losses by length before the fine-tune (a resumed fine-tune has none)
+  if (ft.context != 0) {
+    if (tr.finetune_context() == 0) {
+      before = losses_by_length(tr, valid, eval_lengths);
+      tr.start_finetune(ft.context);
+      std::cerr << "fine-tune: context " << ft.context << " from step " << tr.steps_done() << "\n";
     }
-    by_length += (by_length.size() > 1 ? "," : "") + item;
+    run_until(tr, steps, steps + ft.steps, "fine-tune step ", tune);
   }
-  by_length += "]";
+  const int64_t done = tr.steps_done(), tokens = main.tokens + tune.tokens;
+  const double ms = main.ms + tune.ms, first = main.any ? main.first : NAN, last = main.any ? main.last : NAN;
+  const bool has_valid = valid.size() > static_cast<size_t>(s.model.context);
+  const double valid_loss = !has_valid ? NAN : ft.context == 0 ? tr.evaluate(valid) : tr.evaluate_at(valid, s.model.context).loss;
+  const std::string by_length = losses_by_length(tr, valid, eval_lengths);
+  std::string finetune;
+  if (ft.context != 0) {
+    finetune = ",\"finetune\":{\"context\":" + std::to_string(ft.context) + ",\"steps\":" + std::to_string(ft.steps) +
+               ",\"start_step\":" + std::to_string(tr.finetune_step()) + ",\"first_loss\":" + json_number(tune.any ? tune.first : NAN) +
+               ",\"loss\":" + json_number(tune.any ? tune.last : NAN) + ",\"valid_loss_by_length_before\":" + before + "}";
+  }
   save_state(outputs, tr.save_state());
   const NextTokenModel& m = tr.model();
   const int64_t V = s.model.vocab_size, D = s.model.dim;
@@ -315,7 +330,7 @@ int train_next_token(Args& a, std::ostream& out) {
             << ",\"seed\":" << s.model.seed << "},\"vocab\":" << V << ",\"tokenizer_vocab\":" << tok.vocab_size()
             << ",\"rows\":" << json_string(rr.rows.empty() ? "all" : "occurring") << ",\"steps\":" << done
             << ",\"loss\":" << json_number(last) << ",\"first_loss\":" << json_number(first)
-            << ",\"valid_loss\":" << json_number(valid_loss) << ",\"valid_loss_by_length\":" << by_length
+            << ",\"valid_loss\":" << json_number(valid_loss) << ",\"valid_loss_by_length\":" << by_length << finetune
             << ",\"tokens\":" << tokens
             << ",\"seconds\":" << json_number(sec) << ",\"tokens_per_s\":" << json_number(tokens / sec) << "}\n";
   return 0;
@@ -403,7 +418,9 @@ std::vector<FlagSpec> train_flags() {
       {"tie", nullptr, "next-token: the head reuses the token table"},
       {"valid-fraction", "0.1", "next-token: the held-out tail of the ids, in [0, 0.9]"},
       {"full-vocab", nullptr, "next-token: train a row for every id of gpt2, not only the ids that occur in FILE"},
-      {"eval-lengths", "32,64,128", "next-token: also the held-out loss on windows of these lengths (length extrapolation)"}};
+      {"eval-lengths", "32,64,128", "next-token: also the held-out loss on windows of these lengths (length extrapolation)"},
+      {"finetune-context", "T'", "next-token: after --steps, fine-tune at this longer context (with --finetune-steps)"},
+      {"finetune-steps", "N", "next-token: steps of the fine-tune at --finetune-context"}};
   f.insert(f.end(), n.begin(), n.end());
   const std::vector<FlagSpec> p = position_param_flags("next-token: ");
   f.insert(f.end(), p.begin(), p.end());

@@ -15,10 +15,11 @@ namespace embedlab {
 
 namespace {
 
-WindowOptions window_options(const NextTokenSettings& s, int64_t epoch, int64_t n_tokens) {
+// The windows of one epoch at context T (the settings' T, or T' once fine-tuning).
+WindowOptions window_options(const NextTokenSettings& s, int64_t T, int64_t epoch, int64_t n_tokens) {
   WindowOptions o;
-  o.max_length = s.model.context;
-  o.stride = s.stride > 0 ? s.stride : s.model.context;
+  o.max_length = T;
+  o.stride = s.stride > 0 ? s.stride : T;
   o.batch_size = s.batch_size;
   o.shuffle = true;
   o.seed = s.model.seed + static_cast<uint64_t>(epoch);
@@ -38,10 +39,16 @@ void check_stream(const char* where, std::span<const int32_t> ids, const NextTok
 // Every buffer a trainer allocates, in one plan: the model's tables with their gradients and
 // optimizer state, the run buffers of a batch of B rows, the batch itself, and (n_ids > 0) the
 // training stream with its windows.
-void plan_trainer(const NextTokenSettings& s, int64_t n_ids) {
+// `before` (fine-tune): the model of the training context, alive while the longer one is built.
+void plan_trainer(const NextTokenSettings& s, int64_t n_ids, const char* where = "next-token",
+                  const NextTokenConfig* before = nullptr) {
   const NextTokenConfig& c = s.model;
   const int64_t B = s.batch_size, T = c.context;
-  MemoryPlan p("next-token");
+  MemoryPlan p(where);
+  if (before) {
+    plan_model(p, *before);
+    plan_run(p, *before, B, true);
+  }
   plan_model(p, c, s.optimizer.kind == OptimizerKind::Sgd ? 0 : 2);
   plan_run(p, c, B, true);
   p.add("batch inputs", {B, T}, kInt32);
@@ -76,16 +83,60 @@ NextTokenTrainer::NextTokenTrainer(std::span<const int32_t> ids, const NextToken
       model_(settings.model), opt_(settings.optimizer) {
   settings_.model = model_.config();  // the kind's parameters with their defaults
   check_stream("next-token", ids_, settings_.model);
-  windows_ = std::make_unique<SlidingWindows>(ids_, window_options(settings_, 0, static_cast<int64_t>(ids_.size())));
+  windows_ = windows_at(0);
+}
+
+std::unique_ptr<SlidingWindows> NextTokenTrainer::windows_at(int64_t epoch) const {
+  return std::make_unique<SlidingWindows>(ids_, window_options(settings_, context(), epoch, static_cast<int64_t>(ids_.size())));
 }
 
 void NextTokenTrainer::reset() {
+  if (ft_context_ != 0) model_ = NextTokenModel(settings_.model);  // back to the training context
   model_.init();
   opt_.reset();
   epoch_ = 0;
   next_batch_ = 0;
   total_steps_ = 0;
-  windows_ = std::make_unique<SlidingWindows>(ids_, window_options(settings_, 0, static_cast<int64_t>(ids_.size())));
+  ft_context_ = ft_step_ = ft_epoch_ = 0;
+  windows_ = windows_at(0);
+}
+
+void NextTokenTrainer::check_finetune(int64_t context) const {
+  const char* where = "next-token fine-tune";
+  const int64_t T = settings_.model.context;
+  if (context <= T) {
+    fail(where, "context " + std::to_string(context) + " must be > the training context " + std::to_string(T));
+  }
+  const PositionKind& kind = model_.position_kind();
+  if (!kind.extrapolates) {
+    fail(where, std::string(kind.name) + " positions have no rows beyond T = " + std::to_string(T) + " (asked for " +
+                    std::to_string(context) + "): fine-tune a kind without a position table, such as rope or alibi");
+  }
+  if (static_cast<int64_t>(ids_.size()) < context + 1) {
+    fail(where, std::to_string(ids_.size()) + " training tokens make no window of context " + std::to_string(context) +
+                    ": need at least " + std::to_string(context + 1));
+  }
+  NextTokenSettings longer = settings_;
+  longer.model.context = context;
+  plan_trainer(longer, static_cast<int64_t>(ids_.size()), where, &model_.config());
+}
+
+void NextTokenTrainer::start_finetune(int64_t context) {
+  if (ft_context_ != 0) {
+    fail("next-token fine-tune", "the run is already fine-tuning at context " + std::to_string(ft_context_) +
+                                     " (asked for " + std::to_string(context) + ")");
+  }
+  check_finetune(context);
+  NextTokenConfig c = model_.config();
+  c.context = context;
+  NextTokenModel longer(c);
+  longer.load_parameters(model_);  // the same parameters: the optimizer's state still fits them
+  model_ = std::move(longer);
+  ft_context_ = context;
+  ft_step_ = total_steps_;
+  ft_epoch_ = epoch_;  // this epoch's shuffle, on windows of the new length, from its first batch
+  next_batch_ = 0;
+  windows_ = windows_at(epoch_);
 }
 
 std::string settings_text(const NextTokenSettings& s) {
@@ -155,6 +206,11 @@ std::vector<uint8_t> NextTokenTrainer::save_state() {
   CheckpointWriter w("next-token", settings_text(settings_), fnv1a64(ids_.data(), ids_.size() * sizeof(int32_t)), total_steps_);
   for (const ParamView& p : model_.params()) w.floats(std::string("param.") + p.name, std::span<const float>(p.data, p.size));
   opt_.save(w);
+  if (ft_context_ != 0) {
+    w.i64("finetune.context", ft_context_);
+    w.i64("finetune.step", ft_step_);
+    w.i64("finetune.epoch", ft_epoch_);
+  }
   w.i64("epoch", epoch_);
   w.i64("next_batch", next_batch_);
   if (tokens_) write_run_tokens(w, *tokens_, token_rows_);
@@ -172,7 +228,23 @@ void NextTokenTrainer::load_state(std::span<const uint8_t> bytes) {
   ignore_run_tokens(r);
   // every epoch takes at least one step, so both counts are bounded by the step (<= kMaxSteps)
   const int64_t epoch = r.count("epoch", 0, r.step()), next = r.i64("next_batch");
-  std::vector<ParamView> params = model_.params();
+  // the phase: a fine-tuned run continues at its context, counting batches from where it began
+  int64_t ft_context = 0, ft_step = 0, ft_epoch = 0;
+  if (r.has("finetune.context")) {
+    ft_context = r.i64("finetune.context");
+    check_finetune(ft_context);
+    ft_step = r.count("finetune.step", 0, r.step());
+    ft_epoch = r.count("finetune.epoch", 0, epoch);
+  }
+  const int64_t T = ft_context != 0 ? ft_context : settings_.model.context;
+  std::unique_ptr<NextTokenModel> other;  // the model at the file's context when this one runs another
+  if (T != context()) {
+    NextTokenConfig c = model_.config();
+    c.context = T;
+    other = std::make_unique<NextTokenModel>(c);
+  }
+  NextTokenModel& target = other ? *other : model_;
+  std::vector<ParamView> params = target.params();
   std::vector<size_t> sizes;
   // every length is checked before anything is copied, so a bad file leaves the run as it was
   for (const ParamView& p : params) {
@@ -182,12 +254,15 @@ void NextTokenTrainer::load_state(std::span<const uint8_t> bytes) {
     }
     sizes.push_back(p.size);
   }
-  auto windows = std::make_unique<SlidingWindows>(ids_, window_options(settings_, epoch, static_cast<int64_t>(ids_.size())));
+  auto windows = std::make_unique<SlidingWindows>(ids_, window_options(settings_, T, epoch, static_cast<int64_t>(ids_.size())));
   check_index("checkpoint", "next_batch", next, 0, windows->num_batches() + 1);
-  // step() takes one batch a step: epoch * batches + next_batch = step
-  if (windows->num_batches() > 0 && (epoch > r.step() / windows->num_batches() || epoch * windows->num_batches() + next != r.step())) {
+  // step() takes one batch a step: epoch * batches + next_batch = step, counted from the
+  // fine-tune's first step and epoch in that phase
+  const int64_t nb = windows->num_batches(), steps = r.step() - ft_step, epochs = epoch - ft_epoch;
+  if (nb > 0 && (epochs > steps / nb || epochs * nb + next != steps)) {
     fail("checkpoint", "step " + std::to_string(r.step()) + " does not match epoch " + std::to_string(epoch) + " and next_batch " +
-                           std::to_string(next) + " (" + std::to_string(windows->num_batches()) + " batches per epoch)");
+                           std::to_string(next) + " (" + std::to_string(nb) + " batches per epoch" +
+                           (ft_context != 0 ? ", fine-tune from step " + std::to_string(ft_step) + " and epoch " + std::to_string(ft_epoch) : std::string()) + ")");
   }
   Optimizer opt(settings_.optimizer);
   opt.load(r, sizes);
@@ -196,6 +271,8 @@ void NextTokenTrainer::load_state(std::span<const uint8_t> bytes) {
   }
   r.require_all_read();
   for (const ParamView& p : params) r.floats(std::string("param.") + p.name, std::span<float>(p.data, p.size));
+  if (other) model_ = std::move(*other);
+  ft_context_ = ft_context, ft_step_ = ft_step, ft_epoch_ = ft_epoch;
   opt_ = std::move(opt);
   windows_ = std::move(windows);
   epoch_ = epoch;
@@ -207,7 +284,7 @@ void NextTokenTrainer::next_batch() {
   if (next_batch_ >= windows_->num_batches()) {
     ++epoch_;
     next_batch_ = 0;
-    windows_ = std::make_unique<SlidingWindows>(ids_, window_options(settings_, epoch_, static_cast<int64_t>(ids_.size())));
+    windows_ = windows_at(epoch_);
   }
   batch_ = windows_->batch(next_batch_++);
 }
@@ -238,7 +315,7 @@ TrainStats NextTokenTrainer::step(int64_t n) {
     ++st.steps;
     loss_sum += loss;
     st.last_loss = loss;
-    st.tokens += batch_.rows * settings_.model.context;
+    st.tokens += batch_.rows * context();
   }
   st.elapsed_ms = now_ms() - t0;
   st.total_steps = total_steps_;
@@ -287,7 +364,7 @@ double NextTokenTrainer::evaluate(std::span<const int32_t> ids) {
 
 NextTokenTrainer::Evaluation NextTokenTrainer::evaluate_at(std::span<const int32_t> ids, int64_t length, int64_t at) {
   const char* where = "next-token evaluate";
-  const int64_t T = settings_.model.context;
+  const int64_t T = context();
   check_at_least(where, "length", length, 1);
   if (at < 0) at = length - 1;
   check_index(where, "attention position", at, 0, length);

@@ -26,6 +26,15 @@ void matmul(size_t n, size_t k, size_t m, const float* A, const float* B, float*
   dense::gemm(n, k, m, A, k, B, m, C, m);
 }
 
+// The factor on the raw scores q.k: 1/sqrt(D), times the position kind's attention scale when it
+// has one (rope-yarn's (0.1 ln factor + 1)^2; YaRN sec. 3.4). subtle: applied only when it is not
+// 1, so every other kind keeps the same float bits.
+float score_scale(size_t D, const PositionEncoding& pos) {
+  const float inv_sqrt_d = 1.0f / std::sqrt(static_cast<float>(D));
+  const double a = pos.attention_scale();
+  return a == 1.0 ? inv_sqrt_d : static_cast<float>(static_cast<double>(inv_sqrt_d) * a);
+}
+
 }  // namespace
 
 void plan_model(MemoryPlan& p, const NextTokenConfig& c, int moments) {
@@ -203,7 +212,7 @@ void NextTokenModel::logits(std::span<const int32_t> window, int64_t at, std::sp
 
 void NextTokenModel::forward(std::span<const int32_t> inputs, int64_t B) {
   const size_t D = static_cast<size_t>(c_.dim), T = static_cast<size_t>(c_.context), N = static_cast<size_t>(B) * T;
-  const float inv_sqrt_d = 1.0f / std::sqrt(static_cast<float>(D));
+  const float inv_sqrt_d = score_scale(D, *pos_);  // 1/sqrt(D) (x rope-yarn's attention scale)
   const float escale = c_.scale_embeddings ? std::sqrt(static_cast<float>(D)) : 1.0f;
   // ---- embedding + positions
   x0_.resize(N * D);
@@ -257,7 +266,7 @@ double NextTokenModel::run(std::span<const int32_t> inputs, std::span<const int3
   forward(inputs, B);
   const size_t V = static_cast<size_t>(c_.vocab_size), D = static_cast<size_t>(c_.dim),
                T = static_cast<size_t>(c_.context), N = static_cast<size_t>(B) * T;
-  const float inv_sqrt_d = 1.0f / std::sqrt(static_cast<float>(D));
+  const float inv_sqrt_d = score_scale(D, *pos_);  // 1/sqrt(D) (x rope-yarn's attention scale)
   const float escale = c_.scale_embeddings ? std::sqrt(static_cast<float>(D)) : 1.0f;
   const float* Hw = c_.tie_head ? E_.data() : H_.data();  // (V, D)
   // ---- head + softmax cross-entropy, in row chunks

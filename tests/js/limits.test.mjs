@@ -155,7 +155,7 @@ describe('100,000 failing calls of each kind', () => {
 
   it('a bad option value', (t) => {
     hammer(t, () => M.Trainer.nextToken(ids, { vocabSize: 5, pos: 'spiral' }),
-      "position kind: unknown kind 'spiral', expected one of none, sinusoidal, learned, rope, alibi, t5");
+      "position kind: unknown kind 'spiral', expected one of none, sinusoidal, learned, rope, alibi, t5, rope-pi, rope-ntk, rope-yarn, rope-partial");
   });
 
   it('a bad option number reaching C++ directly (raw call: the wrappers are not the guard)', (t) => {

@@ -123,3 +123,42 @@ describe('t5: the relative position bias', () => {
     assert.deepEqual(cliOut.data.map((v) => (v === null ? -Infinity : v)), Array.from(js.data, (v) => Number(v.toPrecision(9))));
   });
 });
+
+describe('the RoPE scalings: rope-pi, rope-ntk, rope-yarn, rope-partial', () => {
+  it('are in the registry with their flat options and URL keys', () => {
+    const opts = (name) => kinds.find((k) => k.name === name).params.map((p) => [p.name, p.default, p.option]);
+    assert.deepEqual(opts('rope-pi'), [['base', 10000, 'ropePiBase'], ['factor', 2, 'ropePiFactor'], ['original_context', 32, 'ropePiOriginalContext']]);
+    assert.deepEqual(opts('rope-ntk').map((p) => p[2]), ['ropeNtkBase', 'ropeNtkFactor', 'ropeNtkOriginalContext']);
+    assert.deepEqual(opts('rope-yarn').slice(3), [['beta_fast', 32, 'ropeYarnBetaFast'], ['beta_slow', 1, 'ropeYarnBetaSlow']]);
+    assert.deepEqual(opts('rope-partial'), [['base', 10000, 'ropePartialBase'], ['fraction', 0.75, 'ropePartialFraction']]);
+    const { state } = parseHash('#pos=rope-yarn&rope-yarn.factor=4.5&rope-yarn.beta_fast=16');
+    assert.deepEqual(positionParams(state), { base: 10000, factor: 4.5, original_context: 32, beta_fast: 16, beta_slow: 1 });
+  });
+
+  it('posenc prints the table, inv_freq and attention_scale that M.positionTable returns', () => {
+    for (const [kind, flags, params] of [
+      ['rope-yarn', ['--rope-yarn-factor', '4', '--rope-yarn-original-context', '64'], { factor: 4, original_context: 64 }],
+      ['rope-partial', ['--rope-partial-fraction', '0.5', '--base', '100'], { fraction: 0.5, base: 100 }],
+      ['rope', [], {}]]) {
+      const cliOut = JSON.parse(execFileSync(cli, ['posenc', '--kind', kind, '--positions', '5', '--dim', '8', ...flags], { encoding: 'utf8' }));
+      const js = M.positionTable(kind, { positions: 5, dim: 8, params });
+      assert.deepEqual(cliOut.shape, js.shape, kind);
+      assert.deepEqual(cliOut.data, Array.from(js.data, (v) => Number(v.toPrecision(9))), kind);
+      assert.deepEqual(cliOut.inv_freq, Array.from(js.invFreq, (v) => Number(v.toPrecision(9))), kind);
+      assert.equal(cliOut.attention_scale, Number(js.attentionScale.toPrecision(9)), kind);
+    }
+    const yarn = M.positionTable('rope-yarn', { positions: 2, dim: 8, params: { factor: 4, original_context: 64 } });
+    assert.deepEqual(Array.from(yarn.invFreq, (v) => Number(v.toPrecision(12))), [1, 0.0625, 0.0025, 0.00025]);  // rope_yarn.cpp's example
+    assert.equal(yarn.attentionScale, (0.1 * Math.log(4) + 1) ** 2);
+    assert.equal(M.positionTable('alibi', { positions: 3, heads: 1 }).invFreq, undefined);
+  });
+
+  it('take their flat options in the bindings and their flags in the CLI', () => {
+    const ids = Int32Array.from({ length: 300 }, (_, i) => (i * 7) % 11);
+    const tr = M.Trainer.nextToken(ids, { vocabSize: 11, vectorSize: 8, context: 8, pos: 'rope-yarn', ropeYarnFactor: 2.5, ropeYarnBetaSlow: 0.5, seed: 2 });
+    assert.deepEqual(tr.settings.posParams, { base: 10000, factor: 2.5, original_context: 32, beta_fast: 32, beta_slow: 0.5 });
+    tr.delete();
+    assert.throws(() => execFileSync(cli, ['posenc', '--kind', 'rope-pi', '--positions', '4', '--dim', '8', '--rope-pi-factor', '0.5'], { stdio: 'pipe' }),
+      (e) => /rope-pi factor 0\.5 must be a number in \[1, 1024\]/.test(String(e.stderr)));
+  });
+});

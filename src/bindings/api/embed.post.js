@@ -374,8 +374,8 @@
     return structuredClone(kinds);
   };
   // A kind's table: M.positionTable(kind, {positions, dim, heads, seed, params}) -> {shape, data}:
-  // (T, D), or (heads, T, T) for bias kinds; seed: a number draws learned tables from it,
-  // undefined from the module's generator (manualSeed).
+  // (T, D), or (heads, T, T) for bias kinds; rotation kinds add invFreq (D/2) and attentionScale;
+  // seed: a number draws learned tables from it, undefined from the module's generator (manualSeed).
   M.positionTable = (kind, o) => {
     o = o || {};
     if (typeof kind !== 'string') throw new Error(`positionTable: kind must be a string, got ${describe(kind)}`);

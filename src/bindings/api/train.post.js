@@ -9,6 +9,8 @@
 //   tr.settings;        // the settings in effect, defaults filled in
 //   const saved = tr.saveState();   // Uint8Array: tables, optimizer state, batch position
 //   tr2.loadState(saved);           // a trainer of the same settings and data continues from there
+//   tr.startFinetune(64);  tr.step(50);  // next-token: 50 more steps at context 64
+//   tr.phase();                     // {context: 64, finetune: {context: 64, step: <where it began>}}
 //   tr.reset();  tr.delete();
 //   M.Trainer.nextToken(ids, {vocabSize, tokenizer: tok, rowIds}) also saves the tokenizer, and
 //   M.generate(tr.saveState(), {prompt, tokens, temperature, seed}) -> {text, ids} samples from it.
@@ -170,6 +172,20 @@
       const v = toIds(ids, 'Trainer.evaluateAt', this._settings.vocabSize ?? 2147483647);
       return check(this._live('evaluateAt').evaluateAt(v, L, a));
     }
+    // next-token: continue the run at a longer context (the extrapolation lesson; position
+    // interpolation is meant to be used with such a fine-tune). The parameters, the optimizer
+    // state and the batch stream carry on, on windows of `context` positions; later step()s train
+    // there, evaluate() runs there, saveState() records it and loadState() restores it. Throws,
+    // leaving the run as it was, for a context that is not longer ("next-token fine-tune: context
+    // 16 must be > the training context 32"), for learned positions (no rows past T), a second
+    // fine-tune, or buffers over the memory limit. reset() returns to the training context.
+    startFinetune(context) {
+      const T = integer(context, 'Trainer.startFinetune', 'context', 1, 2147483647);
+      check(this._live('startFinetune').startFinetune(T));
+    }
+    // next-token -> {context: the length of the windows trained now, finetune: null before
+    // startFinetune, else {context, step: the step it began at}}
+    phase() { return check(this._live('phase').phase()); }
     delete() {
       if (this._h) this._h.delete();
       this._h = null;

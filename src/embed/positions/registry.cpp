@@ -7,7 +7,8 @@
 #include "core/error.hpp"
 
 // One line per kind, in the order the page and the CLI list them. Each X(k) names the
-// function `const PositionKind& k_positions()` defined in k.cpp in this folder.
+// function `const PositionKind& k_positions()` defined in k.cpp in this folder (X(rope_pi):
+// rope_pi.cpp, the kind "rope-pi").
 #define EMBEDLAB_POSITION_KINDS(X) \
   X(none)                          \
   X(sinusoidal)                    \
@@ -15,6 +16,10 @@
   X(rope)                          \
   X(alibi)                         \
   X(t5)                            \
+  X(rope_pi)                       \
+  X(rope_ntk)                      \
+  X(rope_yarn)                     \
+  X(rope_partial)                  \
   /* end of the list */
 
 namespace embedlab {

@@ -91,6 +91,9 @@ class PositionEncoding {
   // rotation: x (rows, T, D) rotated in place; inverse rotates back (R^T), which is the
   // backward pass of a rotation.
   virtual void rotate(float* /*x*/, int64_t /*rows*/, bool /*inverse*/) const {}
+  // rotation: the factor on the attention logits q.k (1 except rope-yarn); the model applies it
+  // on top of its 1/sqrt(D).
+  virtual double attention_scale() const { return 1.0; }
   // bias: row i of head h's scaled scores (T values) gets b_h(i, j) added for j <= i.
   virtual void add_bias(int64_t /*h*/, int64_t /*i*/, float* /*scores*/) const {}
   // Backward. zero_grad clears the gradients; backward_additive takes dL/dx0 (rows, T, D);
@@ -126,6 +129,11 @@ struct PositionKind {
   std::unique_ptr<PositionEncoding> (*make)(const PositionShape& s, const PositionValues& v, Generator& g) = nullptr;
   // The table `posenc` prints: (T, D), or (heads, T, T) for bias kinds. Throws for "none".
   PositionTable (*draw)(const PositionShape& s, const PositionValues& v, Generator& g) = nullptr;
+  // Rotation kinds: each pair's effective frequency, D -> (D/2) (a pair with 0 is not rotated),
+  // and the factor on the attention logits q.k (nullptr: 1; rope-yarn's (0.1 ln factor + 1)^2).
+  // `posenc` prints both; make() builds the model's part from the same functions.
+  std::vector<double> (*inv_freq)(int64_t D, const PositionValues& v) = nullptr;
+  double (*attention_scale)(const PositionValues& v) = nullptr;
 
   // values -> every parameter with defaults filled in; throws "<where>: <kind> has no parameter
   // 'x', expected a, b" or "<where>: <kind> <param> 5000 out of range [0, 1000]".

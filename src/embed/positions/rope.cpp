@@ -13,8 +13,8 @@ namespace embedlab {
 
 namespace {
 
-// x (T, D) rotated by sign * (offset + t) * theta_i.
-void rope_rotate(float* x, int64_t T, int64_t D, int64_t offset, double base, double sign) {
+// x (T, D) rotated by sign * (offset + t) * w_i, w (D/2) the per-pair frequencies.
+void rope_rotate(float* x, int64_t T, int64_t D, int64_t offset, std::span<const double> w, double sign) {
   // subtle: offset + T is formed only once both are known to be in range, so it cannot overflow.
   check_position_table("rope", T, D, true);
   check_at_least("rope", "offset", offset, 0);
@@ -22,7 +22,9 @@ void rope_rotate(float* x, int64_t T, int64_t D, int64_t offset, double base, do
     fail("rope", "offset " + std::to_string(offset) + " out of range [0, " + std::to_string(kMaxPositions) + "]");
   }
   check_position_table("rope", offset + T, D, true);
-  const std::vector<double> w = position_frequencies("rope", D, base);
+  if (static_cast<int64_t>(w.size()) != D / 2) {
+    fail("rope", "inv_freq has " + std::to_string(w.size()) + " values, expected D / 2 = " + std::to_string(D / 2));
+  }
   for (int64_t t = 0; t < T; ++t) {
     float* r = x + t * D;
     const double p = static_cast<double>(offset + t);
@@ -35,6 +37,11 @@ void rope_rotate(float* x, int64_t T, int64_t D, int64_t offset, double base, do
       r[2 * i + 1] = a * sf + b * cf;
     }
   }
+}
+
+void rope_rotate(float* x, int64_t T, int64_t D, int64_t offset, double base, double sign) {
+  check_position_table("rope", T, D, true);
+  rope_rotate(x, T, D, offset, position_frequencies("rope", D, base), sign);
 }
 
 // x (rows, T, D) rotated with a (T, D) table of (cos, sin) pairs: forward (x0 c - x1 s,
@@ -60,12 +67,15 @@ void rotate_rows(const std::vector<float>& cs_table, float* x, int64_t rows, int
 
 class Rope : public PositionEncoding {
  public:
-  Rope(const PositionShape& s, double base) : T_(s.T), D_(s.D), cs_(rope_table(s.T, s.D, base)) {}
+  Rope(const PositionShape& s, std::span<const double> inv_freq, double attention_scale)
+      : T_(s.T), D_(s.D), scale_(attention_scale), cs_(rope_table(s.T, s.D, inv_freq)) {}
   void rotate(float* x, int64_t rows, bool inverse) const override { rotate_rows(cs_, x, rows, T_, D_, inverse); }
+  double attention_scale() const override { return scale_; }
 
  private:
   int64_t T_, D_;
-  std::vector<float> cs_;  // (T, D): (cos p theta_i, sin p theta_i) pairs
+  double scale_;
+  std::vector<float> cs_;  // (T, D): (cos p w_i, sin p w_i) pairs
 };
 
 }  // namespace
@@ -92,6 +102,26 @@ std::vector<float> rope_table(int64_t T, int64_t D, double base) {
   return x;
 }
 
+std::vector<float> rope_table(int64_t T, int64_t D, std::span<const double> inv_freq) {
+  std::vector<float> x(check_position_table("rope", T, D, true), 0.0f);
+  for (size_t k = 0; k < x.size(); k += 2) x[k] = 1.0f;
+  rope_rotate(x.data(), T, D, 0, inv_freq, 1.0);
+  return x;
+}
+
+std::unique_ptr<PositionEncoding> make_rope_encoding(const PositionShape& s, std::span<const double> inv_freq,
+                                                     double attention_scale) {
+  return std::make_unique<Rope>(s, inv_freq, attention_scale);
+}
+
+PositionTable rope_position_table(const PositionShape& s, std::span<const double> inv_freq) {
+  return PositionTable{{s.T, s.D}, rope_table(s.T, s.D, inv_freq)};
+}
+
+void plan_rope_table(MemoryPlan& p, const PositionShape& s, const PositionValues&, int) {
+  p.add("rotary table", {s.T, s.D}, kFloat32);
+}
+
 const PositionKind& rope_positions() {
   static const PositionKind k{
       .name = "rope",
@@ -101,15 +131,15 @@ const PositionKind& rope_positions() {
       .params = {{"base", 10000, 1, 1e12, false, "the frequency base"}},
       .trainable = false,
       .even_dim = true,
-      .plan = [](MemoryPlan& p, const PositionShape& s, const PositionValues&, int) {
-        p.add("rotary table", {s.T, s.D}, kFloat32);
-      },
+      .plan = plan_rope_table,
       .make = [](const PositionShape& s, const PositionValues& v, Generator&) -> std::unique_ptr<PositionEncoding> {
-        return std::make_unique<Rope>(s, v.at("base"));
+        return make_rope_encoding(s, position_frequencies("rope", s.D, v.at("base")));
       },
       .draw = [](const PositionShape& s, const PositionValues& v, Generator&) {
-        return PositionTable{{s.T, s.D}, rope_table(s.T, s.D, v.at("base"))};
+        check_position_table("rope", s.T, s.D, true);
+        return rope_position_table(s, position_frequencies("rope", s.D, v.at("base")));
       },
+      .inv_freq = [](int64_t D, const PositionValues& v) { return position_frequencies("rope", D, v.at("base")); },
   };
   return k;
 }
