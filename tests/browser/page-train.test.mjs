@@ -127,10 +127,11 @@ await test('while a model trains, the worker steps in slices and the page shows 
 await test('compare on the defaults (characters, Tiny Shakespeare, 600 steps): every kind beats chance, none is clearly worst; held-out curves, bars, extrapolation', async () => {
   const n0 = await dataNum(page, 'compared');
   await page.click('#train-compare');
-  await page.waitForFunction(() => /step \d+ of 600/.test(document.querySelector('#compare-status').textContent), null, { timeout: 20000 });
+  await page.waitForFunction(() => /step \d+ of 700/.test(document.querySelector('#compare-status').textContent), null, { timeout: 20000 });
   assert(await page.isVisible('#compare-progress'), 'no progress bar');
   const status = await page.textContent('#compare-status');
-  assert(/^training .+ \(\d of \d+\), step \d+ of 600; .* s left$/.test(status), `progress: ${status}`);
+  // 600 steps at T, then the default fine-tune of 100 steps at 2T
+  assert(/^training .+ \(\d+ of \d+\), step \d+ of 700( \(fine-tune at 64\))?; .* s left$/.test(status), `progress: ${status}`);
   await page.waitForFunction((n) => Number(document.querySelector('#view-train').dataset.compared || 0) > n, n0, { timeout: 120000 });
   const held = JSON.parse(await page.$eval('#view-train', (el) => el.dataset.heldOut));
   const chance = Number(await page.$eval('#view-train', (el) => el.dataset.chance));

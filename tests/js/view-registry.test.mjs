@@ -33,7 +33,7 @@ describe('the view registry', () => {
       assert.deepEqual(readKeys(v.name), [...v.keys, ...v.reads]);
     }
     assert.equal(VIEW_BY_NAME.train.keys, TRAIN_KEYS);
-    assert.deepEqual(readKeys('train').slice(-5), ['cmap', 'logy', 'cmp', 'cmpCorpus', 'cmpEnc']);
+    assert.deepEqual(readKeys('train').slice(-8), ['cmap', 'logy', 'cmp', 'cmpCorpus', 'cmpEnc', 'cmpKinds', 'cmpFactor', 'cmpFt']);
     assert.deepEqual(Object.keys(WIDGET_VIEWS), VIEWS.filter((v) => v.widget).map((v) => v.name));
     for (const w of Object.values(WIDGET_VIEWS)) assert.equal(typeof w.make, 'function');
   });

@@ -33,7 +33,8 @@
 // Each entry: kind int | num (finite, > min) | real (finite, in [min, max]) | bool | enum | optint
 // (an integer or empty = none) | b64 (base64url text, the user's compressed text) | name (a card
 // name) | keys (a comma list of setting keys: the known ones are kept, in order, each other one
-// is listed as ignored on its own).
+// is listed as ignored on its own) | kinds (a comma list of positional kinds of the registry, kept
+// in the registry's order, each unknown one listed as ignored; '' = every kind).
 // The positional encodings come from the engine's registry (M.positionalKinds(), sent with the
 // worker's ready message): setPositionalKinds() fills the values of `pos` and adds one key per
 // parameter of every kind, "<kind>.<param>" (e.g. "rope.base"), so no kind is named here.
@@ -89,6 +90,12 @@ export const PARAMS = [
   { key: 'cmp', kind: 'int', def: 600, min: 1, max: 100000 }, // compare: steps per encoding
   { key: 'cmpCorpus', kind: 'enum', def: 'tinyshakespeare', values: ['the-verdict', 'tinyshakespeare', 'custom'] }, // compare: text
   { key: 'cmpEnc', kind: 'enum', def: 'char', values: ['gpt2', 'whitespace', 'word', 'char', 'bpe'] }, // compare: tokenizer
+  // compare: the encodings compared, a comma list of the registry's kinds ('' = every kind; values: setPositionalKinds)
+  { key: 'cmpKinds', kind: 'kinds', def: '', values: [] },
+  // compare: the factor of every RoPE scaling (the kinds with a `factor` parameter) in the comparison
+  { key: 'cmpFactor', kind: 'real', def: 2, min: 1, max: 1024 },
+  // compare: steps of the fine-tune at context 2T after training at T (0: none), per encoding
+  { key: 'cmpFt', kind: 'int', def: 100, min: 0, max: 100000 },
   // the maps (views/map-choice.js): i… the imported table's, t… the training table's; the method,
   // then the page parameters of the worker's map registry (setMapAlgorithms)
   ...mapParams('i'),
@@ -175,6 +182,16 @@ export function parseKeyList(raw) {
   return { keys, bad };
 }
 
+// A comma list of positional kinds (kind 'kinds', p.values: the registry's names) -> {value:
+// the known ones in the registry's order, joined by ',', bad: [{value, reason}]}.
+//   parseKindList(cmpKinds, 'rope-pi, rope,x') -> {value: 'rope,rope-pi', bad: [{value: 'x', reason: ...}]}
+export function parseKindList(p, raw) {
+  const given = String(raw).split(',').map((x) => x.trim()).filter(Boolean);
+  const bad = given.filter((k) => !p.values.includes(k))
+    .map((k) => ({ value: k, reason: `'${echo(k)}' is not a positional kind (${p.key} takes a comma list of ${p.values.join(', ')})` }));
+  return { value: p.values.filter((k) => given.includes(k)).join(','), bad };
+}
+
 // Mutable only through setPositionalKinds(), which adds the keys of the kinds' parameters.
 export const DEFAULTS = Object.fromEntries(PARAMS.map((p) => [p.key, p.def]));
 
@@ -187,6 +204,7 @@ export const positionParamKey = (kind, param) => `${kind}.${param}`;
 export function setPositionalKinds(kinds) {
   const pos = BY_KEY.get('pos');
   pos.values = kinds.map((k) => k.name);
+  for (const p of PARAMS) if (p.kind === 'kinds') p.values = pos.values;
   if (!pos.values.includes(pos.def)) pos.def = DEFAULTS.pos = pos.values[0];
   const added = [];
   let at = PARAMS.indexOf(pos) + 1;
@@ -291,6 +309,10 @@ export function parseValue(p, raw) {
       const { keys, bad } = parseKeyList(s);
       return bad.length ? { ok: false, reason: bad[0].reason } : { ok: true, value: keys.join(',') };
     }
+    case 'kinds': {
+      const { value, bad } = parseKindList(p, s);
+      return bad.length ? { ok: false, reason: bad[0].reason } : { ok: true, value };
+    }
     case 'name':
       if (s.length <= p.max && /^[a-z0-9-]*$/.test(s)) return { ok: true, value: s };
       return { ok: false, reason: `${p.key} must be lower-case letters, digits and '-', at most ${p.max} characters` };
@@ -350,10 +372,11 @@ export function parseHash(hash) {
       ignored.push({ key, value, reason: `unknown setting '${echo(key)}'` });
       continue;
     }
-    if (p.kind === 'keys') {
-      // a list: the good keys stay, each bad one is listed on its own
-      const { keys, bad } = parseKeyList(value);
-      state[key] = keys.join(',');
+    if (p.kind === 'keys' || p.kind === 'kinds') {
+      // a list: the good entries stay, each bad one is listed on its own
+      const list = p.kind === 'keys' ? parseKeyList(value) : parseKindList(p, value);
+      const { bad } = list;
+      state[key] = p.kind === 'keys' ? list.keys.join(',') : list.value;
       for (const b of bad) ignored.push({ key, value: b.value, reason: b.reason });
       continue;
     }
@@ -391,7 +414,7 @@ export function serializeHash(state) {
     const v = state[p.key];
     if (v === undefined || (v === p.def && !(looksOld && p.key === 'tCorpus'))) continue;
     const text = encodeURIComponent(formatValue(p, v));
-    parts.push(`${encodeURIComponent(p.key)}=${p.kind === 'keys' ? text.replace(/%2C/g, ',') : text}`); // controls=T,seed stays readable
+    parts.push(`${encodeURIComponent(p.key)}=${p.kind === 'keys' || p.kind === 'kinds' ? text.replace(/%2C/g, ',') : text}`); // controls=T,seed stays readable
   }
   return parts.join('&');
 }
@@ -404,7 +427,7 @@ export function describeIgnored(item) {
   const shown = echo(item.value);
   item = { ...item, key: echo(item.key), reason: echo(item.reason, 1000) };
   if (p && p.kind === 'b64') return `ignored ${item.key}=${shown} (${item.reason}); using the built-in corpus`;
-  if (p && (p.kind === 'keys' || p.kind === 'name')) return `ignored ${item.key}=${shown} (${item.reason})`; // the reason says what happens instead
+  if (p && (p.kind === 'keys' || p.kind === 'kinds' || p.kind === 'name')) return `ignored ${item.key}=${shown} (${item.reason})`; // the reason says what happens instead
   const fallback = p ? `; using the default ${formatValue(p, p.def) || 'none'}` : '';
   return `ignored ${item.key}=${shown} (${item.reason})${fallback}`;
 }

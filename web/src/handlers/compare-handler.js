@@ -3,22 +3,33 @@
 // seed, stepped in time slices so the page can show progress and cancel between them.
 //
 //   compareStart  {...train payload (corpus, enc, lower, bpeV, tD, ctx, tB, opt, lr, seed,
-//                  '<kind>.<param>' keys), steps, kinds = every kind of M.positionalKinds()}
-//                 -> {kinds, steps, vocab, chance: ln V, trainTokens, heldOutTokens, lengths: [T, 2T, 4T], evalEvery}
+//                  '<kind>.<param>' keys), steps, kinds = every kind of M.positionalKinds(),
+//                  factor = 2 (the `factor` of every kind that has one: the RoPE scalings),
+//                  finetune = 0 (steps at context 2T after the T steps; 0: none)}
+//                 -> {kinds, steps, vocab, chance: ln V, trainTokens, heldOutTokens,
+//                     lengths: [T, 2T, 4T, 8T], evalEvery, factor, finetune: {steps, context: 2T} | null}
 //   compareStep   {budgetMs = 40} -> {kind, index (of the kind), points: [[step, loss]...] (raw
-//                 training losses), held: [[step, loss]...] (held-out probe), step, done (this kind),
-//                 result (when done: {heldOut, byLength: [{length, loss | null, reason}], attention:
-//                 {length, at, weights}}), finished (every kind), ms}
+//                 training losses; fine-tune steps go on from step `steps`), held: [[step, loss]...]
+//                 (held-out probe, during the T steps), step, phase ('train' | 'finetune'), done
+//                 (this kind), result (when done: {heldOut, byLength: [{length, loss | null, reason}],
+//                 attention: {length, at, weights}, params (the kind's values),
+//                 finetune: null | {context, steps, heldOut (at T), byLength} | {refused: message}}),
+//                 finished (every kind), ms}
 //   compareCancel {} -> {cancelled}: frees the run; the page keeps its last complete comparison
 //   Every request may carry `slot` (train-handler.js): each slot has its own comparison.
 //
 // Held out: the last 10% of the ids (next-token-input.js heldOutSplit, the CLI's rule), at most MAX_HELD_OUT tokens of it (the end of the text), never
 // trained on. During training a probe (its first PROBE_TOKENS) is evaluated every evalEvery
 // steps for the held-out curve; at the end of each kind the whole held-out part is evaluated at
-// window lengths T, 2T and 4T (length extrapolation: the trained model on longer windows;
+// window lengths T, 2T, 4T and 8T (length extrapolation: the trained model on longer windows;
 // kinds whose parameters are per position, such as learned absolute positions, cannot run past
 // T and report why instead of a number) with the attention weights of the last position of the
-// longest window the kind can run.
+// longest window the kind can run. Then, with `finetune` steps, the same model trains on on
+// windows of 2T (Trainer.startFinetune: parameters, optimizer state and batch stream go on) and
+// is evaluated again at every length; the engine refuses a kind that cannot run past T, and its
+// message is the result. The RoPE scalings take the comparison's factor, and their
+// original_context is the trained context T (a model trained at T has that context by
+// definition), whatever the kinds' own settings say.
 import { blame, blamed } from '../protocol.js';
 import { heldOutSplit, nextTokenRows } from './next-token-input.js';
 import { positionParams } from '../state.js';
@@ -27,11 +38,14 @@ const MAX_COMPARE_STEPS = 100000; // steps per encoding: the curves are kept in 
 const MAX_HELD_OUT = 16384; // held-out tokens evaluated at the end of each kind
 const PROBE_TOKENS = 2048; // held-out tokens of the curve during training
 const CURVE_POINTS = 20; // held-out points per curve
-const NEXT_ARGS = ['ctx', 'tB', 'tD', 'lr', 'opt', 'cmpEnc', 'cmpCorpus', 'seed'];
+const NEXT_ARGS = ['ctx', 'tB', 'tD', 'lr', 'opt', 'cmpEnc', 'cmpCorpus', 'seed', 'cmpFactor'];
+const LENGTHS = [1, 2, 4, 8]; // evaluation windows, in units of T
+const FINETUNE_CONTEXT = 2; // the fine-tune's windows, in units of T
 
 export function makeCompareHandlers(M, ensureTokens) {
   const jobs = new Map(); // slot -> comparison
   let job = null; // the comparison of the request being handled (use())
+  const registry = M.positionalKinds();
 
   function use(p) {
     job = jobs.get(String(p.slot ?? '')) || null;
@@ -45,9 +59,29 @@ export function makeCompareHandlers(M, ensureTokens) {
     job = null;
   }
 
+  const stepCount = (v, key, field) => {
+    if (!(Number.isSafeInteger(v) && v >= (key === 'steps' ? 1 : 0) && v <= MAX_COMPARE_STEPS)) {
+      throw blamed(new Error(`compare: ${key} ${v} out of range [${key === 'steps' ? 1 : 0}, ${MAX_COMPARE_STEPS}]`), [field]);
+    }
+    return v;
+  };
+
+  // the kind's values in this comparison: its settings, the comparison's factor, original_context = T
+  function kindParams(p, name) {
+    const out = positionParams(p, name);
+    const has = (q) => registry.find((k) => k.name === name).params.some((x) => x.name === q);
+    if (has('factor')) out.factor = p.factor ?? 2;
+    if (has('original_context')) out.original_context = Number(p.ctx);
+    return out;
+  }
+
   async function compareStart(p) {
-    if (!(Number.isSafeInteger(p.steps) && p.steps >= 1 && p.steps <= MAX_COMPARE_STEPS)) {
-      throw blamed(new Error(`compare: steps ${p.steps} out of range [1, ${MAX_COMPARE_STEPS}]`), ['steps']);
+    const steps = stepCount(p.steps, 'steps', 'steps');
+    const finetune = stepCount(p.finetune ?? 0, 'finetune', 'cmpFt');
+    const names = registry.map((k) => k.name);
+    const kinds = p.kinds && p.kinds.length ? p.kinds : names;
+    for (const k of kinds) {
+      if (!names.includes(k)) throw blamed(new Error(`compare: '${k}' is not a positional kind (${names.join(', ')})`), ['cmpKinds']);
     }
     free(p);
     const c = await ensureTokens(p);
@@ -59,19 +93,22 @@ export function makeCompareHandlers(M, ensureTokens) {
     if (heldOut.length <= T) {
       throw blamed(new Error(`compare: the held-out tenth of the text has ${heldOut.length} tokens, fewer than context ${T} + 1; use a longer text or a shorter context`), ['cmpCorpus', 'ctx']);
     }
-    const kinds = p.kinds || M.positionalKinds().map((k) => k.name);
-    const lengths = [T, 2 * T, 4 * T].filter((L) => heldOut.length > L);
+    const lengths = LENGTHS.map((f) => f * T).filter((L) => heldOut.length > L);
     job = {
-      p, kinds, steps: p.steps, vocab: rowIds.length, train, heldOut, lengths,
+      p, kinds, steps, vocab: rowIds.length, train, heldOut, lengths,
+      finetune: finetune ? { steps: finetune, context: FINETUNE_CONTEXT * T } : null,
       probe: heldOut.subarray(0, Math.max(T + 1, Math.min(heldOut.length, PROBE_TOKENS + 1))),
-      evalEvery: Math.max(1, Math.round(p.steps / CURVE_POINTS)), index: 0, tr: null,
+      evalEvery: Math.max(1, Math.round(steps / CURVE_POINTS)), index: 0, tr: null,
     };
     jobs.set(String(p.slot ?? ''), job);
-    return { kinds, steps: p.steps, vocab: job.vocab, chance: Math.log(job.vocab), trainTokens: train.length, heldOutTokens: heldOut.length, lengths, evalEvery: job.evalEvery };
+    return {
+      kinds, steps, vocab: job.vocab, chance: Math.log(job.vocab), trainTokens: train.length, heldOutTokens: heldOut.length,
+      lengths, evalEvery: job.evalEvery, factor: p.factor ?? 2, finetune: job.finetune,
+    };
   }
 
-  // Held-out loss at each length and the attention of the last position of the longest window.
-  function finalResult(tr) {
+  // Held-out loss at each length, and the attention of the last position of the longest window.
+  function byLengths(tr) {
     const byLength = [];
     let attention = null;
     for (const L of job.lengths) {
@@ -86,32 +123,64 @@ export function makeCompareHandlers(M, ensureTokens) {
     return { heldOut: byLength[0].loss, byLength, attention };
   }
 
+  // One unit of work of the current kind: a training step, the evaluation after training (and
+  // the start of the fine-tune), a fine-tune step, or the evaluation after the fine-tune.
+  // -> true when the kind is done
+  function work(kind, points, held) {
+    const k = job.run;
+    const ft = job.finetune;
+    if (k.step < job.steps) {
+      const s = blame(['lr', 'cmp'], () => job.tr.step(1));
+      k.step = s.totalSteps;
+      points.push([k.step, s.lastLoss]);
+      if (k.step % job.evalEvery === 0 || k.step === job.steps) held.push([k.step, job.tr.evaluate(job.probe)]);
+      return false;
+    }
+    if (!k.result) {
+      k.result = { ...byLengths(job.tr), params: job.params, finetune: null };
+      if (!ft) return true;
+      try {
+        job.tr.startFinetune(ft.context);
+      } catch (err) {
+        k.result.finetune = { refused: err.message }; // the engine's rule: no rows past T
+        return true;
+      }
+      k.phase = 'finetune';
+      return false;
+    }
+    if (k.step < job.steps + ft.steps) {
+      const s = blame(['lr', 'cmpFt'], () => job.tr.step(1));
+      k.step = s.totalSteps;
+      points.push([k.step, s.lastLoss]);
+      return false;
+    }
+    const after = byLengths(job.tr);
+    k.result.finetune = { context: ft.context, steps: ft.steps, heldOut: after.heldOut, byLength: after.byLength };
+    return true;
+  }
+
   function compareStep({ budgetMs = 40, slot } = {}) {
     if (!use({ slot })) throw new Error('compare: start a comparison first');
     const t0 = performance.now();
     const kind = job.kinds[job.index];
     if (!job.tr) {
       const p = job.p;
+      job.params = kindParams(p, kind);
       job.tr = blame(NEXT_ARGS, () => M.Trainer.nextToken(job.train, {
-        vocabSize: job.vocab, vectorSize: p.tD, context: p.ctx, batchSize: p.tB, pos: kind, posParams: positionParams(p, kind),
+        vocabSize: job.vocab, vectorSize: p.tD, context: p.ctx, batchSize: p.tB, pos: kind, posParams: job.params,
         optimizer: p.opt, lr: p.lr, seed: p.seed,
       }));
-      job.step = 0;
+      job.run = { step: 0, phase: 'train', result: null };
     }
     const points = [];
     const held = [];
-    if (job.step === 0) held.push([0, job.tr.evaluate(job.probe)]);
-    while (job.step < job.steps && performance.now() - t0 < budgetMs) {
-      const s = blame(['lr', 'cmp'], () => job.tr.step(1));
-      job.step = s.totalSteps;
-      points.push([job.step, s.lastLoss]);
-      if (job.step % job.evalEvery === 0 || job.step === job.steps) held.push([job.step, job.tr.evaluate(job.probe)]);
-    }
+    if (job.run.step === 0) held.push([0, job.tr.evaluate(job.probe)]);
+    let done = false;
+    while (!done && performance.now() - t0 < budgetMs) done = work(kind, points, held);
     const index = job.index;
-    const out = { kind, index, points, held, step: job.step, done: false, finished: false };
-    if (job.step >= job.steps) {
-      out.done = true;
-      out.result = finalResult(job.tr);
+    const out = { kind, index, points, held, step: job.run.step, phase: job.run.phase, done, finished: false };
+    if (done) {
+      out.result = job.run.result;
       job.tr.delete();
       job.tr = null;
       job.index++;

@@ -1,7 +1,9 @@
-// "Compare positional encodings" and "Length extrapolation" (issue 9): the next-token model
-// trained once per positional kind of the engine's registry, on its own text and tokenizer
-// (defaults: characters of Tiny Shakespeare, 600 steps per kind, where word order matters and
-// the runs are long enough to show it), with the rest of the model settings from the panel.
+// "Compare positional encodings" (issue 9): the next-token model trained once per positional
+// kind the reader ticks in the card (cmpKinds; all of the engine's registry by default), on its
+// own text and tokenizer (defaults: characters of Tiny Shakespeare, 600 steps per kind, where
+// word order matters and the runs are long enough to show it), with the rest of the model
+// settings from the panel; the RoPE scalings with the comparison's factor (cmpFactor), and
+// after training each model fine-tuned for cmpFt steps at 2T (issue 26).
 // The worker steps one kind at a time in ~40 ms slices (compare-handler.js), so the page shows
 // progress with an ETA and can cancel; a cancelled run leaves the last complete comparison.
 //
@@ -13,25 +15,30 @@
 //   - on a text too small to learn from (memorisation.js tooSmallToLearn: even the best held-out
 //     loss is at or above chance) the note says so and names no lowest encoding
 //     (data-compare-verdict="too-small" on the view, else "ranked");
-//   - held-out loss against the window length (T, 2T, 4T): the trained model run past its
-//     context; kinds with one row per position say "no position rows beyond T" instead of a number;
-//   - the attention weights of the last position of the longest window over the positions
-//     before it, per kind (the trained head).
+//   - the length-extrapolation card (extrapolation-card.js): held-out loss at T, 2T, 4T and 8T
+//     before and after the fine-tune, and where the trained head looks.
+// Each kind has its registry colour (plots/kind-colours.js). The fine-tune's steps follow the
+// T steps on the loss chart's x axis.
 //
-//   const cv = new CompareView(root, engine, {onError});
+//   const cv = new CompareView(root, engine, {onError, onSetting: (key, value) => ...});
 //   cv.setKinds(M.positionalKinds());  cv.run(state);  cv.cancel();
 import { BarChart } from '../plots/bar-chart.js';
-import { LossChart, OKABE_ITO } from '../plots/loss-chart.js';
+import { LossChart } from '../plots/loss-chart.js';
+import { kindColour } from '../plots/kind-colours.js';
+import { ExtrapolationCard } from './extrapolation-card.js';
 import { formatNumber } from '../plots/scales.js';
 import { tooSmallToLearn } from '../memorisation.js';
 
 const EMA_SPAN = 20; // steps
-const FIELDS = { steps: 'cmp', enc: 'cmpEnc', corpus: 'cmpCorpus' }; // payload key -> page field
+const FIELDS = { steps: 'cmp', enc: 'cmpEnc', corpus: 'cmpCorpus', kinds: 'cmpKinds', factor: 'cmpFactor', finetune: 'cmpFt' }; // payload key -> page field
 
 // The compare request for a page state: the panel's model settings with the compare card's
 // text, tokenizer and steps.
 export function comparePayload(state) {
-  return { ...state, model: 'next', enc: state.cmpEnc, corpus: state.cmpCorpus, lower: false, steps: state.cmp };
+  return {
+    ...state, model: 'next', enc: state.cmpEnc, corpus: state.cmpCorpus, lower: false, steps: state.cmp,
+    kinds: state.cmpKinds ? state.cmpKinds.split(',') : undefined, factor: state.cmpFactor, finetune: state.cmpFt,
+  };
 }
 
 // Bias-corrected exponential moving average (TensorBoard's smoothing): ys -> smoothed ys.
@@ -48,19 +55,19 @@ export function ema(ys, span = EMA_SPAN) {
   return out;
 }
 
-const fmt = (v) => (v === null || v === undefined ? '–' : v.toFixed(3));
-
 export class CompareView {
-  constructor(root, engine, { onError }) {
+  // onSetting(key, value): the reader changed a setting in the card (the ticked kinds: cmpKinds)
+  constructor(root, engine, { onError, onSetting = () => {} }) {
     this.root = root;
     this.engine = engine;
     this.onError = onError;
+    this.onSetting = onSetting;
     const $ = (id) => root.querySelector(`#${id}`);
     this.el = {
       button: $('train-compare'), note: $('compare-note'), progress: $('compare-progress'), status: $('compare-status'),
-      progressRow: $('compare-progress-row'), results: $('compare-results'), extrap: $('extrapolation-card'),
-      extrapNote: $('extrap-note'), attnNote: $('attn-note'),
+      progressRow: $('compare-progress-row'), results: $('compare-results'), kinds: $('compare-kinds'),
     };
+    this.extrap = new ExtrapolationCard(root);
     this.kinds = [];
     this.running = null; // the run in progress: {token, ...}
     this.last = null; // the last complete comparison
@@ -71,35 +78,65 @@ export class CompareView {
   setKinds(kinds) {
     this.kinds = kinds;
     const $ = (id) => this.root.querySelector(`#${id}`);
-    const color = (i) => OKABE_ITO[i % OKABE_ITO.length];
-    this.loss = new LossChart($('compare-loss'), {
-      logY: this.logY, exportName: 'loss',
-      series: [
-        ...kinds.flatMap((k, i) => [
-          { label: `${k.label} (train, smoothed)`, color: i, value: (v, idx) => this.rawValue(k.name, v, idx) },
-          { label: `${k.label} held out`, color: i, dash: [5, 4], points: true, width: 1.2 },
-        ]),
-        { label: 'chance ln V', color: '#3b4450', dash: [2, 4], width: 1.2 },
-      ],
-    });
+    this.colors = Object.fromEntries(kinds.map((k, i) => [k.name, kindColour(i)]));
+    this.loss = new LossChart($('compare-loss'), { logY: this.logY, exportName: 'loss', series: this.lossSeries(kinds) });
     this.bars = new BarChart($('compare-bars'), { xLabel: 'held-out loss at T (nats per token)', exportName: 'final-loss' });
-    this.lengthChart = new LossChart($('extrap-chart'), {
-      xLabel: 'window length (positions)', xLog2: true, height: 240, exportName: 'extrapolation',
-      series: kinds.map((k, i) => ({ label: k.label, color: i, points: true, value: (v) => v.toFixed(4) })),
-    });
-    this.attnChart = new LossChart($('attn-chart'), {
-      xLabel: 'distance back from the last position', yLabel: 'attention weight', height: 240, exportName: 'attention',
-      series: kinds.map((k, i) => ({ label: k.label, color: i, width: 1.4, value: (v) => v.toFixed(4) })),
-    });
-    this.colors = Object.fromEntries(kinds.map((k, i) => [k.name, color(i)]));
+    this.extrap.setKinds(kinds);
+    this.kindBoxes(kinds);
     this.root.querySelector('#compare-intro').textContent =
-      `Trains the next-token model once per positional encoding (${kinds.map((k) => k.label).join(', ')}) on the same text with the same seed, ` +
+      'Trains the next-token model once per positional encoding you tick below, on the same text with the same seed, ' +
       'and measures the loss on the last tenth of the text, which no run trains on. Without any position signal the attention head sees the ' +
       'earlier tokens as an unordered set, which costs most on characters, where order is everything.';
   }
 
+  // the loss chart's series for these kinds: smoothed training loss, held out (dashed), chance
+  lossSeries(kinds) {
+    return [
+      ...kinds.flatMap((k) => [
+        { label: `${k.label} (train, smoothed)`, color: this.colors[k.name], value: (v, idx) => this.rawValue(k.name, v, idx) },
+        { label: `${k.label} held out`, color: this.colors[k.name], dash: [5, 4], points: true, width: 1.2 },
+      ]),
+      { label: 'chance ln V', color: '#3b4450', dash: [2, 4], width: 1.2 },
+    ];
+  }
+
+  // One checkbox per kind of the registry (its label, its help line as the title); a change
+  // sets cmpKinds (every kind ticked: '', the default). The last ticked box cannot be unticked.
+  kindBoxes(kinds) {
+    this.el.kinds.replaceChildren(...kinds.map((k) => {
+      const label = document.createElement('label');
+      label.className = 'kind-box';
+      label.title = k.description;
+      const box = document.createElement('input');
+      box.type = 'checkbox';
+      box.value = k.name;
+      box.checked = true;
+      const swatch = document.createElement('span');
+      swatch.className = 'swatch';
+      swatch.style.background = this.colors[k.name];
+      label.append(box, swatch, document.createTextNode(k.label));
+      box.addEventListener('change', () => {
+        const ticked = this.tickedKinds();
+        if (!ticked.length) {
+          box.checked = true;
+          this.el.note.textContent = 'Compare at least one encoding.';
+          return;
+        }
+        this.onSetting('cmpKinds', ticked.length === kinds.length ? '' : ticked.join(','));
+      });
+      return label;
+    }));
+    if (this.state) this.setState(this.state);
+  }
+
+  tickedKinds() {
+    return [...this.el.kinds.querySelectorAll('input')].filter((b) => b.checked).map((b) => b.value);
+  }
+
   setState(state) {
     this.state = { ...state };
+    const chosen = state.cmpKinds ? state.cmpKinds.split(',') : null;
+    for (const b of this.el.kinds.querySelectorAll('input')) b.checked = !chosen || chosen.includes(b.value);
   }
 
   setLog(on) {
@@ -125,11 +162,13 @@ export class CompareView {
     const t0 = performance.now();
     try {
       const start = await this.engine.request('compareStart', comparePayload(state), FIELDS);
-      const run = { start, curves: {}, held: {}, results: {}, steps: start.steps };
+      // steps: the x axis, the T steps and then the fine-tune's
+      const perKind = start.steps + (start.finetune ? start.finetune.steps : 0);
+      const run = { start, curves: {}, held: {}, results: {}, steps: perKind };
       for (const k of start.kinds) run.curves[k] = { raw: [], ema: [] };
       this.shown = run;
       let done = 0; // steps finished over all kinds
-      const total = start.steps * start.kinds.length;
+      const total = perKind * start.kinds.length;
       while (this.running === token) {
         const r = await this.engine.request('compareStep', { budgetMs: 40 });
         if (this.running !== token) break; // cancelled while the slice ran
@@ -137,7 +176,7 @@ export class CompareView {
         for (const [, loss] of r.points) c.raw.push(loss);
         c.ema = ema(c.raw);
         (run.held[r.kind] ||= []).push(...r.held);
-        done = r.index * start.steps + r.step;
+        done = r.index * perKind + r.step;
         if (r.done) run.results[r.kind] = r.result;
         this.progress(done, total, performance.now() - t0, start, r);
         this.draw(run, false);
@@ -175,7 +214,7 @@ export class CompareView {
     } else {
       this.shown = null;
       this.el.results.hidden = true;
-      this.el.extrap.hidden = true;
+      this.extrap.card.hidden = true;
       this.el.note.textContent = 'Cancelled: nothing compared yet.';
     }
     try {
@@ -191,18 +230,26 @@ export class CompareView {
     this.el.progress.max = total;
     this.el.progress.value = done;
     const kind = this.kinds.find((k) => k.name === r.kind);
+    const ft = start.finetune;
+    const phase = r.phase === 'finetune' && !r.done ? ` (fine-tune at ${ft.context})` : '';
     this.el.status.textContent = `training ${kind ? kind.label : r.kind} (${r.index + (r.done ? 0 : 1)} of ${start.kinds.length}), ` +
-      `step ${r.step} of ${start.steps}; ${formatNumber(ms / 1000)} s so far, about ${Number.isFinite(eta) ? formatNumber(eta) : '–'} s left`;
+      `step ${r.step} of ${start.steps + (ft ? ft.steps : 0)}${phase}; ${formatNumber(ms / 1000)} s so far, about ${Number.isFinite(eta) ? formatNumber(eta) : '–'} s left`;
+  }
+
+  // the registry's kinds that this run compares, in the registry's order
+  kindsOf(run) {
+    return this.kinds.filter((k) => run.start.kinds.includes(k.name));
   }
 
   draw(run, complete) {
     const { start } = run;
     this.shown = run;
     this.el.results.hidden = false;
-    // x: step 0 (the held-out loss before training) .. steps
+    this.loss.setSeries(this.lossSeries(this.kindsOf(run))); // rebuilt only when the kinds differ
+    // x: step 0 (the held-out loss before training) .. steps (and the fine-tune's)
     const xs = Array.from({ length: run.steps + 1 }, (_, i) => i);
     const series = [];
-    for (const k of this.kinds) {
+    for (const k of this.kindsOf(run)) {
       const c = run.curves[k.name];
       const held = new Array(xs.length).fill(null);
       for (const [s, v] of run.held[k.name] || []) held[s] = v;
@@ -211,13 +258,16 @@ export class CompareView {
     series.push(xs.map(() => start.chance));
     this.loss.setData([xs, ...series]);
     this.drawBars(run);
-    this.drawLengths(run);
-    if (complete) this.describe(run);
+    this.extrap.draw(run);
+    if (complete) {
+      this.describe(run);
+      this.extrap.describe(run);
+    }
   }
 
   drawBars(run) {
     const { start } = run;
-    const items = this.kinds.filter((k) => run.results[k.name]).map((k) => ({ label: k.label, value: run.results[k.name].heldOut, color: this.colors[k.name] }));
+    const items = this.kindsOf(run).filter((k) => run.results[k.name]).map((k) => ({ label: k.label, value: run.results[k.name].heldOut, color: this.colors[k.name] }));
     const best = Math.min(...items.map((d) => d.value));
     const tooSmall = tooSmallToLearn(items.map((d) => d.value), start.chance); // no winner to name
     for (const d of items) {
@@ -227,31 +277,10 @@ export class CompareView {
     this.bars.setData(items, { reference: { value: start.chance, label: `chance ln ${start.vocab} = ${start.chance.toFixed(2)}` }, title: 'final held-out loss per encoding' });
   }
 
-  drawLengths(run) {
-    const { start } = run;
-    const done = this.kinds.filter((k) => run.results[k.name]);
-    this.el.extrap.hidden = done.length === 0;
-    if (!done.length) return;
-    const lengths = start.lengths;
-    this.lengthChart.setData([lengths, ...this.kinds.map((k) => {
-      const r = run.results[k.name];
-      return lengths.map((L) => (r ? (r.byLength.find((x) => x.length === L) || {}).loss ?? null : null));
-    })]);
-    const maxL = Math.max(...done.map((k) => run.results[k.name].attention.length));
-    const d = Array.from({ length: maxL }, (_, i) => i);
-    this.attnChart.setData([d, ...this.kinds.map((k) => {
-      const r = run.results[k.name];
-      if (!r) return d.map(() => null);
-      const { at, weights } = r.attention;
-      return d.map((i) => (i <= at ? weights[at - i] : null));
-    })]);
-  }
-
-  // The notes under the charts: numbers, the best kind, how much worse "none" is, and what
-  // happens past T.
+  // The note under the charts: numbers, the best kind and how much worse "none" is.
   describe(run) {
     const { start } = run;
-    const held = this.kinds.map((k) => [k, run.results[k.name].heldOut]);
+    const held = this.kindsOf(run).map((k) => [k, run.results[k.name].heldOut]);
     const best = held.reduce((a, b) => (b[1] < a[1] ? b : a));
     const none = held.find(([k]) => k.provides === 'none');
     const worst = held.reduce((a, b) => (b[1] > a[1] ? b : a));
@@ -272,24 +301,14 @@ export class CompareView {
       text += ` Without positions (${none[0].label}) the loss is ${(none[1] - best[1]).toFixed(3)} nats per token above the best` +
         (worst === none ? ', the worst of all: the head cannot tell the order of the tokens it attends to.' : ', but not the worst here; try more steps or characters.');
     }
+    const ft = start.finetune;
+    const scaled = this.kindsOf(run).filter((k) => (run.results[k.name].params || {}).factor !== undefined);
+    if (ft) text += ` The curves go on after step ${start.steps} with the fine-tune: ${ft.steps} steps on windows of ${ft.context} (the bars are before it).`;
+    if (scaled.length) text += ` ${scaled.map((k) => k.label).join(', ')}: factor ${formatNumber(start.factor)}, original context ${T}.`;
     this.el.note.textContent = text;
     this.el.note.classList.toggle('verdict', tooSmall); // the training chart's warning box (style.css)
     this.el.note.classList.toggle('memorising', tooSmall);
     this.root.dataset.heldOut = JSON.stringify(Object.fromEntries(held.map(([k, v]) => [k.name, v])));
     this.root.dataset.chance = String(start.chance);
-    const far = start.lengths[start.lengths.length - 1];
-    const parts = this.kinds.map((k) => {
-      const r = run.results[k.name];
-      const at = r.byLength.find((x) => x.length === far);
-      if (!at || at.loss === null) return `${k.label}: no position rows beyond T = ${T}`;
-      const d = at.loss - r.heldOut;
-      return `${k.label} ${at.loss.toFixed(3)} (${d >= 0 ? '+' : ''}${d.toFixed(3)})`;
-    });
-    this.el.extrapNote.textContent = `Trained on windows of T = ${T} positions, evaluated on windows of ${start.lengths.join(', ')} (the same held-out text). ` +
-      `At ${far} positions, change from T: ${parts.join('; ')}. A kind whose loss stays flat runs past its training length; ` +
-      'one that climbs meets positions (or distances) it never saw.';
-    this.el.attnNote.textContent = `Attention weights of the last position of a ${far}-position window (the longest each kind can run; ` +
-      `learned tables stop at T = ${T}) over the positions before it, 0 = itself. A bias that grows with distance keeps the head local.`;
-    this.root.dataset.extrapolation = JSON.stringify(Object.fromEntries(this.kinds.map((k) => [k.name, run.results[k.name].byLength.map((x) => x.loss)])));
   }
 }

@@ -10,7 +10,7 @@
 // On small screens (style.css, max-width 820px) the form is a drawer: the button with
 // aria-controls="<form id>" opens and closes it (aria-expanded) and says how many fields show
 // an error while it is closed.
-import { paramSpec } from '../state.js';
+import { paramSpec, parseKindList } from '../state.js';
 
 const DEBOUNCE_MS = 180;
 
@@ -30,6 +30,10 @@ export function parseField(key, raw) {
     if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$|^nan$|^[-+]?inf(inity)?$/i.test(s)) return { ok: false, message: `${key}: "${s}" is not a number` };
     const v = /^nan$/i.test(s) ? NaN : /inf/i.test(s) ? (s.startsWith('-') ? -Infinity : Infinity) : Number(s);
     return { ok: true, value: v };
+  }
+  if (p.kind === 'kinds') {
+    const { value, bad } = parseKindList(p, s);
+    return bad.length ? { ok: false, message: `${key}: ${bad[0].reason}` } : { ok: true, value };
   }
   return { ok: true, value: s };
 }

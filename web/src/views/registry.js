@@ -105,10 +105,10 @@ export const VIEWS = [
     fetch: lazyFetch(positionsModule, (m) => m.PositionsView),
   },
   {
-    name: 'train', section: 'view-train', keys: TRAIN_KEYS, reads: ['cmap', 'logy', 'cmp', 'cmpCorpus', 'cmpEnc'], positional: true, widget: true, load: trainModule,
+    name: 'train', section: 'view-train', keys: TRAIN_KEYS, reads: ['cmap', 'logy', 'cmp', 'cmpCorpus', 'cmpEnc', 'cmpKinds', 'cmpFactor', 'cmpFt'], positional: true, widget: true, load: trainModule,
     create: async (root, engine, host, extra = {}) => {
       const { TrainView } = await trainModule();
-      const view = new TrainView(root, engine, { onError: (err) => host.onError(err), onPlay: () => host.onPlay(), ...extra });
+      const view = new TrainView(root, engine, { onError: (err) => host.onError(err), onPlay: () => host.onPlay(), onSetting: (key, value) => host.set(key, value), ...extra });
       if (host.kinds) view.setKinds(host.kinds);
       return view;
     },

@@ -88,7 +88,8 @@ export class TrainView {
   // onPlay(): Play started (a widget pauses the other widgets' runs, element.js)
   // autosave: the page's training run is saved in this browser (session.js); widgets do not
   // onMapState(key, value): the map's choice changed (the page writes it to the link)
-  constructor(root, engine, { onError, onSteps = () => {}, onPlay = () => {}, autosave = false, onMapState = () => {} }) {
+  // onSetting(key, value): a setting changed in a card (the compare card's ticked kinds)
+  constructor(root, engine, { onError, onSteps = () => {}, onPlay = () => {}, autosave = false, onMapState = () => {}, onSetting = () => {} }) {
     this.root = root;
     this.engine = engine;
     this.onError = onError;
@@ -125,7 +126,7 @@ export class TrainView {
       hm.rangeNote = $(`${id}-range`);
     }
     this.kinds = []; // the engine's positional kinds (setKinds)
-    this.compare = new CompareView(root, engine, { onError });
+    this.compare = new CompareView(root, engine, { onError, onSetting });
     // the "Sample text" card under the loss chart (views/sample-view.js), when the markup has it
     const sampleCard = $('sample-card');
     this.sampleBox = sampleCard ? new SampleBox(sampleCard, engine) : null;
@@ -351,7 +352,7 @@ export class TrainView {
     }
   }
 
-  // A setting that needs no new run (the compare card's text, tokenizer and steps).
+  // A setting that needs no new run (the compare card's text, tokenizer, steps, kinds, factor, fine-tune).
   setting(key, value) {
     if (this.state) this.state[key] = value;
     this.compare.setState(this.state);
