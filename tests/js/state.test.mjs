@@ -188,6 +188,19 @@ describe('state.parseValue', () => {
   });
 });
 
+describe('state: cmpKinds (a comma list of positional kinds)', () => {
+  it('keeps the registry\'s kinds in the registry\'s order, once, and lists each other item as ignored', () => {
+    const { state, ignored } = parseHash('#cmpKinds=rope-yarn,%20rope,yarn,rope');
+    assert.equal(state.cmpKinds, 'rope,rope-yarn');
+    assert.deepEqual(ignored.map((i) => i.value), ['yarn']);
+    assert.match(describeIgnored(ignored[0]), /^ignored cmpKinds=yarn \('yarn' is not a positional kind \(cmpKinds takes a comma list of none, sinusoidal, learned, rope, /);
+    assert.equal(serializeHash(state), 'cmpKinds=rope,rope-yarn');
+    assert.equal(serializeHash({ ...DEFAULTS, cmpKinds: '' }), '');
+    assert.deepEqual(parseValue(paramSpec('cmpKinds'), 'alibi,none'), { ok: true, value: 'none,alibi' });
+    assert.equal(parseValue(paramSpec('cmpKinds'), 'alibi,x').ok, false);
+  });
+});
+
 describe('state: controls (a comma list of setting keys)', () => {
   it('keeps the known setting keys in order, once, and lists each other item as ignored on its own', () => {
     const { state, ignored } = parseHash('#embed=1&card=sinusoidal&controls=T,%20seed,bogus,T,view,rope.base');
