@@ -67,12 +67,12 @@ def main():
     ap.add_argument("--finetune-steps", type=int, default=100, help="with --extrapolation: steps of the fine-tune at 2T")
     args = ap.parse_args()
     if args.extrapolation:
-        seeds = [int(s) for s in (args.seeds or "1,2,3,4,5").split(",")]
+        seeds = [int(s) for s in (args.seeds if args.seeds is not None else "1,2,3,4,5").split(",")]
         quality_extrapolation.main(args.embedlab, args.corpus, kinds_info(args.embedlab), seeds,
-                                   args.steps or 600, args.finetune_steps)
+                                   args.steps if args.steps is not None else 600, args.finetune_steps)
         return
-    args.steps = args.steps or 1000
-    args.seeds = args.seeds or "1,2"
+    args.steps = args.steps if args.steps is not None else 1000
+    args.seeds = args.seeds if args.seeds is not None else "1,2"
     seeds = [int(s) for s in args.seeds.split(",")]
 
     table = {}
