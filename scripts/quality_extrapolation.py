@@ -103,16 +103,21 @@ def main(binary, corpus, kinds_info, seeds, steps, ft_steps):
     rot = [k["name"] for k in kinds_info if k["provides"] == "rotation" and k["name"] != "rope"]
     diffs = {}
     if "rope" in runs and rot:
-        print(f"\nPaired difference from `rope` (same seed), mean (min–max) over {n} seeds; negative = lower loss than rope.\n")
+        print(f"\nPaired difference from `rope` (same seed), mean (min to max) over {n} seeds, and in how many seeds the "
+              f"kind's loss is below rope's; negative = lower loss than rope.\n")
         print("| kind | fine-tune | " + " | ".join(f"at {L}" for L in LENGTHS) + " |")
         print("|---|---|" + "---|" * len(LENGTHS))
         for name in rot:
             diffs[name] = {}
             for phase, label in (("before", "without"), ("after", "with")):
-                d = {L: summary([a[phase][L] - b[phase][L] for a, b in zip(runs[name], runs["rope"])]) for L in LENGTHS}
+                per_seed = {L: [a[phase][L] - b[phase][L] for a, b in zip(runs[name], runs["rope"])] for L in LENGTHS}
+                d = {L: summary(per_seed[L]) for L in LENGTHS}
+                for L in LENGTHS:
+                    d[L]["below"] = sum(1 for x in per_seed[L] if x < 0)
                 diffs[name][phase] = d
                 print(f"| `{name}` | {label} | " + " | ".join(
-                    f"{d[L]['mean']:+.3f} ({d[L]['min']:+.3f} to {d[L]['max']:+.3f})" for L in LENGTHS) + " |")
+                    f"{d[L]['mean'] + 0:+.3f} ({d[L]['min'] + 0:+.3f} to {d[L]['max'] + 0:+.3f}); {d[L]['below']}/{n} below"
+                    for L in LENGTHS) + " |")
     print()
     print(json.dumps({"extrapolation": {"context": T, "lengths": LENGTHS, "steps": steps, "finetune_context": 2 * T,
                                         "finetune_steps": ft_steps, "seeds": seeds, "held_out": table,
