@@ -7,36 +7,21 @@
 
 #include "core/error.hpp"
 #include "core/rng.hpp"
+#include "next_token_fixtures.hpp"
 #include "reference.hpp"
 #include "train/checkpoint.hpp"
 #include "train/next_token.hpp"
 #include "train/word2vec.hpp"
 
 using namespace embedlab;
+using embedlab::testing::all_params;
 using embedlab::testing::same_bits;
 using Catch::Matchers::Contains;
 
 namespace {
 
-NextTokenSettings next_settings(OptimizerKind opt, const std::string& pos) {
-  NextTokenSettings s;
-  s.model.vocab_size = 13;
-  s.model.dim = 8;
-  s.model.context = 6;
-  s.model.pos = pos;
-  s.model.seed = 7;
-  s.batch_size = 4;
-  s.optimizer.kind = opt;
-  s.optimizer.lr = opt == OptimizerKind::Sgd ? 0.1 : 0.01;
-  s.optimizer.weight_decay = default_weight_decay(opt);
-  return s;
-}
-
-std::vector<float> all_params(NextTokenTrainer& tr) {
-  std::vector<float> out;
-  for (const ParamView& p : tr.model().params()) out.insert(out.end(), p.data, p.data + p.size);
-  return out;
-}
+// V 13, T 6, seed 7 (next_token_fixtures.hpp)
+NextTokenSettings next_settings(OptimizerKind opt, const std::string& pos) { return testing::small_settings(13, 6, pos, 7, opt); }
 
 }  // namespace
 

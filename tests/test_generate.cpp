@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "next_token_fixtures.hpp"
 #include "reference.hpp"
 #include "tokenizer/tokenizer_kinds.hpp"
 #include "train/checkpoint.hpp"
@@ -20,17 +21,8 @@ using namespace embedlab;
 
 namespace {
 
-NextTokenSettings settings(int64_t V, const std::string& pos = "learned") {
-  NextTokenSettings s;
-  s.model.vocab_size = V;
-  s.model.dim = 8;
-  s.model.context = 6;
-  s.model.pos = pos;
-  s.model.seed = 7;
-  s.batch_size = 4;
-  s.optimizer.lr = 0.01;
-  return s;
-}
+// T 6, seed 7, Adam lr 0.01 (next_token_fixtures.hpp)
+NextTokenSettings settings(int64_t V, const std::string& pos = "learned") { return testing::small_settings(V, 6, pos, 7); }
 
 SampleOptions opts(int64_t tokens, double temperature, uint64_t seed) {
   SampleOptions o;

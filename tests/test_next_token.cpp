@@ -13,25 +13,16 @@
 #include "kernels/kernels.hpp"
 #include "core/rng.hpp"
 #include "limits.hpp"
+#include "next_token_fixtures.hpp"
 #include "reference.hpp"
 #include "kernels/dense.hpp"
 #include "train/next_token.hpp"
 #include "train/optimizer.hpp"
 
 using namespace embedlab;
+using embedlab::testing::cyclic;
 using embedlab::testing::randn;
 using embedlab::testing::same_bits;
-
-namespace {
-
-// A stream where order matters: the repeated pattern 0 1 2 ... V-1.
-std::vector<int32_t> cyclic(int32_t V, size_t n) {
-  std::vector<int32_t> ids(n);
-  for (size_t i = 0; i < n; ++i) ids[i] = static_cast<int32_t>((i * 7 + i / 5) % static_cast<size_t>(V));
-  return ids;
-}
-
-}  // namespace
 
 TEST_CASE("dense kernels equal their scalar references bit for bit", "[train-kernels]") {
   Generator g(5);

@@ -8,38 +8,19 @@
 
 #include "core/parallel.hpp"
 #include "limits.hpp"
+#include "next_token_fixtures.hpp"
 #include "reference.hpp"
 #include "train/next_token.hpp"
 
 using namespace embedlab;
+using embedlab::testing::all_params;
+using embedlab::testing::cyclic;
 using embedlab::testing::same_bits;
 
 namespace {
 
-// A stream where order matters: the repeated pattern of period V (as test_next_token.cpp).
-std::vector<int32_t> cyclic(int32_t V, size_t n) {
-  std::vector<int32_t> ids(n);
-  for (size_t i = 0; i < n; ++i) ids[i] = static_cast<int32_t>((i * 7 + i / 5) % static_cast<size_t>(V));
-  return ids;
-}
-
-NextTokenSettings small(const char* pos) {
-  NextTokenSettings s;
-  s.model.vocab_size = 11;
-  s.model.dim = 8;
-  s.model.context = 8;
-  s.model.pos = pos;
-  s.model.seed = 3;
-  s.batch_size = 4;
-  s.optimizer.lr = 0.01;
-  return s;
-}
-
-std::vector<float> all_params(NextTokenTrainer& tr) {
-  std::vector<float> out;
-  for (const ParamView& p : tr.model().params()) out.insert(out.end(), p.data, p.data + p.size);
-  return out;
-}
+// V 11, T 8, seed 3, Adam lr 0.01 (next_token_fixtures.hpp)
+NextTokenSettings small(const char* pos) { return testing::small_settings(11, 8, pos, 3); }
 
 }  // namespace
 

@@ -3,28 +3,18 @@
 // checkpoint saved by the page's worker handlers (trainSave) resumes in the CLI to the same
 // tables as an uninterrupted run, and Trainer.loadState refuses what does not fit by name and
 // leaves the trainer usable.
-import { describe, it, before, after } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { loadEngine, repoRoot } from './load-engine.mjs';
+import { repoRoot } from './load-engine.mjs';
 import { pageWorker } from './page-worker.mjs';
+import { cli, M, dir, file, engineAndText } from './wasm-cli-fixtures.mjs';
 
-const cli = process.env.EMBEDLAB_CLI || path.join(repoRoot, 'build/native/embedlab');
 const TEXT = fs.readFileSync(path.join(repoRoot, 'web', 'corpora', 'the-verdict.txt'), 'utf8').slice(0, 6000);
 
-let M;
-let dir;
-let file;
-before(async () => {
-  M = await loadEngine();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'embedlab-checkpoint-'));
-  file = path.join(dir, 'text.txt');
-  fs.writeFileSync(file, TEXT);
-});
-after(() => fs.rmSync(dir, { recursive: true, force: true }));
+engineAndText('embedlab-checkpoint-', TEXT);
 
 const train = (args) => execFileSync(cli, ['train', ...args, file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
 const read = (name) => new Uint8Array(fs.readFileSync(path.join(dir, name)));

@@ -4,29 +4,19 @@
 // resumes in the CLI; and the wasm Trainer (startFinetune, phase) saves the bytes the native CLI
 // saves for the same fine-tuned run (native = wasm).
 // Native CLI: EMBEDLAB_CLI (default build/native/embedlab); wasm: EMBEDLAB_WASM_DIR (build/wasm).
-import { describe, it, before, after } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { loadEngine, repoRoot } from './load-engine.mjs';
+import { repoRoot } from './load-engine.mjs';
+import { cli, M, dir, file, engineAndText } from './wasm-cli-fixtures.mjs';
 
-const cli = process.env.EMBEDLAB_CLI || path.join(repoRoot, 'build/native/embedlab');
 const TEXT = fs.readFileSync(path.join(repoRoot, 'web', 'corpora', 'the-verdict.txt'), 'utf8').slice(0, 8000);
 const BASE = ['train', '--model', 'next-token', '--encoding', 'char', '--seed', '5', '--vector-size', '16', '--context', '8',
   '--batch-size', '4', '--lr', '0.01'];
 
-let M;
-let dir;
-let file;
-before(async () => {
-  M = await loadEngine();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'embedlab-finetune-'));
-  file = path.join(dir, 'text.txt');
-  fs.writeFileSync(file, TEXT);
-});
-after(() => fs.rmSync(dir, { recursive: true, force: true }));
+engineAndText('embedlab-finetune-', TEXT);
 
 const run = (args) => spawnSync(cli, [...args, file], { encoding: 'utf8' });
 const json = (args) => {
