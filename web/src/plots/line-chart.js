@@ -11,8 +11,9 @@ import { formatNumber } from './scales.js';
 const toSeries = (s) => ({ label: s.label, color: s.stroke, width: s.width, dash: s.dash, value: (v) => formatNumber(v) });
 
 export class LineChart extends LossChart {
-  constructor(parent, { xLabel = 'x', yLabel = 'y', series = [], height = 240, exportName = 'chart' } = {}) {
-    super(parent, { xLabel, yLabel, height, series: series.map(toSeries), exportName });
+  // logY and xMarks ([{x, label}]) as LossChart's
+  constructor(parent, { xLabel = 'x', yLabel = 'y', series = [], height = 240, exportName = 'chart', logY = false, xMarks = [] } = {}) {
+    super(parent, { xLabel, yLabel, height, series: series.map(toSeries), exportName, logY, xMarks });
   }
 
   build() {
