@@ -4,12 +4,15 @@
 //     draws its three charts (wavelengths, frequency ratio to RoPE, q·k against m − n);
 //   - the ratio data show YaRN's ramp (pairs strictly between 1/factor and 1) and PI's pairs all
 //     at 1/factor, as the engine computes them (M.positionTable in Node);
+//   - the q·k chart's mark at T, also in its SVG download;
 //   - a URL parameter of a kind (rope-pi.factor=4) changes that kind's data;
 //   - D = 2 (below rope-ntk's D >= 4): the message on the width field, the other kinds drawn;
 //     an odd D: the message on the width field, the last good plots kept;
+//   - embed mode (card=rope-scalings) shows the card alone;
 //   - no console errors, nothing from other origins.
 //   node tests/browser/rope-scalings.test.mjs [--site build/web] [--shots build/screenshots]
 // Screenshots: rope-scalings-1280.png (the card), rope-scalings-d2.png (D = 2).
+import fs from 'node:fs';
 import path from 'node:path';
 import { assert, canvasStats, startHarness, waitFieldError, waitRenders } from './harness.mjs';
 import { loadEngine } from '../js/load-engine.mjs';
@@ -50,6 +53,11 @@ await test('the card shows every rotation kind of the registry with its help lin
   assert(after, 'the card is not right after the RoPE demo');
   assert(/have a wavelength longer than T = 32/.test(c.captions[0]), c.captions[0]);
   await page.locator(CARD).screenshot({ path: shot('rope-scalings-1280.png') });
+  // the q·k chart's mark at T is in its SVG download too (line-figure.js), and drawn on the page
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click(`${CARD} [data-part="qk"] .plot-export-svg`)]);
+  const svg = fs.readFileSync(await download.path(), 'utf8');
+  assert(svg.includes('>T = 32<'), 'the SVG of q·k has no "T = 32" mark');
+  assert(/stroke-dasharray="5(,| )4"/.test(svg), 'the SVG of q·k has no dashed mark');
   await page.close();
 });
 
@@ -110,6 +118,15 @@ await test('D = 2: rope-ntk refused on the width field, the other kinds drawn; a
   assert(kept.renders === c.data.renders && kept.D === '2', `the card changed at an odd D: ${JSON.stringify(kept.renders)}`);
   assert(kept.canvases.every((s) => s.variance > 10), 'the kept charts are blank');
   assert(await page.isVisible('#view-positions .rope-demo canvas'), 'the RoPE demo is gone');
+  await page.close();
+});
+
+await test('embedded alone (#view=positions&embed=1&card=rope-scalings): the card draws, the RoPE demo is not shown', async () => {
+  const page = await openPage('#view=positions&embed=1&card=rope-scalings');
+  const c = await readCard(page);
+  assert(c.data.kinds === rotation.map((k) => k.name).join(','), `kinds ${c.data.kinds}`);
+  assert(await page.isVisible(CARD), 'the card is hidden');
+  assert(!(await page.isVisible('#view-positions .rope-demo')), 'the RoPE demo shows in embed mode');
   await page.close();
 });
 

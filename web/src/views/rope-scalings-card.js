@@ -13,7 +13,8 @@
 //   card.fieldErrors();            // [[payload argument, message]] of kinds the engine refused
 // Data attributes for tests: data-kinds (drawn kinds), data-failed, data-T, data-D,
 // data-interpolated / data-ramp / data-alone / data-unrotated ({kind: pair count}),
-// data-ratios ({kind: [ratio per pair]}), data-attention-scales ({kind: scale}), data-renders.
+// data-ratios ({kind: [ratio per pair]}), data-attention-scales ({kind: scale}), data-params,
+// data-renders; each chart's container has data-part="wavelength" | "ratio" | "qk".
 import { LineChart } from '../plots/line-chart.js';
 import { kindColour } from '../plots/kind-colours.js';
 import { formatNumber } from '../plots/scales.js';
@@ -52,6 +53,7 @@ function el(tag, className, text) {
 export class RopeScalingsCard {
   constructor(holder) {
     this.card = el('article', 'card rope-scalings');
+    this.card.id = 'rope-scalings'; // the card's name in links and widgets (embed.js cardName): card=rope-scalings
     const intro = el('p', 'explain',
       'A model trained on windows of T tokens has only seen the angles p·θ_i of positions p < T. Each pair i of query and key dimensions turns at its ' +
       'own frequency θ_i; a pair whose wavelength 2π/θ_i is longer than T never completes a turn inside the trained context, so past T it meets angles it ' +
@@ -60,17 +62,18 @@ export class RopeScalingsCard {
     this.error = el('p', 'plot-error-text rope-scalings-error');
     this.error.setAttribute('role', 'alert');
     this.error.hidden = true;
-    const part = (title) => {
+    const part = (name, title) => {
       const t = el('p', 'subplot-title', title);
       const plot = el('div', 'plot');
+      plot.dataset.part = name;
       const caption = el('p', 'caption');
       this.card.append(t, plot, caption);
       return { plot, caption, chart: null, key: '' };
     };
     this.card.append(el('h3', '', 'RoPE past its training length: four scalings'), intro, this.help, this.error);
-    this.wave = part('each pair\'s wavelength 2π/θ_i against its index i (log scale); dotted: T and the evaluation lengths');
-    this.ratio = part('which pairs each scaling changes: θ_i(kind) / θ_i(RoPE at the same base)');
-    this.qk = part('q·k against the distance m − n, rotated by the engine with each kind (times its attention scale)');
+    this.wave = part('wavelength', 'each pair\'s wavelength 2π/θ_i against its index i (log scale); dotted: T and the evaluation lengths');
+    this.ratio = part('ratio', 'which pairs each scaling changes: θ_i(kind) / θ_i(RoPE at the same base)');
+    this.qk = part('qk', 'q·k against the distance m − n, rotated by the engine with each kind (times its attention scale)');
     holder.append(this.card);
     this.failed = [];
   }
