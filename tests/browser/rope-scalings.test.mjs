@@ -11,7 +11,7 @@
 //   - embed mode (card=rope-scalings) shows the card alone;
 //   - no console errors, nothing from other origins.
 //   node tests/browser/rope-scalings.test.mjs [--site build/web] [--shots build/screenshots]
-// Screenshots: rope-scalings-1280.png (the card), rope-scalings-d2.png (D = 2).
+// Screenshots: rope-scalings-1280.png, rope-scalings-375.png (the card), rope-scalings-d2.png (D = 2).
 import fs from 'node:fs';
 import path from 'node:path';
 import { assert, canvasStats, startHarness, waitFieldError, waitRenders } from './harness.mjs';
@@ -53,6 +53,12 @@ await test('the card shows every rotation kind of the registry with its help lin
   assert(after, 'the card is not right after the RoPE demo');
   assert(/have a wavelength longer than T = 32/.test(c.captions[0]), c.captions[0]);
   await page.locator(CARD).screenshot({ path: shot('rope-scalings-1280.png') });
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r)))));
+  await page.locator(CARD).screenshot({ path: shot('rope-scalings-375.png') });
+  const overflow = await page.$eval(CARD, (el) => el.scrollWidth - el.clientWidth);
+  assert(overflow <= 1, `the card overflows at 375 px by ${overflow} px`);
+  await page.setViewportSize({ width: 1360, height: 900 });
   // the q·k chart's mark at T is in its SVG download too (line-figure.js), and drawn on the page
   const [download] = await Promise.all([page.waitForEvent('download'), page.click(`${CARD} [data-part="qk"] .plot-export-svg`)]);
   const svg = fs.readFileSync(await download.path(), 'utf8');

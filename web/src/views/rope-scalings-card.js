@@ -59,7 +59,7 @@ export class RopeScalingsCard {
       'own frequency θ_i; a pair whose wavelength 2π/θ_i is longer than T never completes a turn inside the trained context, so past T it meets angles it ' +
       'never saw. The scalings below change the frequencies (or the positions fed in) so that longer windows stay closer to the trained angles.');
     this.help = el('ul', 'kind-help rope-scalings-help');
-    this.error = el('p', 'plot-error-text rope-scalings-error');
+    this.error = el('p', 'rope-scalings-error');
     this.error.setAttribute('role', 'alert');
     this.error.hidden = true;
     const part = (name, title) => {
@@ -85,7 +85,7 @@ export class RopeScalingsCard {
 
   // one chart of `part`: rebuilt when its series (labels, colours) change
   chart(part, series, opts, data) {
-    const key = JSON.stringify(series.map((s) => [s.label, s.stroke, s.dash]));
+    const key = JSON.stringify(series.map((s) => [s.label, s.stroke, s.dash, s.width, s.points]));
     if (!part.chart || key !== part.key) {
       if (!part.chart) part.chart = new LineChart(part.plot, { series, height: 260, ...opts });
       else part.chart.setSeries(series);
@@ -107,13 +107,14 @@ export class RopeScalingsCard {
 
     const idx = Array.from({ length: pairs }, (_, i) => i);
     // wider lines first, so a kind whose curve lies on another's still shows at its edges
-    const kindSeries = ok.map((k, n) => ({ label: k.label, stroke: colour(k), width: Math.max(1.2, 4 - 0.7 * n), dash: n % 2 ? [7, 4] : undefined }));
+    // (a few pairs: their points drawn, a single pair has no line)
+    const kindSeries = ok.map((k, n) => ({ label: k.label, stroke: colour(k), width: Math.max(1.2, 4 - 0.7 * n), dash: n % 2 ? [7, 4] : undefined, points: pairs <= 4 }));
     const refs = r.lengths.map((L, n) => ({ label: n ? `${L / T}T = ${L}` : `T = ${L}`, stroke: '#3b4450', width: 1, dash: [2, 3] }));
     this.chart(this.wave, [...kindSeries, ...refs], { xLabel: 'pair index i', yLabel: 'wavelength 2π/θ_i (positions)', logY: true, exportName: 'rope-wavelengths' },
       [idx, ...ok.map((k) => k.wavelength.map((w) => (w === null ? null : w))), ...r.lengths.map((L) => idx.map(() => L))]);
     this.chart(this.ratio, kindSeries, { xLabel: 'pair index i', yLabel: 'θ_i / θ_i of RoPE', exportName: 'rope-frequency-ratio' },
       [idx, ...ok.map((k) => k.ratio)]);
-    this.chart(this.qk, kindSeries, { xLabel: 'distance m − n', yLabel: 'q·k after rotation', exportName: 'rope-scalings-qk', xMarks: [{ x: T, label: `T = ${T}` }] },
+    this.chart(this.qk, kindSeries.map((q) => ({ ...q, points: false })), { xLabel: 'distance m − n', yLabel: 'q·k after rotation', exportName: 'rope-scalings-qk', xMarks: [{ x: T, label: `T = ${T}` }] },
       [Array.from(r.distances), ...ok.map((k) => Array.from(k.qk))]);
 
     this.wave.caption.textContent = this.waveText(ok, T, pairs);
@@ -130,14 +131,15 @@ export class RopeScalingsCard {
     });
   }
 
-  // each kind's one-line help from the registry, in its colour
+  // each kind's one-line help from the registry, after a swatch of its colour
   renderHelp(kinds) {
     this.help.replaceChildren(...kinds.map((k) => {
       const li = el('li');
       li.dataset.kind = k.name;
-      const name = el('strong', 'kind-name', `${k.label}: `);
-      name.style.color = kindColour(k.index);
-      li.append(name, document.createTextNode(k.description));
+      const swatch = el('span', 'kind-swatch');
+      swatch.style.background = kindColour(k.index); // a line's colour, not text: no contrast rule to meet
+      swatch.setAttribute('aria-hidden', 'true');
+      li.append(swatch, el('strong', 'kind-name', `${k.label}: `), document.createTextNode(k.description));
       return li;
     }));
   }
