@@ -104,3 +104,15 @@ describe('ropeScalings', () => {
     assert.deepEqual(classifyPairs([1, 0.5], undefined), { alone: [0], interpolated: [], ramp: [1], unrotated: [] });
   });
 });
+
+describe('ropeScalings sizes', () => {
+  it('refuses 8T x D past the page budget on T and D, in the budget\'s words, also past the engine\'s limit', async () => {
+    const r = await call({ seed: 5, D: 4096, T: 4096 }, { D: 'pd' });
+    assert.equal(r.ok, false);
+    assert.match(r.message, /^rope scalings: rotated queries 32768 x 4096 float32 need 512\.0 MiB; this page draws at most 256\.0 MiB/);
+    assert.deepEqual(r.fields, ['T', 'pd']);
+    const huge = await call({ seed: 5, D: 65536, T: 8192 }, { D: 'pd' });
+    assert.equal(huge.ok, false);
+    assert.match(huge.message, /rope scalings: rotated queries 65536 x 65536 float32 \(8T = 65536 distances\) need 16\.0 GiB/);
+  });
+});

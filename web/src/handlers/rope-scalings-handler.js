@@ -21,11 +21,12 @@
 //                manual_seed(seed); nn.Embedding(2, D), as ropeDemo draws them (positions-handler.js).
 //                The logit the model's softmax sees, so YaRN's (0.1 ln factor + 1)² is in it.
 //
+// Sizes: the 8T x D rotated queries within the page budget (limits.js), else an error on T and D.
 // A kind the engine refuses at this D (rope-ntk needs D >= 4) is returned with its error and the
 // page fields it concerns, the other kinds are still computed; a D no rotation kind takes (odd)
 // fails the whole request, blamed on D.
 import { blame } from '../protocol.js';
-import { checkPageBudget } from './limits.js';
+import { PAGE_BYTES, checkPageBudget, formatBytes } from './limits.js';
 
 const MULTIPLES = [1, 2, 4, 8]; // the evaluation lengths, in units of T
 const SAME = 1e-9; // relative tolerance of "equal" ratios (the engine's doubles, divided)
@@ -56,7 +57,12 @@ export function makeRopeScalingsHandler(M) {
     const D = Number(p.D);
     const T = Number(p.T);
     const L = 8 * T;
-    blame(['T', 'D'], () => checkPageBudget('rope scalings', 'rotated queries', [L, D]));
+    blame(['T', 'D'], () => {
+      checkPageBudget('rope scalings', 'rotated queries', [L, D]);
+      // past the engine's limit too: the queries are a JS array here before the engine sees them
+      const bytes = 4 * L * D;
+      if (bytes > PAGE_BYTES) throw new Error(`rope scalings: rotated queries ${L} x ${D} float32 (8T = ${L} distances) need ${formatBytes(bytes)}; this page draws at most ${formatBytes(PAGE_BYTES)}`);
+    });
     blame(['seed'], () => M.manualSeed(p.seed));
     const pair = blame(['D'], () => M.learnedPositions(2, D));
     const q = pair.subarray(0, D);

@@ -235,7 +235,9 @@ export class PositionsView {
         engine.latest('positions', 'positions', p, f),
         engine.request('whyPositions', {}),
         engine.request('ropeDemo', { seed: p.seed, D: p.D }, f),
-        engine.request('ropeScalings', { seed: p.seed, D: p.D, T: p.T, params: p.params }, f),
+        // its failure (8T x D past the budget) is shown in its card and on its field; the rest draws
+        engine.request('ropeScalings', { seed: p.seed, D: p.D, T: p.T, params: p.params }, f)
+          .catch((err) => ({ error: err.message, fields: err.fields || [] })),
         engine.request('biases', { seed: p.seed, params: p.params }),
         engine.latest('positions-imported', 'importedPositions', { sim: p.sim, maxSide: p.maxSide, have })
           .catch((err) => ({ error: err.message })),

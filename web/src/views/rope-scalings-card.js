@@ -9,7 +9,7 @@
 // It draws only; the numbers are the engine's.
 //
 //   const card = new RopeScalingsCard(holder);
-//   card.render(reply);            // reply: ropeScalings
+//   card.render(reply);            // reply: ropeScalings, or {error, fields} when it failed
 //   card.fieldErrors();            // [[payload argument, message]] of kinds the engine refused
 // Data attributes for tests: data-kinds (drawn kinds), data-failed, data-T, data-D,
 // data-interpolated / data-ramp / data-alone / data-unrotated ({kind: pair count}),
@@ -95,7 +95,20 @@ export class RopeScalingsCard {
     part.chart.setData(data);
   }
 
+  // a failed request ({error, fields}: page fields): the message in the card and on those
+  // fields; the last charts stay
+  showError(r) {
+    this.failed = [{ error: r.error, fields: r.fields }];
+    this.error.hidden = false;
+    this.error.textContent = `Not drawn: ${r.error}`;
+    this.card.dataset.failed = 'all';
+  }
+
   render(r) {
+    if (r.error) {
+      this.showError(r);
+      return;
+    }
     const ok = r.kinds.filter((k) => !k.error);
     this.failed = r.kinds.filter((k) => k.error);
     const { T, D } = r;
