@@ -91,6 +91,20 @@ TEST_CASE("RoPE scalings share RoPE's rotation", "[rope-scaling]") {
     enc->rotate(x.data(), 1, true);
     for (size_t i = 0; i < x.size(); ++i) CHECK(x[i] == Approx(before[i]).margin(1e-6));
   }
+  SECTION("rope_apply with a kind's inv_freq is the one rotation: RoPE's bits at its own frequencies, sizes checked") {
+    std::vector<float> x(2 * 6), y;
+    for (size_t i = 0; i < x.size(); ++i) x[i] = 0.3f * static_cast<float>(i) - 1.2f;
+    y = x;
+    rope_apply(std::span<float>(x), 2, 6, 5, 500.0);
+    const auto& rope = find_position_kind("rope");
+    rope_apply(std::span<float>(y), 2, 6, 5, rope.inv_freq(6, rope.resolve("test", {{"base", 500}})));
+    CHECK(x == y);
+    std::vector<float> z(2 * 6);
+    const std::vector<double> short_freq(2, 1.0);
+    REQUIRE_THROWS_WITH(rope_apply(std::span<float>(z), 2, 6, 0, short_freq), "rope: inv_freq has 2 values, expected D / 2 = 3");
+    REQUIRE_THROWS_WITH(rope_apply(std::span<float>(z.data(), 6), 2, 6, 0, std::span<const double>(short_freq)),
+                        "rope: x has 6 values, expected 2 x 6");
+  }
   SECTION("the model's part carries rope-yarn's attention scale, 1 for the others") {
     const auto& yarn = find_position_kind("rope-yarn");
     CHECK(yarn.make({4, 8, 1}, yarn.resolve("test", {{"factor", 4}}), g)->attention_scale() ==

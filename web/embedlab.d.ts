@@ -128,6 +128,11 @@ export interface PositionTableOptions {
   seed?: number;
   params?: Record<string, number>;
 }
+/** M.ropeApply's kind: a rotation kind of the registry (provides 'rotation') and its parameters. */
+export interface RopeApplyOptions {
+  kind: string;
+  params?: Record<string, number>;
+}
 export interface PositionTable {
   /** [T, D], or [H, T, T] for bias kinds. */
   shape: number[];
@@ -677,8 +682,8 @@ export interface EmbedlabModule {
   learnedPositions(contextLength: number, dim: number): Float32Array;
   /** (T * D) rotary angles' cos/sin table. */
   ropeTable(positions: number, dim: number): Float32Array;
-  /** x (T * D) rotated by position (+ offset). */
-  ropeApply(x: Floats, positions: number, dim: number, offset?: number): Float32Array;
+  /** x (T * D) rotated by position (+ offset); opts: a rotation kind of the registry and its parameters (its invFreq), else plain RoPE. */
+  ropeApply(x: Floats, positions: number, dim: number, offset?: number, opts?: RopeApplyOptions): Float32Array;
   /** (H * T * T) ALiBi biases. */
   alibi(heads: number, positions: number): Float32Array;
   /** The registry, in the engine's order (a fresh copy each call). */

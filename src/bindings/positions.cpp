@@ -68,8 +68,10 @@ val rope_rotation_table(double T, double D) {
     return copy_out(rope_table(size_arg("ropeTable", "positions", T), size_arg("ropeTable", "dim", D)));
   });
 }
-// x (T * D) rotated in a copy, positions offset.. offset + T - 1
-val rope_apply_copy(val x, double T, double D, double offset) {
+// x (T * D) rotated in a copy, positions offset.. offset + T - 1; kind undefined: plain RoPE at
+// base 10000 (rope_apply's default), else a rotation kind of the registry with its values
+// resolved as positionTable resolves them, rotated by its inv_freq (D/2).
+val rope_apply_copy(val x, double T, double D, double offset, val kind, val values) {
   const char* where = "ropeApply";
   return guard(where, [&] {
     const int64_t t = size_arg(where, "positions", T), d = size_arg(where, "dim", D);
@@ -79,7 +81,21 @@ val rope_apply_copy(val x, double T, double D, double offset) {
       fail(where, "x has " + std::to_string(v.size()) + " values, expected " + std::to_string(t) +
                       " x " + std::to_string(d));
     }
-    rope_apply(v.data(), t, d, off);
+    if (kind.isUndefined() || kind.isNull()) {
+      rope_apply(v.data(), t, d, off);
+      return copy_out(v);
+    }
+    const PositionKind& k = find_position_kind(name_arg(where, "kind", kind));
+    if (!k.inv_freq) {
+      std::string rotation;  // the registry's rotation kinds, in order
+      for (const PositionKind* r : position_kinds()) {
+        if (r->inv_freq) rotation += std::string(rotation.empty() ? "" : ", ") + r->name;
+      }
+      fail(where, std::string("kind '") + k.name + "' is not a rotation kind (" + rotation + ")");
+    }
+    k.check_shape(where, {t, d, 1});
+    const PositionValues r = k.resolve(where, position_values(where, values, k));  // none given: the defaults
+    rope_apply(std::span<float>(v), t, d, off, k.inv_freq(d, r));
     return copy_out(v);
   });
 }

@@ -162,3 +162,48 @@ describe('the RoPE scalings: rope-pi, rope-ntk, rope-yarn, rope-partial', () => 
       (e) => /rope-pi factor 0\.5 must be a number in \[1, 1024\]/.test(String(e.stderr)));
   });
 });
+
+describe('M.ropeApply with a rotation kind: the engine rotates with the kind\'s inv_freq', () => {
+  const D = 12;
+  const vec = () => Float32Array.from({ length: D }, (_, i) => Math.sin(1.7 * i + 0.3) * (1 + i / 5));
+  const bits = (a) => Array.from(new Uint32Array(a.buffer.slice(a.byteOffset, a.byteOffset + a.byteLength)));
+
+  it("kind 'rope' (at its default base) gives the bits of ropeApply without opts", () => {
+    const x = Float32Array.from({ length: 5 * D }, (_, i) => Math.cos(0.37 * i) * 2);
+    assert.deepEqual(bits(M.ropeApply(x, 5, D, 7, { kind: 'rope' })), bits(M.ropeApply(x, 5, D, 7)));
+    assert.notDeepEqual(bits(M.ropeApply(x, 5, D, 7, { kind: 'rope', params: { base: 500 } })), bits(M.ropeApply(x, 5, D, 7)));
+  });
+
+  it('rope-pi with factor 2 at position 2p is RoPE at p, bit for bit (inv_freq / 2 and 2p are exact in doubles)', () => {
+    for (const p of [0, 1, 5, 31, 100, 1000]) {
+      const pi = M.ropeApply(vec(), 1, D, 2 * p, { kind: 'rope-pi', params: { factor: 2 } });
+      assert.deepEqual(bits(pi), bits(M.ropeApply(vec(), 1, D, p)), `p = ${p}`);
+    }
+    // an odd position falls between two of RoPE's
+    assert.notDeepEqual(bits(M.ropeApply(vec(), 1, D, 3, { kind: 'rope-pi', params: { factor: 2 } })), bits(M.ropeApply(vec(), 1, D, 1)));
+  });
+
+  it('rope-partial leaves its unrotated pairs (inv_freq 0) bit-identical and rotates the others', () => {
+    const params = { fraction: 0.5 };
+    const inv = M.positionTable('rope-partial', { positions: 1, dim: D, params }).invFreq;
+    const still = [...inv.keys()].filter((i) => inv[i] === 0);
+    assert.ok(still.length > 0 && still.length < D / 2, `unrotated pairs ${still}`);
+    const x = vec();
+    const y = M.ropeApply(x, 1, D, 40, { kind: 'rope-partial', params });
+    for (let i = 0; i < D / 2; i++) {
+      const same = bits(y.subarray(2 * i, 2 * i + 2)).join() === bits(x.subarray(2 * i, 2 * i + 2)).join();
+      assert.equal(same, inv[i] === 0, `pair ${i} (inv_freq ${inv[i]})`);
+    }
+  });
+
+  it('refuses a kind that is not a rotation kind, an unknown kind and bad parameters, naming the value', () => {
+    const rotation = kinds.filter((k) => k.provides === 'rotation').map((k) => k.name).join(', ');
+    assert.throws(() => M.ropeApply(vec(), 1, D, 0, { kind: 'alibi' }), { message: `ropeApply: kind 'alibi' is not a rotation kind (${rotation})` });
+    assert.throws(() => M.ropeApply(vec(), 1, D, 0, { kind: 'spiral' }), /unknown kind 'spiral'/);
+    assert.throws(() => M.ropeApply(vec(), 1, D, 0, { kind: 'rope-pi', params: { factor: 0.5 } }), /rope-pi factor 0\.5 must be a number in \[1, 1024\]/);
+    assert.throws(() => M.ropeApply(vec(), 1, D, 0, { kind: 'rope-pi', params: { slope: 1 } }), /rope-pi has no parameter 'slope'/);
+    assert.throws(() => M.ropeApply(new Float32Array(7), 1, 7, 0, { kind: 'rope-yarn' }), /rope-yarn positions need an even dimension, got 7/);
+    assert.throws(() => M.ropeApply(new Float32Array(2), 1, 2, 0, { kind: 'rope-ntk' }), /rope-ntk: dim must be at least 4/);
+    assert.throws(() => M.ropeApply(vec(), 1, D, 0, 'rope'), { message: 'ropeApply: opts must be an object, got "rope"' });
+  });
+});

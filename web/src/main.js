@@ -103,6 +103,8 @@ async function refresh(name) {
     const view = await creating;
     controls.clearErrors(v.keys);
     await view.render(r, state);
+    // a part the view drew without (a kind refused at these settings): its message on its field
+    if (view.fieldErrors) for (const [key, message] of view.fieldErrors()) controls.setError(key, message);
     view.setStale('');
     v.error.clear();
     v.progress.clear();

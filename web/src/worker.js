@@ -35,6 +35,7 @@ import { ImportedPositions } from './handlers/imported-positions.js';
 import { makeLayoutHandlers } from './handlers/layout-handler.js';
 import { pageMetadata } from './handlers/map-algorithms.js';
 import { makeWhyPositionsHandler } from './handlers/why-positions-handler.js';
+import { makeRopeScalingsHandler } from './handlers/rope-scalings-handler.js';
 
 // Built-in corpora are served next to the page (build/web/corpora/, credited in README.md there).
 async function loadCorpus(name) {
@@ -109,6 +110,7 @@ const loading = createEngine().then(
       ...makeTableHandler(M),
       ...makePositionsHandler(M, importedPositions),
       ...makeWhyPositionsHandler(M, loadCorpus),
+      ...makeRopeScalingsHandler(M),
       ...text.handlers,
       ...makeTrainHandlers(M, text.ensureTokens, undefined, layout),
       ...makeCompareHandlers(M, text.ensureTokens),

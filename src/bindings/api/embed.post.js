@@ -353,9 +353,20 @@
   M.learnedPositions = (contextLength, dim) =>
     check(M._learnedPositions(size(contextLength, 'learnedPositions', 'positions'), size(dim, 'learnedPositions', 'dim')));
   M.ropeTable = (positions, dim) => check(M._ropeTable(size(positions, 'ropeTable', 'positions'), size(dim, 'ropeTable', 'dim')));
-  M.ropeApply = (x, positions, dim, offset) =>
-    check(M._ropeApply(toFloats(x, 'ropeApply'), size(positions, 'ropeApply', 'positions'), size(dim, 'ropeApply', 'dim'),
-      size(offset ?? 0, 'ropeApply', 'offset', 0)));
+  // x (T * D) rotated by position (+ offset); opts {kind, params}: a rotation kind of the registry
+  // (rope, rope-pi, ...) with its parameters, rotated by that kind's inv_freq (positionTable's);
+  // without opts plain RoPE at base 10000, as before.
+  M.ropeApply = (x, positions, dim, offset, opts) => {
+    let kind, params;
+    if (opts != null) {
+      if (typeof opts !== 'object') throw new Error(`ropeApply: opts must be an object, got ${describe(opts)}`);
+      kind = opts.kind;
+      if (typeof kind !== 'string') throw new Error(`ropeApply: kind must be a string, got ${describe(kind)}`);
+      params = numberParams('ropeApply', opts.params);
+    }
+    return check(M._ropeApply(toFloats(x, 'ropeApply'), size(positions, 'ropeApply', 'positions'), size(dim, 'ropeApply', 'dim'),
+      size(offset ?? 0, 'ropeApply', 'offset', 0), kind, params));
+  };
   // The registry of positional-encoding kinds (embed/positions/registry.hpp), in the engine's
   // order: [{name, label, description, provides: 'none'|'additive'|'rotation'|'bias', trainable,
   // evenDim, extrapolates (runs on windows longer than T), params: [{name, default, min, max,
@@ -373,6 +384,14 @@
     }
     return structuredClone(kinds);
   };
+  // a kind's parameters as a fresh plain object of numbers (C++ reads no getter of the caller's); undefined: none given
+  const numberParams = (where, given) => {
+    if (given == null) return undefined;
+    if (typeof given !== 'object') throw new Error(`${where}: params must be an object, got ${describe(given)}`);
+    const params = {};
+    for (const [name, v] of Object.entries(given)) params[name] = number(v, where, `params.${name}`);
+    return params;
+  };
   // A kind's table: M.positionTable(kind, {positions, dim, heads, seed, params}) -> {shape, data}:
   // (T, D), or (heads, T, T) for bias kinds; rotation kinds add invFreq (D/2) and attentionScale;
   // seed: a number draws learned tables from it, undefined from the module's generator (manualSeed).
@@ -384,14 +403,7 @@
     const positions = size(o.positions, where, 'positions'), dim = size(o.dim ?? 1, where, 'dim');
     const heads = size(o.heads ?? 1, where, 'heads');
     const seed = o.seed == null ? undefined : integer(o.seed, where, 'seed', 0, Number.MAX_SAFE_INTEGER);
-    // the parameters as a fresh plain object of numbers (C++ reads no getter of the caller's)
-    let params;
-    if (o.params != null) {
-      if (typeof o.params !== 'object') throw new Error(`${where}: params must be an object, got ${describe(o.params)}`);
-      params = {};
-      for (const [name, v] of Object.entries(o.params)) params[name] = number(v, where, `params.${name}`);
-    }
-    return check(M._positionTable(kind, positions, dim, heads, seed, params));
+    return check(M._positionTable(kind, positions, dim, heads, seed, numberParams(where, o.params)));
   };
   // Older names of kind tables: (H, T, T) biases of H heads.
   M.alibi = (heads, positions) => M.positionTable('alibi', { positions, heads }).data;

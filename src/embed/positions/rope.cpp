@@ -95,6 +95,15 @@ void rope_apply(std::span<float> x, int64_t T, int64_t D, int64_t offset, double
   rope_rotate(x.data(), T, D, offset, base, 1.0);
 }
 
+void rope_apply(std::span<float> x, int64_t T, int64_t D, int64_t offset, std::span<const double> inv_freq) {
+  const size_t n = check_position_table("rope", T, D, true);
+  if (x.size() != n) {
+    fail("rope", "x has " + std::to_string(x.size()) + " values, expected " + std::to_string(T) + " x " +
+                     std::to_string(D));
+  }
+  rope_rotate(x.data(), T, D, offset, inv_freq, 1.0);
+}
+
 std::vector<float> rope_table(int64_t T, int64_t D, double base) {
   std::vector<float> x(check_position_table("rope", T, D, true), 0.0f);
   for (size_t k = 0; k < x.size(); k += 2) x[k] = 1.0f;

@@ -66,7 +66,7 @@ const PositionKind& rope_yarn_positions() {
   static const PositionKind k{
       .name = "rope-yarn",
       .label = "RoPE + YaRN",
-      .description = "RoPE whose slow pairs are interpolated by the factor and fast pairs kept, blended over a ramp, with attention logits scaled by (0.1 ln s + 1)² (YaRN, Peng et al. 2023).",
+      .description = "RoPE whose slow pairs are interpolated by the factor and fast pairs kept, blended over a ramp, with attention logits scaled by (0.1 ln factor + 1)² (YaRN, Peng et al. 2023).",
       .provides = PositionRole::Rotation,
       .params = {{"base", 10000, 1, 1e12, false, "the frequency base"},
                  {"factor", 2, 1, 1024, false, "the context extension of the interpolated pairs"},

@@ -3,7 +3,8 @@
 // complete figure. This paints the chart again from its data and series on any 2-D context
 // (a canvas for PNG, an svgcanvas Context for SVG): plot frame and grid, ticks with their
 // values, both axis labels, one path per series (dashes and points as on the page, gaps at
-// null unless the series spans them) and the series legend under the plot.
+// null unless the series spans them), the x marks (spec.xMarks [{x, label}]: dashed vertical
+// lines with their labels, as LossChart draws them) and the series legend under the plot.
 // It does not read uPlot internals beyond the scales' current min and max (so a zoomed chart
 // exports as zoomed). Colours and text size come from th (theme.js; downloads pass the light
 // palette at the label size shown; margins and legend rows grow with the labels).
@@ -166,6 +167,23 @@ function paintLines(ctx, spec, legend, th) {
       }
     }
   });
+  // x marks: dashed vertical lines inside the x range, each labelled at its top right
+  ctx.strokeStyle = th.text;
+  ctx.fillStyle = th.text;
+  ctx.lineWidth = 1;
+  ctx.setLineDash([5, 4]);
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'top';
+  for (const m of spec.xMarks || []) {
+    if (!(m.x >= Math.min(x0, x1) && m.x <= Math.max(x0, x1))) continue;
+    const x = sx(m.x);
+    ctx.beginPath();
+    ctx.moveTo(x, M.top);
+    ctx.lineTo(x, M.top + h);
+    ctx.stroke();
+    if (m.label) ctx.fillText(m.label, Math.min(x + 4, M.left + w - ctx.measureText(m.label).width), M.top + 2);
+  }
+  ctx.setLineDash([]);
   ctx.restore();
   // legend: a line swatch (dashed as the series) and the label, in rows under the plot
   ctx.font = th.font(FONT_PX);

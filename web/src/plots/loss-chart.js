@@ -9,7 +9,8 @@
 //   chart.setSeries(['loss', {label: 'held out', dash: [5, 4], points: true}]);  // other lines: rebuilt
 // A series may also be an object: {label, color (index into OKABE_ITO or a CSS colour), dash
 // ([5, 4]), width, points (true: draw the points), value: (v, i) => legend text}; options
-// xLabel ('training step') and xLog2 (a base-2 log x axis, for window lengths).
+// xLabel ('training step') and xLog2 (a base-2 log x axis, for window lengths), and xMarks
+// ([{x, label}]: dashed vertical lines at those x with their labels, also in the downloads).
 // PNG / SVG downloads: plot-export.js, the figure painted again by line-figure.js (title,
 // axes, series and their legend), under the chart's exportName (default 'loss').
 // Theme and label size (theme.js): axis text, grid and tick colours and the axes' fonts and
@@ -25,7 +26,7 @@ export const OKABE_ITO = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#CC79A7',
 
 export class LossChart {
   // empty: a sentence shown over the chart while it has no point (what will be drawn, and how to start)
-  constructor(parent, { series = ['loss'], logY = false, height = 260, yLabel = 'loss (cross-entropy, nats)', xLabel = 'training step', xLog2 = false, exportName = 'loss', empty = '' } = {}) {
+  constructor(parent, { series = ['loss'], logY = false, height = 260, yLabel = 'loss (cross-entropy, nats)', xLabel = 'training step', xLog2 = false, exportName = 'loss', empty = '', xMarks = [] } = {}) {
     this.parent = parent;
     if (empty) {
       parent.classList.add('has-empty-note');
@@ -37,6 +38,7 @@ export class LossChart {
     this.names = series.map((s) => (typeof s === 'string' ? { label: s } : s));
     this.xLabel = xLabel;
     this.xLog2 = xLog2;
+    this.xMarks = xMarks;
     this.logY = logY;
     this.height = height;
     this.yLabel = yLabel;
@@ -79,7 +81,7 @@ export class LossChart {
     const f = lineFigure({
       width: this.width(), height: this.height, xLabel: this.xLabel, yLabel: this.yLabel, logY: this.logY, xLog2: this.xLog2,
       series: this.names.map((s, i) => ({ label: s.label, stroke: this.stroke(i), width: s.width ?? 1.6, dash: s.dash, points: !!s.points, spanGaps: !!s.points })),
-      data: this.data, x: [sc.x.min, sc.x.max], y: [sc.y.min, sc.y.max], th: plotTheme(this.parent, { light: true }),
+      data: this.data, x: [sc.x.min, sc.x.max], y: [sc.y.min, sc.y.max], th: plotTheme(this.parent, { light: true }), xMarks: this.xMarks,
     });
     return titled(plotTitle(this.parent), [f]);
   }
@@ -112,12 +114,45 @@ export class LossChart {
       axes: [axis(this.xLabel, 50), axis(this.logY ? `${this.yLabel}, log scale` : this.yLabel, 60)],
       legend: { live: true },
       cursor: { drag: { x: true, y: false } },
-      hooks: { setSeries: [(u, i) => this.legendPressed(i)] },
+      hooks: { setSeries: [(u, i) => this.legendPressed(i)], draw: [(u) => this.drawMarks(u, th)] },
     };
     this.plot = new uPlot(opts, this.data, this.parent);
     this.plot.root.classList.add('loss-chart');
     this.legendButtons();
     this.parent.append(this.exportBar); // under the chart, also after a rebuild
+  }
+
+  // The xMarks on uPlot's canvas (after the series): a dashed line across the plot at each x
+  // inside the x range, its label at the top right of the line.
+  drawMarks(u, th) {
+    if (!this.xMarks.length) return;
+    const { ctx } = u;
+    const { left, top, width, height } = u.bbox;
+    const px = window.devicePixelRatio || 1;
+    ctx.save();
+    ctx.strokeStyle = th.text;
+    ctx.fillStyle = th.text;
+    ctx.lineWidth = px;
+    ctx.setLineDash([5 * px, 4 * px]);
+    ctx.font = th.font(11 * px);
+    ctx.textBaseline = 'top';
+    for (const m of this.xMarks) {
+      if (!(m.x >= u.scales.x.min && m.x <= u.scales.x.max)) continue;
+      const x = Math.round(u.valToPos(m.x, 'x', true));
+      ctx.beginPath();
+      ctx.moveTo(x, top);
+      ctx.lineTo(x, top + height);
+      ctx.stroke();
+      if (m.label) ctx.fillText(m.label, Math.min(x + 4 * px, left + width - ctx.measureText(m.label).width), top + 2 * px);
+    }
+    ctx.restore();
+  }
+
+  // New x marks ([{x, label}]): drawn with the next frame's redraw, the data and series kept.
+  // subtle: not plot.redraw(false): before the first data uPlot has no paths to reuse and throws.
+  setMarks(marks) {
+    this.xMarks = marks || [];
+    this.schedule();
   }
 
   // uPlot shows or hides a series when its name in the legend is clicked; the names become

@@ -3,7 +3,8 @@
 // distance" check; RoPE applied to a real pair q, k (q·k against m − n at several absolute
 // offsets); one attention-bias panel per kind of the engine's registry that provides a bias
 // (per-head bias matrices, bias against distance, slopes when linear). Draws the worker's
-// 'positions', 'whyPositions' (the first card, why-positions-card.js), 'ropeDemo' and 'biases' replies (handlers/positions-handler.js), and
+// 'positions', 'whyPositions' (the first card, why-positions-card.js), 'ropeDemo' and 'biases' replies (handlers/positions-handler.js),
+// 'ropeScalings' (the RoPE scalings past T, rope-scalings-card.js, after the RoPE demo), and
 // 'importedPositions': GPT-2's learned position table from a file imported in the table view,
 // as an extra card (imported-positions-card.js) when there is one.
 // The 'positions' job is long at large T: main.js shows its progress and Cancel.
@@ -18,6 +19,7 @@ import { colorDomain, colormap, formatNumber, makeLut } from '../plots/scales.js
 import { summarize } from '../arrays.js';
 import { EncodingCard } from './encoding-card.js';
 import { ImportedPositionsCard } from './imported-positions-card.js';
+import { RopeScalingsCard } from './rope-scalings-card.js';
 import { WhyPositionsCard } from './why-positions-card.js';
 import { positionParamsByKind } from '../state.js';
 import { POSITION_KEYS } from './request-keys.js';
@@ -229,16 +231,19 @@ export class PositionsView {
     return async (state) => {
       const p = PositionsView.payload(state);
       const f = PositionsView.FIELDS;
-      const [r, why, rope, bias, imported] = await Promise.all([
+      const [r, why, rope, scalings, bias, imported] = await Promise.all([
         engine.latest('positions', 'positions', p, f),
         engine.request('whyPositions', {}),
         engine.request('ropeDemo', { seed: p.seed, D: p.D }, f),
+        // its failure (8T x D past the budget) is shown in its card and on its field; the rest draws
+        engine.request('ropeScalings', { seed: p.seed, D: p.D, T: p.T, params: p.params }, f)
+          .catch((err) => ({ error: err.message, fields: err.fields || [] })),
         engine.request('biases', { seed: p.seed, params: p.params }),
         engine.latest('positions-imported', 'importedPositions', { sim: p.sim, maxSide: p.maxSide, have })
           .catch((err) => ({ error: err.message })),
       ]);
       if (imported && imported.key) have = imported.key;
-      return r && { ...r, why, rope, bias, imported };
+      return r && { ...r, why, rope, scalings, bias, imported };
     };
   }
 
@@ -253,6 +258,7 @@ export class PositionsView {
     this.imported = new ImportedPositionsCard(importedHolder);
     this.importedLast = null; // the last full importedPositions reply (kept while the worker says unchanged)
     this.rope = new RopeDemo(root.querySelector('#positions-rope'));
+    this.scalings = new RopeScalingsCard(root.querySelector('#positions-rope'));
     this.biasHolder = root.querySelector('#positions-bias');
     this.biasPanels = new Map(); // kind name -> BiasPanel
     this.last = null;
@@ -270,12 +276,19 @@ export class PositionsView {
     for (const kind of r.kinds) this.cards[kind.name].render(kind, state, r.sim);
     if (r.imported) this.renderImported(r.imported, state);
     if (r.rope) this.rope.render(r.rope);
+    if (r.scalings) this.scalings.render(r.scalings);
     if (r.bias) {
       for (const kind of r.bias.kinds) {
         if (!this.biasPanels.has(kind.name)) this.biasPanels.set(kind.name, new BiasPanel(this.biasHolder, kind, r.bias.H));
         this.biasPanels.get(kind.name).render(kind, r.bias, state);
       }
     }
+  }
+
+  // [[page field, message]] of what the last render drew without (a rotation kind the engine
+  // refused at this D); main.js shows them on their fields after render
+  fieldErrors() {
+    return this.scalings.fieldErrors().map(([arg, message]) => [PositionsView.FIELDS[arg] || arg, message]);
   }
 
   renderImported(im, state) {
