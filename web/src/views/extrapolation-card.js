@@ -80,6 +80,7 @@ export class ExtrapolationCard {
       columns.push(lengths.map((L) => at(r && r.byLength, L)));
       if (finetune) columns.push(lengths.map((L) => at(r && r.finetune && r.finetune.byLength, L)));
     }
+    this.lengthChart.setMarks([{ x: lengths[0], label: 'T (trained)' }, ...(finetune ? [{ x: finetune.context, label: 'fine-tune' }] : [])]);
     this.lengthChart.setData([lengths, ...columns]);
     const maxL = Math.max(...kinds.map((k) => run.results[k.name].attention.length));
     const d = Array.from({ length: maxL }, (_, i) => i);
