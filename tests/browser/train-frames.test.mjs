@@ -47,6 +47,10 @@ await test('a plot off screen gets no slice while the run goes on; scrolled in, 
   await page.click('#train-play'); // pause
   const steps = await workerStep(page); // the slice in flight has landed: the worker's own step
   await page.waitForFunction((s) => Number(document.querySelector('#view-train').dataset.steps) === s, steps, { timeout: 10000 });
+  // workerStep typed into the neighbours form, far down the view: a slice that landed while the
+  // page was scrolled there left the loss chart out. Back at the top it catches up, paused.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForFunction((s) => document.querySelector('#view-train').dataset.lossStep === String(s), steps, { timeout: 10000 });
   const shows = await page.evaluate(() => window.__requests.map((p) => p.show));
   assert(shows.length >= 2 && shows.every((s) => Array.isArray(s) && !s.includes('positions')), `slices asked for the off-screen positions: ${JSON.stringify(shows.slice(0, 4))}`);
   const paused = await view(page);
@@ -76,9 +80,9 @@ await test('while playing, a plot scrolled in is drawn by the next slices and th
   assert(b.lossDraws === a.lossDraws, `the off-screen loss chart was drawn ${a.lossDraws} -> ${b.lossDraws} times`);
   await page.click('#train-play'); // pause
   const steps = await workerStep(page);
-  // Scrolled back in, the loss chart catches up to the paused step. The click alone does not
-  // decide that: Playwright scrolls the button to the centre, or to the bottom edge when it retries
-  // (a busy machine moves the layout under it), and the chart sits below the button.
+  // Scrolled back in, the loss chart catches up to the paused step. Where the page is now is not
+  // the test's to assume: workerStep typed into the neighbours form far down the view, and a
+  // click's own scrolling depends on the layout under it.
   await page.$eval('#train-loss', (el) => el.scrollIntoView({ block: 'center' }));
   await page.waitForFunction((s) => document.querySelector('#view-train').dataset.lossStep === String(s), steps, { timeout: 10000 });
   assert(Number((await view(page)).lossPoints) === steps, `the curve misses steps`);
