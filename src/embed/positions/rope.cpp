@@ -86,21 +86,24 @@ void rope_apply_inverse(float* x, int64_t T, int64_t D, int64_t offset, double b
   rope_rotate(x, T, D, offset, base, -1.0);
 }
 
-void rope_apply(std::span<float> x, int64_t T, int64_t D, int64_t offset, double base) {
+namespace {
+// x must hold T x D values (sized in 64 bits by check_position_table first)
+void check_rope_input(std::span<const float> x, int64_t T, int64_t D) {
   const size_t n = check_position_table("rope", T, D, true);
   if (x.size() != n) {
     fail("rope", "x has " + std::to_string(x.size()) + " values, expected " + std::to_string(T) + " x " +
                      std::to_string(D));
   }
+}
+}  // namespace
+
+void rope_apply(std::span<float> x, int64_t T, int64_t D, int64_t offset, double base) {
+  check_rope_input(x, T, D);
   rope_rotate(x.data(), T, D, offset, base, 1.0);
 }
 
 void rope_apply(std::span<float> x, int64_t T, int64_t D, int64_t offset, std::span<const double> inv_freq) {
-  const size_t n = check_position_table("rope", T, D, true);
-  if (x.size() != n) {
-    fail("rope", "x has " + std::to_string(x.size()) + " values, expected " + std::to_string(T) + " x " +
-                     std::to_string(D));
-  }
+  check_rope_input(x, T, D);
   rope_rotate(x.data(), T, D, offset, inv_freq, 1.0);
 }
 

@@ -40,6 +40,7 @@
 import { sampleIndices, strideSample } from '../arrays.js';
 import { NO_JOB, blame } from '../protocol.js';
 import { PAGE_BYTES, checkPageBudget } from './limits.js';
+import { ropePair, rotatedDots } from './rope-pair.js';
 
 const CHUNK_MS = 40; // work between two yields of a long job
 const BIAS_HEADS = 8;
@@ -247,33 +248,15 @@ export function makePositionsHandler(M, imported = null) {
     const D = Number(p.D);
     const span = Number(p.span ?? ROPE_SPAN);
     const offsets = p.offsets ?? ROPE_OFFSETS;
-    blame(['D'], () => checkPageBudget('rope demo', 'rotated queries', [span, D]));
-    blame(['seed'], () => M.manualSeed(p.seed));
-    const qk = blame(['D'], () => M.learnedPositions(2, D));
-    const q = qk.subarray(0, D);
-    const k = qk.subarray(D, 2 * D);
-    const Q = new Float32Array(span * D);
-    for (let d = 0; d < span; d++) Q.set(q, d * D);
-    let plain = 0;
-    for (let c = 0; c < D; c++) plain += q[c] * k[c];
-    const dots = offsets.map((o) => {
-      const rq = blame(['D'], () => M.ropeApply(Q, span, D, o));
-      const rk = blame(['D'], () => M.ropeApply(k, 1, D, o));
-      const out = new Float64Array(span);
-      for (let d = 0; d < span; d++) {
-        let s = 0;
-        for (let c = 0; c < D; c++) s += rq[d * D + c] * rk[c];
-        out[d] = s;
-      }
-      return out;
-    });
+    const pair = ropePair(M, 'rope demo', p.seed, D, span);
+    const dots = offsets.map((o) => rotatedDots(M, pair, span, D, o));
     let maxDiff = 0;
     let maxAbs = 0;
     for (let d = 0; d < span; d++) {
       maxAbs = Math.max(maxAbs, Math.abs(dots[0][d]));
       for (let i = 1; i < dots.length; i++) maxDiff = Math.max(maxDiff, Math.abs(dots[i][d] - dots[0][d]));
     }
-    return { D, span, offsets, distances: Float64Array.from({ length: span }, (_, d) => d), dots, qk: plain, maxDiff, maxAbs };
+    return { D, span, offsets, distances: Float64Array.from({ length: span }, (_, d) => d), dots, qk: pair.plain, maxDiff, maxAbs };
   }
 
   // The position table of the user's imported file (GPT-2's wpe), drawn like the other kinds

@@ -21,12 +21,12 @@
 //                manual_seed(seed); nn.Embedding(2, D), as ropeDemo draws them (positions-handler.js).
 //                The logit the model's softmax sees, so YaRN's (0.1 ln factor + 1)² is in it.
 //
-// Sizes: the 8T x D rotated queries within the page budget (limits.js), else an error on T and D.
+// Sizes: the 8T x D rotated queries within the page budget (rope-pair.js), else an error on T and D.
 // A kind the engine refuses at this D (rope-ntk needs D >= 4) is returned with its error and the
 // page fields it concerns, the other kinds are still computed; a D no rotation kind takes (odd)
 // fails the whole request, blamed on D.
 import { blame } from '../protocol.js';
-import { PAGE_BYTES, checkPageBudget, formatBytes } from './limits.js';
+import { ropePair, rotatedDots } from './rope-pair.js';
 
 const MULTIPLES = [1, 2, 4, 8]; // the evaluation lengths, in units of T
 const SAME = 1e-9; // relative tolerance of "equal" ratios (the engine's doubles, divided)
@@ -57,26 +57,13 @@ export function makeRopeScalingsHandler(M) {
     const D = Number(p.D);
     const T = Number(p.T);
     const L = 8 * T;
-    blame(['T', 'D'], () => {
-      checkPageBudget('rope scalings', 'rotated queries', [L, D]);
-      // past the engine's limit too: the queries are a JS array here before the engine sees them
-      const bytes = 4 * L * D;
-      if (bytes > PAGE_BYTES) throw new Error(`rope scalings: rotated queries ${L} x ${D} float32 (8T = ${L} distances) need ${formatBytes(bytes)}; this page draws at most ${formatBytes(PAGE_BYTES)}`);
-    });
-    blame(['seed'], () => M.manualSeed(p.seed));
-    const pair = blame(['D'], () => M.learnedPositions(2, D));
-    const q = pair.subarray(0, D);
-    const k = pair.subarray(D, 2 * D);
-    const Q = new Float32Array(L * D);
-    for (let d = 0; d < L; d++) Q.set(q, d * D);
+    const pair = ropePair(M, 'rope scalings', p.seed, D, L, ['T', 'D'], ` (8T = ${L} distances)`);
     const plainAt = new Map(); // base -> plain RoPE's inv_freq (D/2)
     const plain = (base) => {
       if (!plainAt.has(base)) plainAt.set(base, blame(['D'], () => M.positionTable('rope', { positions: 1, dim: D, params: { base } }).invFreq));
       return plainAt.get(base);
     };
     plain(10000); // a D no rotation kind takes (odd): the whole request fails here, on D
-    let qkPlain = 0;
-    for (let c = 0; c < D; c++) qkPlain += q[c] * k[c];
 
     const kinds = rotation.map((kind) => {
       const params = valuesOf(kind, p.params);
@@ -88,14 +75,7 @@ export function makeRopeScalingsHandler(M) {
         const base = plain(params.base ?? 10000);
         const ratio = Array.from(invFreq, (w, i) => w / base[i]);
         const wavelength = Array.from(invFreq, (w) => (w > 0 ? (2 * Math.PI) / w : null));
-        const rq = blame(blamed, () => M.ropeApply(Q, L, D, 0, opts));
-        const rk = blame(blamed, () => M.ropeApply(k, 1, D, 0, opts));
-        const qk = new Float64Array(L);
-        for (let d = 0; d < L; d++) {
-          let s = 0;
-          for (let c = 0; c < D; c++) s += rq[d * D + c] * rk[c];
-          qk[d] = attentionScale * s;
-        }
+        const qk = rotatedDots(M, pair, L, D, 0, opts, blamed).map((s) => attentionScale * s);
         return {
           ...head, invFreq, attentionScale, wavelength, ratio, pairs: classifyPairs(ratio, params.factor),
           longerThanT: wavelength.filter((w) => w !== null && w > T).length, qk,
@@ -108,7 +88,7 @@ export function makeRopeScalingsHandler(M) {
       }
     });
     return {
-      T, D, lengths: MULTIPLES.map((m) => m * T), qkPlain, kinds,
+      T, D, lengths: MULTIPLES.map((m) => m * T), qkPlain: pair.plain, kinds,
       distances: Float64Array.from({ length: L }, (_, d) => d),
     };
   }

@@ -25,7 +25,7 @@
 import { BarChart } from '../plots/bar-chart.js';
 import { LossChart } from '../plots/loss-chart.js';
 import { kindColour } from '../plots/kind-colours.js';
-import { ExtrapolationCard } from './extrapolation-card.js';
+import { ExtrapolationCard, kindsOf } from './extrapolation-card.js';
 import { formatNumber } from '../plots/scales.js';
 import { tooSmallToLearn } from '../memorisation.js';
 
@@ -236,9 +236,8 @@ export class CompareView {
       `step ${r.step} of ${start.steps + (ft ? ft.steps : 0)}${phase}; ${formatNumber(ms / 1000)} s so far, about ${Number.isFinite(eta) ? formatNumber(eta) : '–'} s left`;
   }
 
-  // the registry's kinds that this run compares, in the registry's order
   kindsOf(run) {
-    return this.kinds.filter((k) => run.start.kinds.includes(k.name));
+    return kindsOf(this.kinds, run);
   }
 
   draw(run, complete) {

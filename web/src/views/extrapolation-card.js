@@ -21,6 +21,13 @@ import { LossChart } from '../plots/loss-chart.js';
 import { kindColour } from '../plots/kind-colours.js';
 
 const fmt = (v) => (v === null || v === undefined ? '–' : v.toFixed(3));
+// the entry of window length L in a result's byLength ({length, loss, reason}), or undefined
+const entryAt = (byLength, L) => (byLength ? byLength.find((x) => x.length === L) : undefined);
+// its loss: null where the kind cannot run, or has no such length
+const lossAt = (byLength, L) => (entryAt(byLength, L) || {}).loss ?? null;
+
+// the registry's kinds that a comparison ran, in the registry's order
+export const kindsOf = (kinds, run) => kinds.filter((k) => run.start.kinds.includes(k.name));
 const signed = (d) => `${d >= 0 ? '+' : '−'}${Math.abs(d).toFixed(3)}`;
 
 export class ExtrapolationCard {
@@ -43,9 +50,8 @@ export class ExtrapolationCard {
     this.colour = Object.fromEntries(kinds.map((k, i) => [k.name, kindColour(i)]));
   }
 
-  // the registry's kinds that this run compares, in the registry's order
   kindsOf(run) {
-    return this.kinds.filter((k) => run.start.kinds.includes(k.name));
+    return kindsOf(this.kinds, run);
   }
 
   // series: one solid line per kind, and a dashed one after the fine-tune when there is one
@@ -73,12 +79,11 @@ export class ExtrapolationCard {
       this.lengthChart.setSeries(series);
       this.attnChart.setSeries(this.attnSeries(run));
     }
-    const at = (byLength, L) => (byLength ? (byLength.find((x) => x.length === L) || {}).loss ?? null : null);
     const columns = [];
     for (const k of this.kindsOf(run)) {
       const r = run.results[k.name];
-      columns.push(lengths.map((L) => at(r && r.byLength, L)));
-      if (finetune) columns.push(lengths.map((L) => at(r && r.finetune && r.finetune.byLength, L)));
+      columns.push(lengths.map((L) => lossAt(r && r.byLength, L)));
+      if (finetune) columns.push(lengths.map((L) => lossAt(r && r.finetune && r.finetune.byLength, L)));
     }
     this.lengthChart.setMarks([{ x: lengths[0], label: 'T (trained)' }, ...(finetune ? [{ x: finetune.context, label: 'fine-tune' }] : [])]);
     this.lengthChart.setData([lengths, ...columns]);
@@ -103,8 +108,8 @@ export class ExtrapolationCard {
     const { lengths, finetune } = run.start;
     const kinds = this.kindsOf(run).filter((k) => run.results[k.name]);
     const cols = [];
-    for (const L of lengths) cols.push({ head: `${L}`, get: (r) => r.byLength.find((x) => x.length === L) });
-    if (finetune) for (const L of lengths) cols.push({ head: `${L}`, get: (r) => r.finetune && r.finetune.byLength && r.finetune.byLength.find((x) => x.length === L), ft: true });
+    for (const L of lengths) cols.push({ head: `${L}`, get: (r) => entryAt(r.byLength, L) });
+    if (finetune) for (const L of lengths) cols.push({ head: `${L}`, get: (r) => r.finetune && entryAt(r.finetune.byLength, L), ft: true });
     const best = cols.map((c) => Math.min(...kinds.map((k) => (c.get(run.results[k.name]) || {}).loss ?? Infinity)));
     const cell = (tag, text, cls) => {
       const el = document.createElement(tag);
@@ -145,7 +150,6 @@ export class ExtrapolationCard {
     const T = lengths[0];
     const far = lengths[lengths.length - 1];
     const kinds = this.kindsOf(run);
-    const lossAt = (byLength, L) => (byLength ? (byLength.find((x) => x.length === L) || {}).loss ?? null : null);
     const parts = kinds.map((k) => {
       const r = run.results[k.name];
       const v = lossAt(r.byLength, far);

@@ -124,7 +124,7 @@ export class RopeScalingsCard {
     const kindSeries = ok.map((k, n) => ({ label: k.label, stroke: colour(k), width: Math.max(1.2, 4 - 0.7 * n), dash: n % 2 ? [7, 4] : undefined, points: pairs <= 4 }));
     const refs = r.lengths.map((L, n) => ({ label: n ? `${L / T}T = ${L}` : `T = ${L}`, stroke: '#3b4450', width: 1, dash: [2, 3] }));
     this.chart(this.wave, [...kindSeries, ...refs], { xLabel: 'pair index i', yLabel: 'wavelength 2π/θ_i (positions)', logY: true, exportName: 'rope-wavelengths' },
-      [idx, ...ok.map((k) => k.wavelength.map((w) => (w === null ? null : w))), ...r.lengths.map((L) => idx.map(() => L))]);
+      [idx, ...ok.map((k) => k.wavelength), ...r.lengths.map((L) => idx.map(() => L))]);
     this.chart(this.ratio, kindSeries, { xLabel: 'pair index i', yLabel: 'θ_i / θ_i of RoPE', exportName: 'rope-frequency-ratio' },
       [idx, ...ok.map((k) => k.ratio)]);
     this.chart(this.qk, kindSeries.map((q) => ({ ...q, points: false })), { xLabel: 'distance m − n', yLabel: 'q·k after rotation', exportName: 'rope-scalings-qk', xMarks: [{ x: T, label: `T = ${T}` }] },
