@@ -231,7 +231,7 @@ await test('in the dark theme at large labels the downloads are light (white, th
 });
 
 await test('training: loss chart and table downloads named with model, step and seed; the compare bar chart as PNG and SVG', async () => {
-  const p = await openPage('#view=train&corpus=the-verdict&enc=char&tD=8&ctx=8&tB=4&seed=42&cmp=20&cmpCorpus=the-verdict');
+  const p = await openPage('#view=train&corpus=the-verdict&enc=char&tD=8&ctx=8&tB=4&seed=42&cmp=20&cmpFt=0&cmpCorpus=the-verdict');
   await p.waitForFunction(() => Number(document.querySelector('#view-train').dataset.renders || 0) > 0, null, { timeout: 30000 });
   for (let i = 0; i < 3; i++) await p.click('#train-step');
   await p.waitForFunction(() => document.querySelector('#view-train').dataset.steps === '3', null, { timeout: 10000 });

@@ -120,7 +120,7 @@ await test('word2vec: no held-out or chance line, and the note says why', async 
 });
 
 await test('compare on GPT-2 ids of The Verdict says the text is too small to learn from, not "Lowest: …"', async () => {
-  const page = await openPage('#view=train&cmpCorpus=the-verdict&cmpEnc=gpt2&cmp=150');
+  const page = await openPage('#view=train&cmpCorpus=the-verdict&cmpEnc=gpt2&cmp=150&cmpFt=0');
   await waitRenders(page, 'train', 0, 60000);
   await page.click('#train-compare');
   await page.waitForFunction(() => Number(document.querySelector('#view-train').dataset.compared || 0) > 0, null, { timeout: 120000 });
